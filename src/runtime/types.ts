@@ -1,0 +1,130 @@
+import type { z } from 'zod';
+import type { Clock } from '../core/clock.js';
+
+/** How one tool call ended; every call gets exactly one. */
+export type Decision =
+  | 'unknown'
+  | 'invalid'
+  | 'hook_deny'
+  | 'deny'
+  | 'ask_denied'
+  | 'ask_approved'
+  | 'allow'
+  | 'timeout'
+  | 'failed';
+
+export type ToolEffect = 'read' | 'write';
+
+/** interactive: a human may approve `ask` calls. unattended: anything that needs a human is refused. */
+export type RunMode = 'interactive' | 'unattended';
+
+/** A tool_use block as the model sent it. `input` is untrusted. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What the runtime remembers of one finished tool call (also the trace's tool_call event). */
+export interface ToolCallRecord {
+  step: number;
+  id: string;
+  tool: string;
+  input: unknown;
+  decision: Decision;
+  isError: boolean;
+  ms: number;
+  resultChars: number;
+  effect: ToolEffect | undefined;
+}
+
+/** Read-only view of the run that hooks, permission predicates and tools may consult. */
+export interface RunState {
+  readonly runId: string;
+  readonly step: number;
+  readonly mode: RunMode;
+  readonly clock: Clock;
+  /** Finished tool calls of this run, oldest first. */
+  readonly history: readonly ToolCallRecord[];
+  /** Per-run scratch space for tools (e.g. the refund desk's write store); starts empty every run. */
+  readonly store: Map<string, unknown>;
+}
+
+export interface ToolExecuteContext {
+  /** Aborted when the call times out or the run is cancelled: stop work when it fires. */
+  signal: AbortSignal;
+  clock: Clock;
+  run: RunState;
+}
+
+export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  parameters: Schema;
+  effect: ToolEffect;
+  /** Per-tool timeout; the harness may override or disable timeouts. */
+  timeoutMs?: number;
+  execute(args: z.infer<Schema>, context: ToolExecuteContext): unknown;
+  /** The Anthropic tool definition, generated once from `parameters`. */
+  readonly inputSchema: AnthropicInputSchema;
+  /** Extra, tool-specific guidance for a validation failure (e.g. the order id format). */
+  describeInvalid?: (issues: readonly ValidationIssue[], input: unknown) => string | undefined;
+}
+
+export interface AnthropicInputSchema {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ValidationIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+}
+
+/** PreToolUse: deny with a reason, rewrite the input, or pass (undefined). Runs before permissions. */
+export type PreToolUseResult = { decision?: 'deny'; reason?: string; updatedInput?: unknown } | undefined;
+export type PreToolUseHook = (
+  call: ToolCall,
+  run: RunState,
+) => PreToolUseResult | Promise<PreToolUseResult>;
+
+/** PostToolUse: receives the result text the model would see, returns the text it will see. */
+export type PostToolUseHook = (
+  call: ToolCall,
+  output: string,
+  run: RunState,
+) => string | Promise<string>;
+
+export interface Hooks {
+  preToolUse?: PreToolUseHook[];
+  postToolUse?: PostToolUseHook[];
+}
+
+export type PermissionEffect = 'allow' | 'ask' | 'deny';
+
+/**
+ * A permission rule. `tool` is a picomatch glob on the tool name. `when` narrows it by
+ * argument: a shorthand like `amount>1000` / `order_id=ORD5*` / `command~drop ` (see
+ * permissions.ts), or a predicate over the validated input and the run.
+ */
+export interface PermissionRule {
+  effect: PermissionEffect;
+  tool: string;
+  when?: string | ((input: Record<string, unknown>, run: RunState) => boolean);
+  /** Shown to the model and in the trace when this rule decides. */
+  reason?: string;
+}
+
+export interface PermissionDecision {
+  effect: PermissionEffect;
+  /** The rule that decided, or undefined when nothing matched (default ask). */
+  rule: PermissionRule | undefined;
+  reason: string;
+}
+
+/** Asked on `ask` in interactive mode; resolves true to approve. */
+export type Approver = (call: ToolCall, reason: string) => Promise<boolean>;
