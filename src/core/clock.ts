@@ -53,7 +53,10 @@ export interface VirtualClock extends Clock {
  * It suits in-process work that waits only on this clock; do not mix it with
  * real I/O that must finish before a virtual timeout fires.
  */
-export function createVirtualClock(options: { start: Date | number; autoAdvance?: boolean }): VirtualClock {
+export function createVirtualClock(options: {
+  start: Date | number;
+  autoAdvance?: boolean;
+}): VirtualClock {
   let current = typeof options.start === 'number' ? options.start : options.start.getTime();
   const autoAdvance = options.autoAdvance ?? true;
   const sleepers: Sleeper[] = [];

@@ -26,7 +26,12 @@ export const ORDERS: Readonly<Record<string, Order>> = {
     created_at: '2026-09-13',
     refund_due_date: '2026-09-15',
   },
-  ORD2002: { status: 'completed', amount: 129.0, created_at: '2026-09-10', refund_due_date: 'none' },
+  ORD2002: {
+    status: 'completed',
+    amount: 129.0,
+    created_at: '2026-09-10',
+    refund_due_date: 'none',
+  },
   ORD4004: {
     status: 'returned, received at warehouse',
     amount: 89.0,

@@ -128,3 +128,27 @@ export interface PermissionDecision {
 
 /** Asked on `ask` in interactive mode; resolves true to approve. */
 export type Approver = (call: ToolCall, reason: string) => Promise<boolean>;
+
+/** Figures of one run, kept in the trace's run_end event and in eval reports. */
+export interface RunStats {
+  steps: number;
+  toolCalls: number;
+  toolErrors: number;
+  /** Write tools that executed without an `ask_approved` decision. */
+  unconfirmedWrites: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  modelMs: number;
+  toolMs: number;
+}
+
+export type RunStatus =
+  | 'done'
+  | 'max_steps'
+  | 'token_budget'
+  | 'no_progress'
+  | 'failure_streak'
+  | 'model_stop'
+  | 'error';

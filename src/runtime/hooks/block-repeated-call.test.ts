@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../../core/clock.js';
+import type { Decision, RunState, ToolCall, ToolCallRecord } from '../types.js';
+import { blockRepeatedCall } from './block-repeated-call.js';
+
+function record(tool: string, input: unknown, decision: Decision, step = 1): ToolCallRecord {
+  return {
+    step,
+    id: `toolu_${step}`,
+    tool,
+    input,
+    decision,
+    isError: decision !== 'allow',
+    ms: 0,
+    resultChars: 0,
+    effect: 'read',
+  };
+}
+
+function runWith(history: ToolCallRecord[]): RunState {
+  return {
+    runId: 'run-1',
+    step: history.length + 1,
+    mode: 'unattended',
+    clock: createVirtualClock({ start: 0 }),
+    history,
+    store: new Map(),
+  };
+}
+
+const call = (name: string, input: unknown): ToolCall => ({ id: 'toolu_new', name, input });
+
+describe('blockRepeatedCall', () => {
+  it('lets a first call through', async () => {
+    const hook = blockRepeatedCall();
+    expect(await hook(call('get_order', { order_id: 'ORD1001' }), runWith([]))).toBeUndefined();
+  });
+
+  it('denies a call with the same tool and arguments as an earlier one, whatever the key order', async () => {
+    const hook = blockRepeatedCall();
+    const history = [record('get_payment', { order_id: 'ORD1001', verbose: true }, 'timeout')];
+    const verdict = await hook(
+      call('get_payment', { verbose: true, order_id: 'ORD1001' }),
+      runWith(history),
+    );
+    expect(verdict).toEqual({
+      decision: 'deny',
+      reason:
+        'get_payment was already called with the same arguments in this run (decision: timeout); do not repeat it: answer with what you have or ask the user',
+    });
+  });
+
+  it('lets through the same tool with other arguments and another tool with the same arguments', async () => {
+    const hook = blockRepeatedCall();
+    const history = [record('get_payment', { order_id: 'ORD1001' }, 'allow')];
+    expect(
+      await hook(call('get_payment', { order_id: 'ORD1002' }), runWith(history)),
+    ).toBeUndefined();
+    expect(
+      await hook(call('get_order', { order_id: 'ORD1001' }), runWith(history)),
+    ).toBeUndefined();
+  });
+
+  it('denies a retry after a timeout when retries are not allowed', async () => {
+    const hook = blockRepeatedCall();
+    const history = [record('get_payment', { order_id: 'ORD1001' }, 'timeout')];
+    const verdict = await hook(call('get_payment', { order_id: 'ORD1001' }), runWith(history));
+    expect(verdict?.decision).toBe('deny');
+  });
+
+  it('with allowTimeoutRetryOnce lets one retry of a timed-out call through, but not a second', async () => {
+    const hook = blockRepeatedCall({ allowTimeoutRetryOnce: true });
+    const input = { order_id: 'ORD1001' };
+    const once = [record('get_payment', input, 'timeout', 1)];
+    expect(await hook(call('get_payment', input), runWith(once))).toBeUndefined();
+
+    const twice = [...once, record('get_payment', input, 'timeout', 2)];
+    const verdict = await hook(call('get_payment', input), runWith(twice));
+    expect(verdict?.decision).toBe('deny');
+    expect(verdict?.reason).toContain('(decision: timeout)');
+  });
+
+  it('with allowTimeoutRetryOnce still denies a repeat of a call that did not time out', async () => {
+    const hook = blockRepeatedCall({ allowTimeoutRetryOnce: true });
+    const history = [record('get_payment', { order_id: 'ORD1001' }, 'allow')];
+    const verdict = await hook(call('get_payment', { order_id: 'ORD1001' }), runWith(history));
+    expect(verdict?.reason).toContain('(decision: allow)');
+  });
+
+  it('names the decision of the latest identical call that ran, not an earlier block', async () => {
+    const hook = blockRepeatedCall({ allowTimeoutRetryOnce: true });
+    const input = { order_id: 'ORD1001' };
+    const history = [
+      record('get_payment', input, 'timeout', 1),
+      record('get_payment', input, 'allow', 2),
+      record('get_payment', input, 'hook_deny', 3),
+    ];
+    const verdict = await hook(call('get_payment', input), runWith(history));
+    expect(verdict?.reason).toContain('(decision: allow)');
+  });
+});

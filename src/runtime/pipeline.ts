@@ -1,0 +1,200 @@
+import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import type { PermissionPolicy } from './permissions.js';
+import { truncateResult } from './truncate.js';
+import type {
+  Approver,
+  Decision,
+  Hooks,
+  RunState,
+  ToolCall,
+  ToolCallRecord,
+  ToolDefinition,
+} from './types.js';
+import { validateInput } from './validate.js';
+
+/** What a harness turns on around the same tools. Anything left out is off (the baseline). */
+export interface ToolPipelineOptions {
+  tools: readonly ToolDefinition[];
+  /** Validate input with the tool's zod schema before anything else sees it. */
+  validate?: boolean;
+  hooks?: Hooks;
+  /** Without a policy every call is allowed. */
+  permissions?: Pick<PermissionPolicy, 'decide'>;
+  /** Asked on `ask` in interactive runs; without one, `ask` is refused. */
+  approver?: Approver;
+  /** Enforce each tool's `timeoutMs` (cancelling the tool through its signal). */
+  timeouts?: boolean;
+  /** Keep at most this many characters of a result, with a notice. */
+  truncateAt?: number;
+}
+
+export interface ToolOutcome {
+  record: ToolCallRecord;
+  /** The tool_result block for the model; every call gets one, denied or not. */
+  result: { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+}
+
+export interface ToolPipeline {
+  readonly tools: readonly ToolDefinition[];
+  run(call: ToolCall, run: RunState): Promise<ToolOutcome>;
+  /** Independent calls of one turn run in parallel; outcomes come back in call order. */
+  runAll(calls: readonly ToolCall[], run: RunState): Promise<ToolOutcome[]>;
+}
+
+/**
+ * The fixed-order tool pipeline: lookup -> validate -> PreToolUse hooks ->
+ * permission -> execute with timeout -> PostToolUse hooks -> truncation.
+ * Any gate can stop the call; the stop becomes an is_error tool_result the model can act on.
+ */
+export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+
+  async function run(call: ToolCall, state: RunState): Promise<ToolOutcome> {
+    const started = state.clock.now();
+    const tool = byName.get(call.name);
+    const finish = (decision: Decision, content: string, isError: boolean): ToolOutcome => {
+      const record: ToolCallRecord = {
+        step: state.step,
+        id: call.id,
+        tool: call.name,
+        input: call.input,
+        decision,
+        isError,
+        ms: state.clock.now() - started,
+        resultChars: content.length,
+        effect: tool?.effect,
+      };
+      const result = { type: 'tool_result' as const, tool_use_id: call.id, content };
+      return { record, result: isError ? { ...result, is_error: true } : result };
+    };
+
+    if (!tool) {
+      const known = [...byName.keys()].join(', ');
+      return finish('unknown', `Unknown tool '${call.name}'. Available tools: ${known}.`, true);
+    }
+
+    let input = call.input;
+    let args = input as Record<string, unknown>;
+    if (options.validate) {
+      const checked = validateInput(tool, input);
+      if (!checked.ok) return finish('invalid', checked.message, true);
+      args = checked.args;
+    }
+
+    for (const hook of options.hooks?.preToolUse ?? []) {
+      const verdict = await hook({ ...call, input }, state);
+      if (verdict?.decision === 'deny') {
+        return finish(
+          'hook_deny',
+          `Blocked: ${verdict.reason ?? `a hook refused ${tool.name}`}`,
+          true,
+        );
+      }
+      if (verdict?.updatedInput !== undefined) {
+        input = verdict.updatedInput;
+        const checked = options.validate ? validateInput(tool, input) : undefined;
+        if (checked && !checked.ok) return finish('invalid', checked.message, true);
+        args = checked?.ok ? checked.args : (input as Record<string, unknown>);
+      }
+    }
+
+    let decision: Decision = 'allow';
+    if (options.permissions) {
+      const permission = options.permissions.decide(tool.name, args, state);
+      if (permission.effect === 'deny') {
+        return finish(
+          'deny',
+          `Permission denied: ${permission.reason}. This call was not executed; do not retry it. Tell the user what you can and cannot do.`,
+          true,
+        );
+      }
+      if (permission.effect === 'ask') {
+        if (state.mode === 'unattended' || !options.approver) {
+          return finish(
+            'ask_denied',
+            `${tool.name} needs a human's approval (${permission.reason}) and ${state.mode === 'unattended' ? 'this run is unattended' : 'no one can approve it'}, so it was not executed. Tell the user a human agent will follow up.`,
+            true,
+          );
+        }
+        const approved = await options.approver({ ...call, input }, permission.reason);
+        if (!approved) {
+          return finish(
+            'ask_denied',
+            `The user declined ${tool.name}; it was not executed. Use another approach.`,
+            true,
+          );
+        }
+        decision = 'ask_approved';
+      }
+    }
+
+    const executed = await execute(tool, args, state, options.timeouts ?? false);
+    if (executed.kind === 'timeout') {
+      return finish(
+        'timeout',
+        `${tool.name} timed out after ${executed.ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`,
+        true,
+      );
+    }
+    if (executed.kind === 'failed') {
+      return finish('failed', `${tool.name} failed: ${executed.message}`, true);
+    }
+
+    let output = serialize(executed.value);
+    for (const hook of options.hooks?.postToolUse ?? [])
+      output = await hook({ ...call, input }, output, state);
+    if (options.truncateAt !== undefined) output = truncateResult(output, options.truncateAt);
+    return finish(decision, output, false);
+  }
+
+  return {
+    tools: options.tools,
+    run,
+    runAll: (calls, state) => Promise.all(calls.map((call) => run(call, state))),
+  };
+}
+
+type Executed =
+  | { kind: 'ok'; value: unknown }
+  | { kind: 'failed'; message: string }
+  | { kind: 'timeout'; ms: number };
+
+async function execute(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  state: RunState,
+  enforceTimeout: boolean,
+): Promise<Executed> {
+  const controller = new AbortController();
+  const work = (async () =>
+    tool.execute(args as never, {
+      signal: controller.signal,
+      clock: state.clock,
+      run: state,
+    }))().then(
+    (value): Executed => ({ kind: 'ok', value }),
+    (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
+  );
+  const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
+  if (timeoutMs === undefined) return work;
+
+  const timer = new AbortController();
+  const timeout = state.clock.sleep(timeoutMs, timer.signal).then(
+    (): Executed => ({ kind: 'timeout', ms: timeoutMs }),
+    (): Executed => ({ kind: 'failed', message: 'timer cancelled' }),
+  );
+  const outcome = await Promise.race([work, timeout]);
+  if (outcome.kind === 'timeout') {
+    // Cancel the tool, not abandon it: its signal fires and its own waits end.
+    controller.abort(new ToolTimeoutError(tool.name, timeoutMs));
+  } else {
+    timer.abort();
+  }
+  return outcome;
+}
+
+function serialize(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '(no output)';
+  return JSON.stringify(value);
+}
