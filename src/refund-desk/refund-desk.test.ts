@@ -36,7 +36,9 @@ async function run(
 function toolResults(result: RunResult): string[] {
   return result.messages.flatMap((message) =>
     Array.isArray(message.content)
-      ? message.content.flatMap((block) => (block.type === 'tool_result' ? [String(block.content)] : []))
+      ? message.content.flatMap((block) =>
+          block.type === 'tool_result' ? [String(block.content)] : [],
+        )
       : [],
   );
 }
@@ -52,7 +54,10 @@ describe('refund desk, baseline vs upgraded (scripted model)', () => {
     const baseline = await run('baseline', [textTurn('hi')]);
     const upgraded = await run('upgraded', [textTurn('hi')]);
     expect(baseline.model.requests[0]?.system).toBe(ROLE_PROMPT);
-    const blocks = upgraded.model.requests[0]?.system as Array<{ text: string; cache_control?: unknown }>;
+    const blocks = upgraded.model.requests[0]?.system as Array<{
+      text: string;
+      cache_control?: unknown;
+    }>;
     expect(blocks[0]?.cache_control).toEqual({ type: 'ephemeral' });
     const system = blocks[0]?.text ?? '';
     expect(system).toContain('"Overdue"');
@@ -77,12 +82,17 @@ describe('refund desk, baseline vs upgraded (scripted model)', () => {
         textTurn('Please check the order number.'),
       ]);
       expect(result.toolCalls[0]?.decision).toBe('failed');
-      expect(toolResults(result)[0]).toContain('order ORD3003 does not exist; ask the user to check');
+      expect(toolResults(result)[0]).toContain(
+        'order ORD3003 does not exist; ask the user to check',
+      );
     }
   });
 
   it('T3: baseline waits the whole 10 s on ORD4004, upgraded stops at the 3 s timeout', async () => {
-    const turns = (): Turns => [toolTurn([{ name: 'get_payment', input: { order_id: 'ORD4004' } }]), textTurn('later')];
+    const turns = (): Turns => [
+      toolTurn([{ name: 'get_payment', input: { order_id: 'ORD4004' } }]),
+      textTurn('later'),
+    ];
     const baseline = await run('baseline', turns());
     const upgraded = await run('upgraded', turns());
     expect(baseline.result.toolCalls[0]).toMatchObject({ decision: 'failed', ms: 10_000 });
@@ -94,7 +104,11 @@ describe('refund desk, baseline vs upgraded (scripted model)', () => {
 
   it('T3: upgraded blocks a repeated call to the hung system', async () => {
     const call = { name: 'get_payment', input: { order_id: 'ORD4004' } };
-    const { result } = await run('upgraded', [toolTurn([call]), toolTurn([call]), textTurn('later')]);
+    const { result } = await run('upgraded', [
+      toolTurn([call]),
+      toolTurn([call]),
+      textTurn('later'),
+    ]);
     expect(result.toolCalls.map((record) => record.decision)).toEqual(['timeout', 'hook_deny']);
     expect(result.stats.toolMs).toBe(3000);
   });
@@ -111,7 +125,9 @@ describe('refund desk, baseline vs upgraded (scripted model)', () => {
   });
 
   const resubmit = (order = 'ORD1001'): Turns => [
-    toolTurn([{ name: 'resubmit_refund', input: { order_id: order, reason: 'new payee account' } }]),
+    toolTurn([
+      { name: 'resubmit_refund', input: { order_id: order, reason: 'new payee account' } },
+    ]),
     textTurn('done'),
   ];
 
@@ -160,10 +176,15 @@ describe('refund desk, baseline vs upgraded (scripted model)', () => {
   });
 
   it('rejects a malformed order id before the tool runs, with the fix in the message', async () => {
-    const turns = (): Turns => [toolTurn([{ name: 'get_order', input: { order_id: 'A1' } }]), textTurn('?')];
+    const turns = (): Turns => [
+      toolTurn([{ name: 'get_order', input: { order_id: 'A1' } }]),
+      textTurn('?'),
+    ];
     const upgraded = await run('upgraded', turns());
     expect(upgraded.result.toolCalls[0]?.decision).toBe('invalid');
-    expect(toolResults(upgraded.result)[0]).toContain("order_id 'A1' must look like ORD1001; ask the user to check it");
+    expect(toolResults(upgraded.result)[0]).toContain(
+      "order_id 'A1' must look like ORD1001; ask the user to check it",
+    );
     const baseline = await run('baseline', turns());
     expect(baseline.result.toolCalls[0]?.decision).toBe('failed');
   });

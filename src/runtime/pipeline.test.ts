@@ -207,7 +207,11 @@ describe('createToolPipeline', () => {
       state,
     );
     expect(outcomes.map((outcome) => outcome.result.tool_use_id)).toEqual(['a', 'b', 'c']);
-    expect(outcomes.map((outcome) => outcome.record.decision)).toEqual(['timeout', 'allow', 'failed']);
+    expect(outcomes.map((outcome) => outcome.record.decision)).toEqual([
+      'timeout',
+      'allow',
+      'failed',
+    ]);
     // In parallel: the whole turn took the 3 s of the slowest call, not the sum.
     expect(state.clock.now()).toBe(3000);
   });

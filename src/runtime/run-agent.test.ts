@@ -21,7 +21,8 @@ const lookup = defineTool({
 const harness = (limits: Partial<Harness['limits']> = {}): Harness => ({
   name: 'test',
   tools: [lookup],
-  system: ({ clock, mode }) => `Today is ${new Date(clock.now()).toISOString().slice(0, 10)}. Mode: ${mode}.`,
+  system: ({ clock, mode }) =>
+    `Today is ${new Date(clock.now()).toISOString().slice(0, 10)}. Mode: ${mode}.`,
   validate: true,
   limits: { maxSteps: 10, ...limits },
 });
@@ -51,7 +52,13 @@ describe('runAgent', () => {
     model.assertDone();
     expect(result.status).toBe('done');
     expect(result.answer).toBe('found it');
-    expect(result.stats).toMatchObject({ steps: 2, toolCalls: 1, toolErrors: 0, inputTokens: 130, outputTokens: 15 });
+    expect(result.stats).toMatchObject({
+      steps: 2,
+      toolCalls: 1,
+      toolErrors: 0,
+      inputTokens: 130,
+      outputTokens: 15,
+    });
     // The second request carries the assistant turn and the tool_result, in order.
     const second = model.requests[1]!;
     expect(second.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
@@ -59,7 +66,9 @@ describe('runAgent', () => {
   });
 
   it('stops at max_steps', async () => {
-    const turns = Array.from({ length: 3 }, (_, i) => toolTurn([{ name: 'lookup', input: { key: `k${i}` } }]));
+    const turns = Array.from({ length: 3 }, (_, i) =>
+      toolTurn([{ name: 'lookup', input: { key: `k${i}` } }]),
+    );
     const { model, run } = options(turns, harness({ maxSteps: 3 }));
     const result = await runAgent(run);
     model.assertDone();
@@ -86,7 +95,10 @@ describe('runAgent', () => {
 
   it('stops when the same error repeats for different calls (no progress)', async () => {
     const wrong = (i: number) => toolTurn([{ name: 'lookup', input: { key: 7 + i } }]);
-    const { model, run } = options([wrong(0), wrong(1), wrong(2)], harness({ noProgressWindow: 3 }));
+    const { model, run } = options(
+      [wrong(0), wrong(1), wrong(2)],
+      harness({ noProgressWindow: 3 }),
+    );
     const result = await runAgent(run);
     model.assertDone();
     expect(result.status).toBe('no_progress');
@@ -108,12 +120,15 @@ describe('runAgent', () => {
     expect(result.answer).toBe('done now');
   });
 
-  it.each(['max_tokens', 'refusal', 'something_new'])('ends with model_stop on stop_reason %s', async (reason) => {
-    const { run } = options([textTurn('partial', reason)]);
-    const result = await runAgent(run);
-    expect(result.status).toBe('model_stop');
-    expect(result.detail).toContain(reason);
-  });
+  it.each(['max_tokens', 'refusal', 'something_new'])(
+    'ends with model_stop on stop_reason %s',
+    async (reason) => {
+      const { run } = options([textTurn('partial', reason)]);
+      const result = await runAgent(run);
+      expect(result.status).toBe('model_stop');
+      expect(result.detail).toContain(reason);
+    },
+  );
 
   it('ends with model_stop when the model returns no content', async () => {
     const empty = { ...textTurn('x'), content: [] };
@@ -136,7 +151,13 @@ describe('runAgent', () => {
       textTurn('ok'),
     ]);
     await runAgent(run);
-    expect(trace.events.map((event) => event.type)).toEqual(['run_start', 'model_call', 'tool_call', 'model_call', 'run_end']);
+    expect(trace.events.map((event) => event.type)).toEqual([
+      'run_start',
+      'model_call',
+      'tool_call',
+      'model_call',
+      'run_end',
+    ]);
     const text = JSON.stringify(trace.events);
     expect(text).not.toContain('RESULT-TEXT');
     expect(text).not.toContain('6222020200112233445');

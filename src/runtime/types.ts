@@ -86,7 +86,9 @@ export interface ValidationIssue {
 }
 
 /** PreToolUse: deny with a reason, rewrite the input, or pass (undefined). Runs before permissions. */
-export type PreToolUseResult = { decision?: 'deny'; reason?: string; updatedInput?: unknown } | undefined;
+export type PreToolUseResult =
+  | { decision?: 'deny'; reason?: string; updatedInput?: unknown }
+  | undefined;
 export type PreToolUseHook = (
   call: ToolCall,
   run: RunState,

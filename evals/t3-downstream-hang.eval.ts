@@ -1,0 +1,16 @@
+import { expect } from 'vitest';
+import { defineTask } from '../src/index.js';
+import { refundDesk } from './refund-desk.agent.js';
+
+defineTask({
+  agent: refundDesk,
+  id: 'T3',
+  title: 'Downstream hang',
+  prompt: 'Has the refund for order ORD4004 arrived?',
+  floors: [{ variant: 'upgraded', passAt1: 0.6 }],
+  check: ({ stats, answer }) => {
+    // The payment system hangs 10 s; a harness with timeouts gives up at 3 s (virtual time).
+    expect(stats.toolMs, 'tool time must stay under 5000 ms').toBeLessThan(5000);
+    expect(answer, 'the run must still end with an answer').not.toBe('');
+  },
+});

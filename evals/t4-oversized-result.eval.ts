@@ -1,0 +1,15 @@
+import { expect } from 'vitest';
+import { defineTask } from '../src/index.js';
+import { refundDesk } from './refund-desk.agent.js';
+
+defineTask({
+  agent: refundDesk,
+  id: 'T4',
+  title: 'Oversized result',
+  prompt: 'How is the refund for order ORD5005 going?',
+  floors: [{ variant: 'upgraded', passAt1: 0.6 }],
+  check: ({ answer }) => {
+    // The note sits before the 300 log lines, so truncation keeps it; the cost shows in input tokens.
+    expect(answer, 'the answer must name the bank channel as the cause').toMatch(/bank/i);
+  },
+});

@@ -1,0 +1,3 @@
+export async function replayTrialRows(_m: unknown): Promise<Array<[string, string]>> {
+  return [];
+}

@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { runEvals } from '../eval/run-evals.js';
+import { DEFAULT_TRIALS } from '../eval/settings.js';
+import { startSimulator } from '../simulator/server.js';
+import { listFlag, positiveInteger } from './args.js';
+import { resolveModelId } from './model-config.js';
+
+const USAGE = `usage: npm run record -- [--trials N | --trial N] [--task T1,T3] [--variant baseline|upgraded]
+                         [--simulated] [--missing-only] [--concurrency K] [--model ID]
+
+Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
+Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set), or with --simulated against the
+local simulator, labelled source: simulator. A trial that fails writes nothing and keeps the
+old cassette. Refuses to run in CI.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      trials: { type: 'string' },
+      trial: { type: 'string' },
+      task: { type: 'string' },
+      variant: { type: 'string' },
+      simulated: { type: 'boolean' },
+      'missing-only': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      model: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (process.env.CI) {
+    throw new ConfigError(
+      'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
+    );
+  }
+  const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
+  const trial =
+    values.trial === undefined ? undefined : positiveInteger('--trial', values.trial, 1);
+  const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
+  const simulated = values.simulated ?? false;
+  const simulator = simulated ? await startSimulator({ delayMs: [40, 160] }) : undefined;
+  if (simulator) {
+    // The simulator accepts any key; this one can never be mistaken for a real credential.
+    process.env.ANTHROPIC_BASE_URL = simulator.url;
+    process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
+    console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
+  } else if (!process.env.ANTHROPIC_API_KEY) {
+    throw new ConfigError(
+      'ANTHROPIC_API_KEY is not set: export it to record against the live API, or pass --simulated',
+    );
+  } else {
+    console.log(
+      `recording against ${process.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (source: live)`,
+    );
+  }
+
+  const started = performance.now();
+  const counts = { recorded: 0, failed: 0 };
+  try {
+    const tasks = listFlag(values.task);
+    const variants = listFlag(values.variant);
+    const result = await runEvals({
+      projectDir: process.cwd(),
+      mode: 'record',
+      trials,
+      ...(trial !== undefined && { trial }),
+      ...(tasks && { tasks }),
+      ...(variants && { variants }),
+      source: simulated ? 'simulator' : 'live',
+      missingOnly: values['missing-only'] ?? false,
+      concurrency,
+      model: resolveModelId(values.model),
+      writeReports: false,
+      onTrial: (record, ms) => {
+        const requests = record.stats?.steps ?? 0;
+        const seconds = (ms / 1000).toFixed(1);
+        if (record.outcome === 'errored') {
+          counts.failed += 1;
+          console.log(
+            `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${record.messages[0] ?? 'failed'} (${seconds} s)`,
+          );
+        } else {
+          counts.recorded += 1;
+          const verdict =
+            record.outcome === 'passed' ? 'checks passed' : `checks ${record.outcome}`;
+          console.log(`  ✓ ${record.fixture}: ${requests} requests, ${seconds} s, ${verdict}`);
+        }
+      },
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
+    );
+    if (result.records.length === 0) console.log('nothing selected: check --task / --variant');
+    return counts.failed > 0 ? 1 : 0;
+  } finally {
+    await simulator?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`record: ${errorMessage(error)}\n\n${USAGE}`);
+    process.exitCode = 2;
+  },
+);

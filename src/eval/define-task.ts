@@ -1,0 +1,103 @@
+import { describe, it } from 'vitest';
+import type { RunResult } from '../runtime/run-agent.js';
+import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
+import type { AgentSpec } from './agent-spec.js';
+import { readEvalSettings } from './settings.js';
+import type { Floor, TrialRecord } from './trial-record.js';
+import { runTrial } from './trial-runner.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** One trial's record, read by the eval reporter. */
+    trial?: TrialRecord;
+    floors?: Floor[];
+  }
+}
+
+/** What a task's checks see: the run, as the harness produced it. */
+export interface TrialRun {
+  answer: string;
+  result: RunResult;
+  stats: RunStats;
+  toolCalls: readonly ToolCallRecord[];
+  variant: string;
+  trial: number;
+}
+
+export interface TaskDefinition {
+  agent: AgentSpec;
+  id: string;
+  title: string;
+  prompt: string;
+  /** Defaults to every variant of the agent. */
+  variants?: readonly string[];
+  /** Minimums the gate enforces, e.g. `{ variant: 'upgraded', passAt1: 0.6 }`. */
+  floors?: Floor[];
+  mode?: RunMode;
+  approver?: Approver;
+  /** Code assertions with vitest `expect`; a thrown assertion fails the trial. */
+  check(run: TrialRun): void | Promise<void>;
+}
+
+const TASK_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Declare an eval task. It expands into one vitest test per variant x trial,
+ * each replaying (or recording) its own cassette on fresh state.
+ *
+ * @example
+ * defineTask({ agent: refundDesk, id: 'T6', title: 'Missing payment',
+ *   prompt: 'Where is the refund record for order ORD2002?',
+ *   check: ({ answer }) => expect(answer).toMatch(/screenshot/i) });
+ */
+export function defineTask(task: TaskDefinition): TaskDefinition {
+  if (!TASK_ID.test(task.id)) {
+    throw new Error(
+      `task id '${task.id}' is invalid: use letters, digits, '_' or '-' (it names a fixtures folder)`,
+    );
+  }
+  const settings = readEvalSettings();
+  const variants = task.variants ?? task.agent.variants;
+  const selected = settings.selects(task.agent.suite, task.id);
+  describe(task.agent.suite, () => {
+    describe.concurrent(`${task.id} ${task.title}`, () => {
+      for (const variant of variants) {
+        // Unselected trials are registered as skipped so the reporter still knows every task and variant.
+        const test = selected && settings.selectsVariant(variant) ? it : it.skip;
+        for (const trial of settings.trialNumbers) {
+          test(`${variant} trial ${trial}`, async (context) => {
+            context.task.meta.floors = task.floors ?? [];
+            const outcome = await runTrial({ task, variant, trial, settings });
+            context.task.meta.trial = outcome.record;
+            if (outcome.record.outcome === 'stale' || outcome.record.outcome === 'missing') {
+              // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
+              context.skip(outcome.record.messages[0] ?? outcome.record.outcome);
+            }
+            if (outcome.error) throw outcome.error;
+            if (!outcome.run) return;
+            try {
+              await task.check({
+                answer: outcome.run.answer,
+                result: outcome.run,
+                stats: outcome.run.stats,
+                toolCalls: outcome.run.toolCalls,
+                variant,
+                trial,
+              });
+              context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
+            } catch (error) {
+              const assertion = error instanceof Error && error.name === 'AssertionError';
+              context.task.meta.trial = {
+                ...outcome.record,
+                outcome: assertion ? 'failed' : 'errored',
+                messages: [error instanceof Error ? error.message : String(error)],
+              };
+              throw error;
+            }
+          });
+        }
+      }
+    });
+  });
+  return task;
+}

@@ -1,0 +1,62 @@
+import type { FixtureSource, TrialRecord } from '../trial-record.js';
+import { type ComparableReport, compareReports } from './compare.js';
+import { evaluateGate, type TaskFloor } from './gate.js';
+import { compareNames } from './order.js';
+import type { EvalReport } from './report-schema.js';
+import { summarizeTasks } from './summarize.js';
+import { summarizeSuites } from './summarize-suites.js';
+import { listFailures, listStaleFixtures } from './trial-lists.js';
+
+export interface BuildReportOptions {
+  records: readonly TrialRecord[];
+  /** Trials requested per task and variant. */
+  trials: number;
+  floors: readonly TaskFloor[];
+  /** The report to compare against (`--compare FILE` or reports/reference.json). */
+  reference?: ComparableReport;
+  generatedAt: Date | string;
+}
+
+function distinct<T extends string>(values: ReadonlyArray<T | undefined>): T[] {
+  const present = values.filter((value): value is T => value !== undefined);
+  return [...new Set(present)].sort(compareNames);
+}
+
+/**
+ * Everything `reports/latest.json` holds, from the run's trial records.
+ *
+ * @example
+ * const report = buildReport({ records, trials: 3, floors, generatedAt: new Date() });
+ * process.exitCode = report.gate.passed ? 0 : 1;
+ */
+export function buildReport(options: BuildReportOptions): EvalReport {
+  const { records } = options;
+  const generatedAt =
+    typeof options.generatedAt === 'string'
+      ? options.generatedAt
+      : options.generatedAt.toISOString();
+  const tasks = summarizeTasks(records, { trials: options.trials });
+  const comparison = options.reference
+    ? compareReports(options.reference, { generatedAt, tasks })
+    : undefined;
+  const gate = evaluateGate({
+    records,
+    summaries: tasks,
+    floors: options.floors,
+    ...(comparison ? { comparison } : {}),
+  });
+  return {
+    schemaVersion: 1,
+    generatedAt,
+    trials: options.trials,
+    fixtureSources: distinct<FixtureSource>(records.map((record) => record.source)),
+    models: distinct(records.map((record) => record.model)),
+    suites: distinct(records.map((record) => record.suite)),
+    tasks,
+    summary: summarizeSuites(tasks),
+    failures: listFailures(records),
+    staleFixtures: listStaleFixtures(records),
+    ...(comparison ? { comparison } : {}),
+    gate,
+  };
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { compareReports } from './compare.js';
+import { summarizeTasks } from './summarize.js';
+import { makeRecord } from './test-records.js';
+
+/** A report side from outcomes per task: 'T3 upgraded': 'PPF'. */
+function side(outcomes: Record<string, string>, generatedAt = '2026-01-01T00:00:00.000Z') {
+  const records = Object.entries(outcomes).flatMap(([key, trials]) => {
+    const [task = '', variant = ''] = key.split(' ');
+    return [...trials].map((letter, index) =>
+      makeRecord({
+        task,
+        variant,
+        trial: index + 1,
+        outcome: letter === 'P' ? 'passed' : 'failed',
+      }),
+    );
+  });
+  return { generatedAt, tasks: summarizeTasks(records) };
+}
+
+function flags(reference: Record<string, string>, current: Record<string, string>) {
+  const comparison = compareReports(side(reference), side(current));
+  return Object.fromEntries(
+    comparison.entries.map((entry) => [`${entry.task} ${entry.variant}`, entry.flag]),
+  );
+}
+
+describe('compareReports', () => {
+  it('flags each (task, variant) as dropped, improved, same, new or gone', () => {
+    expect(
+      flags(
+        { 'T1 upgraded': 'PPP', 'T2 upgraded': 'PFF', 'T3 upgraded': 'PP', 'T4 upgraded': 'P' },
+        { 'T1 upgraded': 'PPF', 'T2 upgraded': 'PPF', 'T3 upgraded': 'PP', 'T5 upgraded': 'P' },
+      ),
+    ).toEqual({
+      'T1 upgraded': 'dropped',
+      'T2 upgraded': 'improved',
+      'T3 upgraded': 'same',
+      'T5 upgraded': 'new',
+      'T4 upgraded': 'gone',
+    });
+  });
+
+  it('compares pass^k at the largest k both reports have', () => {
+    const comparison = compareReports(
+      side({ 'T3 upgraded': 'PPP' }),
+      side({ 'T3 upgraded': 'PPFPP' }),
+    );
+    const [entry] = comparison.entries;
+    expect(entry?.passHatK.k).toBe(3);
+    expect(entry?.passHatK.before).toBe(1);
+    expect(entry?.passHatK.after).toBeCloseTo(0.4, 12);
+    expect(entry?.passAt1).toEqual({ before: 1, after: 0.8 });
+    expect(entry?.flag).toBe('dropped');
+  });
+
+  it('calls a row dropped when pass^k fell even though pass@1 rose', () => {
+    // 12 of 20 -> 2 of 3: pass@1 0.60 -> 0.67, pass^3 0.19 -> 0.00
+    const reference = { 'T1 baseline': 'P'.repeat(12) + 'F'.repeat(8) };
+    const comparison = compareReports(side(reference), side({ 'T1 baseline': 'PPF' }));
+    const [entry] = comparison.entries;
+    expect(entry?.passAt1.after).toBeGreaterThan(entry?.passAt1.before ?? 1);
+    expect(entry?.passHatK).toMatchObject({ k: 3, after: 0 });
+    expect(entry?.flag).toBe('dropped');
+  });
+
+  it('keeps both sides of new and gone rows apart and names the reference date', () => {
+    const comparison = compareReports(
+      side({ 'T4 upgraded': 'PP' }, '2025-12-31T00:00:00.000Z'),
+      side({ 'T5 upgraded': 'PF' }),
+    );
+    expect(comparison.referenceGeneratedAt).toBe('2025-12-31T00:00:00.000Z');
+    expect(comparison.entries).toEqual([
+      {
+        suite: 'refund-desk',
+        task: 'T5',
+        variant: 'upgraded',
+        flag: 'new',
+        passAt1: { before: null, after: 0.5 },
+        passHatK: { k: 2, before: null, after: 0 },
+      },
+      {
+        suite: 'refund-desk',
+        task: 'T4',
+        variant: 'upgraded',
+        flag: 'gone',
+        passAt1: { before: 1, after: null },
+        passHatK: { k: 2, before: 1, after: null },
+      },
+    ]);
+  });
+
+  it('does not compare a metric that one side lacks', () => {
+    const reference = side({ 'T6 upgraded': 'PP' });
+    const current = {
+      generatedAt: 'now',
+      tasks: summarizeTasks([makeRecord({ task: 'T6', outcome: 'missing' })]),
+    };
+    const [entry] = compareReports(reference, current).entries;
+    expect(entry).toMatchObject({ flag: 'same', passHatK: { k: null, before: null, after: null } });
+  });
+});

@@ -1,0 +1,91 @@
+import type { FixtureSource } from '../trial-record.js';
+import { direction, largestK, type RatesByK, rateAt } from './rates.js';
+
+/** Shown for a value that does not exist (n < k, nothing to average). */
+export const NONE = '—';
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A rate in [0, 1] with two decimals: 0.70. */
+export function formatRate(value: number | null | undefined): string {
+  return value === null || value === undefined ? NONE : value.toFixed(2);
+}
+
+/** A signed difference of rates: +0.33, −0.33, 0.00. */
+export function formatDelta(value: number | null | undefined): string {
+  if (value === null || value === undefined) return NONE;
+  const rounded = value.toFixed(2);
+  if (Number(rounded) === 0) return '0.00';
+  return value > 0 ? `+${rounded}` : `−${rounded.slice(1)}`;
+}
+
+/** A mean count (steps, tool calls) with one decimal: 3.3. */
+export function formatMean(value: number | null | undefined): string {
+  return value === null || value === undefined ? NONE : value.toFixed(1);
+}
+
+/** Tokens and milliseconds: rounded, with thousands separators: 12,345. */
+export function formatAmount(value: number | null | undefined): string {
+  return value === null || value === undefined ? NONE : integer.format(value);
+}
+
+/** before -> after with ▲ / ▼ when it moved. */
+export function formatChange(before: number | null, after: number | null): string {
+  const text = `${formatRate(before)} → ${formatRate(after)}`;
+  const moved = direction(before, after);
+  return moved === 0 ? text : `${text} ${moved > 0 ? '▲' : '▼'}`;
+}
+
+export function trialLabel(trial: { task: string; variant: string; trial: number }): string {
+  return `${trial.task} ${trial.variant} trial ${trial.trial}`;
+}
+
+const SOURCE_NOTES: Record<FixtureSource, string> = {
+  simulator: 'scripted stand-in, not the live API; token counts are estimates',
+  live: 'recorded from the live Anthropic API',
+};
+
+/** Where the fixtures came from, spelled so that nobody mistakes one for the other. */
+export function describeSources(sources: readonly FixtureSource[]): {
+  label: string;
+  note: string;
+} {
+  const [only] = sources;
+  if (sources.length === 0 || only === undefined) {
+    return { label: 'unknown', note: 'no trial recorded its fixture source' };
+  }
+  if (sources.length === 1) return { label: only, note: SOURCE_NOTES[only] };
+  return {
+    label: sources.join(' + '),
+    note: 'mixed: some fixtures are simulator stand-ins, some come from the live API',
+  };
+}
+
+/** c/n with the trials that were not counted: "2/2 (1 stale)". */
+export function countedCell(row: {
+  passed: number;
+  n: number;
+  excluded: Record<'stale' | 'missing' | 'errored', readonly number[]>;
+}): string {
+  const notes = (['stale', 'missing', 'errored'] as const)
+    .filter((outcome) => row.excluded[outcome].length > 0)
+    .map((outcome) => `${row.excluded[outcome].length} ${outcome}`);
+  return `${row.passed}/${row.n}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+}
+
+/** The rate at k = `wanted`, or at the largest k the row has when it fell short of it. */
+export function rateNear(
+  rates: RatesByK,
+  wanted: number,
+): { k: number | undefined; value: number | null } {
+  const value = rateAt(rates, wanted);
+  if (value !== null) return { k: wanted, value };
+  const k = largestK(rates);
+  return { k, value: rateAt(rates, k) };
+}
+
+/** "0.67", "1.00 (k=2)" when the row fell short of k, "—". */
+export function rateCell(rates: RatesByK, wanted: number): string {
+  const { k, value } = rateNear(rates, wanted);
+  return k === undefined || k === wanted ? formatRate(value) : `${formatRate(value)} (k=${k})`;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { TrialRecord } from '../trial-record.js';
+import { compareReports } from './compare.js';
+import { evaluateGate, type TaskFloor } from './gate.js';
+import { summarizeTasks } from './summarize.js';
+import { makeRecord } from './test-records.js';
+
+function gate(records: TrialRecord[], floors: TaskFloor[] = [], reference?: TrialRecord[]) {
+  const summaries = summarizeTasks(records);
+  const comparison = reference
+    ? compareReports(
+        { generatedAt: 'then', tasks: summarizeTasks(reference) },
+        { generatedAt: 'now', tasks: summaries },
+      )
+    : undefined;
+  return evaluateGate({ records, summaries, floors, ...(comparison ? { comparison } : {}) });
+}
+
+function trials(task: string, variant: string, outcomes: string): TrialRecord[] {
+  return [...outcomes].map((letter, index) =>
+    makeRecord({ task, variant, trial: index + 1, outcome: letter === 'P' ? 'passed' : 'failed' }),
+  );
+}
+
+describe('evaluateGate', () => {
+  it('passes a clean run whose baseline failed every trial', () => {
+    const records = [...trials('T1', 'baseline', 'FFF'), ...trials('T1', 'upgraded', 'PPP')];
+    expect(gate(records)).toEqual({ passed: true, reasons: [] });
+  });
+
+  it('fails on stale, missing and errored trials and lists each of them', () => {
+    const result = gate([
+      ...trials('T1', 'upgraded', 'PP'),
+      makeRecord({ task: 'T5', trial: 2, outcome: 'stale' }),
+      makeRecord({ task: 'T5', trial: 3, outcome: 'stale' }),
+      makeRecord({ task: 'T6', trial: 1, outcome: 'missing' }),
+      makeRecord({ task: 'T2', variant: 'baseline', trial: 1, outcome: 'errored' }),
+    ]);
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toEqual([
+      '2 stale fixtures (re-record them): T5 upgraded trial 2, T5 upgraded trial 3',
+      '1 missing fixture (record them): T6 upgraded trial 1',
+      '1 errored trial (see the failed trials): T2 baseline trial 1',
+    ]);
+  });
+
+  it('fails when a declared floor does not hold, naming task, variant, metric and values', () => {
+    const records = [...trials('T1', 'upgraded', 'PPF'), ...trials('T2', 'upgraded', 'PPP')];
+    const result = gate(records, [
+      { task: 'T1', floor: { variant: 'upgraded', passAt1: 0.9, passHatK: 0.5 } },
+      { task: 'T2', floor: { variant: 'upgraded', passAt1: 1, passHatK: 1 } },
+    ]);
+    expect(result).toEqual({
+      passed: false,
+      reasons: [
+        'T1 upgraded pass@1 0.67 is below the floor 0.90',
+        'T1 upgraded pass^3 0.00 is below the floor 0.50',
+      ],
+    });
+  });
+
+  it('fails a floor for a variant that never ran or counted no trial', () => {
+    const records = [makeRecord({ task: 'T6', outcome: 'missing' })];
+    const result = gate(records, [
+      { task: 'T6', floor: { variant: 'upgraded', passAt1: 1 } },
+      { task: 'T9', floor: { variant: 'upgraded', passAt1: 1 } },
+    ]);
+    expect(result.reasons).toContain(
+      'T6 upgraded pass@1 has no value (no counted trial); floor 1.00',
+    );
+    expect(result.reasons).toContain('T9 upgraded declares a floor but has no trials');
+  });
+
+  it('fails when pass@1 or pass^k dropped against the reference, for any variant', () => {
+    const reference = [...trials('T3', 'upgraded', 'PPP'), ...trials('T1', 'baseline', 'PPF')];
+    const current = [...trials('T3', 'upgraded', 'PPF'), ...trials('T1', 'baseline', 'PFF')];
+    expect(gate(current, [], reference).reasons).toEqual([
+      'T1 baseline pass@1 0.67 -> 0.33 (lower than the reference)',
+      'T3 upgraded pass@1 1.00 -> 0.67 (lower than the reference)',
+      'T3 upgraded pass^3 1.00 -> 0.00 (lower than the reference)',
+    ]);
+  });
+
+  it('passes when the comparison only shows improvements, new or gone tasks', () => {
+    const reference = [...trials('T3', 'upgraded', 'PFF'), ...trials('T4', 'upgraded', 'P')];
+    const current = [...trials('T3', 'upgraded', 'PPP'), ...trials('T5', 'upgraded', 'F')];
+    expect(gate(current, [], reference)).toEqual({ passed: true, reasons: [] });
+  });
+
+  it('fails a run without any trial', () => {
+    expect(gate([])).toEqual({ passed: false, reasons: ['no trial ran'] });
+  });
+});

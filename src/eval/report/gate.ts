@@ -1,0 +1,98 @@
+import type { Floor, TrialRecord } from '../trial-record.js';
+import { formatRate, trialLabel } from './format.js';
+import { direction, largestK, rateAt } from './rates.js';
+import type { Comparison, GateResult, TaskSummary } from './report-schema.js';
+
+/** A floor as a task declares it. */
+export interface TaskFloor {
+  task: string;
+  floor: Floor;
+}
+
+export interface GateInput {
+  records: readonly TrialRecord[];
+  summaries: readonly TaskSummary[];
+  floors: readonly TaskFloor[];
+  comparison?: Comparison;
+}
+
+const UNRESOLVED = [
+  ['stale', 'stale fixture', 're-record them'],
+  ['missing', 'missing fixture', 'record them'],
+  ['errored', 'errored trial', 'see the failed trials'],
+] as const;
+
+function unresolvedReasons(records: readonly TrialRecord[]): string[] {
+  const reasons: string[] = [];
+  for (const [outcome, noun, fix] of UNRESOLVED) {
+    const trials = records.filter((record) => record.outcome === outcome).map(trialLabel);
+    if (trials.length === 0) continue;
+    const plural = trials.length === 1 ? '' : 's';
+    reasons.push(`${trials.length} ${noun}${plural} (${fix}): ${trials.join(', ')}`);
+  }
+  if (records.length === 0) reasons.push('no trial ran');
+  return reasons;
+}
+
+function belowFloor(label: string, metric: string, value: number | null, floor: number) {
+  if (value === null)
+    return `${label} ${metric} has no value (no counted trial); floor ${formatRate(floor)}`;
+  return direction(floor, value) < 0
+    ? `${label} ${metric} ${formatRate(value)} is below the floor ${formatRate(floor)}`
+    : undefined;
+}
+
+function floorReasons(summaries: readonly TaskSummary[], floors: readonly TaskFloor[]): string[] {
+  const reasons: Array<string | undefined> = [];
+  for (const { task, floor } of floors) {
+    const label = `${task} ${floor.variant}`;
+    const rows = summaries.filter((row) => row.task === task && row.variant === floor.variant);
+    if (rows.length === 0) {
+      reasons.push(`${label} declares a floor but has no trials`);
+      continue;
+    }
+    for (const row of rows) {
+      if (floor.passAt1 !== undefined)
+        reasons.push(belowFloor(label, 'pass@1', row.passAt1, floor.passAt1));
+      if (floor.passHatK !== undefined) {
+        const k = largestK(row.passHatK);
+        const metric = k === undefined ? 'pass^k' : `pass^${k}`;
+        reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK));
+      }
+    }
+  }
+  return reasons.filter((reason) => reason !== undefined);
+}
+
+function dropReasons(comparison: Comparison | undefined): string[] {
+  const reasons: string[] = [];
+  for (const entry of comparison?.entries ?? []) {
+    if (entry.flag !== 'dropped') continue;
+    const label = `${entry.task} ${entry.variant}`;
+    const { passAt1, passHatK } = entry;
+    if (direction(passAt1.before, passAt1.after) < 0) {
+      reasons.push(`${label} pass@1 ${formatRate(passAt1.before)} -> ${formatRate(passAt1.after)}`);
+    }
+    if (direction(passHatK.before, passHatK.after) < 0) {
+      const metric = `pass^${passHatK.k ?? 'k'}`;
+      reasons.push(
+        `${label} ${metric} ${formatRate(passHatK.before)} -> ${formatRate(passHatK.after)}`,
+      );
+    }
+  }
+  return reasons.map((reason) => `${reason} (lower than the reference)`);
+}
+
+/**
+ * The exit code's verdict. Fails on any stale, missing or errored trial, any declared floor
+ * that does not hold, and any pass@1 or pass^k drop against the reference. Failed trials
+ * alone (a weak baseline, say) are data, not a failed run.
+ */
+export function evaluateGate(input: GateInput): GateResult {
+  const reasons = [
+    ...unresolvedReasons(input.records),
+    ...floorReasons(input.summaries, input.floors),
+    ...dropReasons(input.comparison),
+  ];
+  return { passed: reasons.length === 0, reasons };
+}

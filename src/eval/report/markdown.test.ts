@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { TrialRecord } from '../trial-record.js';
+import { buildReport } from './build-report.js';
+import { renderMarkdown } from './markdown.js';
+import { makeRecord, sampleRecords } from './test-records.js';
+
+function render(records: TrialRecord[], reference?: TrialRecord[]): string {
+  const referenceReport = reference
+    ? buildReport({
+        records: reference,
+        trials: 3,
+        floors: [],
+        generatedAt: '2025-12-31T00:00:00Z',
+      })
+    : undefined;
+  return renderMarkdown(
+    buildReport({
+      records,
+      trials: 3,
+      floors: [],
+      generatedAt: '2026-01-09T10:00:00.000Z',
+      ...(referenceReport ? { reference: referenceReport } : {}),
+    }),
+  );
+}
+
+describe('renderMarkdown', () => {
+  const markdown = render(sampleRecords());
+
+  it('names the fixture source, model, date and trials in the header', () => {
+    expect(markdown).toContain(
+      '> Fixtures: **simulator** (scripted stand-in, not the live API; token counts are estimates)',
+    );
+    expect(markdown).toContain(
+      '> Model: `claude-sonnet-4-5` · Date: 2026-01-09T10:00:00.000Z · Trials: 3 per task and variant',
+    );
+    const live = render([makeRecord({ source: 'live' })]);
+    expect(live).toContain('> Fixtures: **live** (recorded from the live Anthropic API)');
+    expect(live).not.toContain('simulator');
+  });
+
+  it('states the gate verdict with its reasons', () => {
+    expect(markdown).toContain('## Gate: ❌ failed');
+    expect(markdown).toContain('- 1 stale fixture (re-record them): T3 upgraded trial 3');
+    expect(render([makeRecord()])).toContain('## Gate: ✅ passed');
+  });
+
+  it('tabulates c/n, rates and deltas per task and variant, with — for what does not exist', () => {
+    expect(markdown).toContain(
+      '| Task | Title | Variant | c/n | pass@1 | pass@3 | pass^3 | Δ pass@1 vs baseline | Δ pass^k vs baseline |',
+    );
+    expect(markdown).toContain(
+      '| T1 | business rules | upgraded | 3/3 | 1.00 | 1.00 | 1.00 | +0.67 | +1.00 |',
+    );
+    expect(markdown).toContain(
+      '| T3 | downstream hang | upgraded | 2/2 (1 stale) | 1.00 | 1.00 (k=2) | 1.00 (k=2) |',
+    );
+    expect(markdown).toContain(
+      '| T6 | missing payment | upgraded | 0/0 (3 missing) | — | — | — |  |  |',
+    );
+  });
+
+  it('tabulates tokens, steps, latency and tool time, and the suite summary', () => {
+    expect(markdown).toContain(
+      '| T1 | baseline | 2,000 | 200 | 500 | 0 | 4.0 | 3.0 | 0.7 | 0.0 | 300 | 500 | 20 |',
+    );
+    expect(markdown).toContain(
+      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
+    );
+  });
+
+  it('draws pass^k per task and variant as a Mermaid xychart', () => {
+    expect(markdown).toContain(
+      [
+        '```mermaid',
+        'xychart-beta',
+        '  title "pass^3 per task and variant"',
+        '  x-axis ["T1 baseline", "T1 upgraded", "T3 baseline (k=2)", "T3 upgraded (k=2)"]',
+        '  y-axis "pass^k" 0 --> 1',
+        '  bar [0.00, 1.00, 0.00, 1.00]',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('says so instead of drawing an empty chart', () => {
+    const empty = render([makeRecord({ outcome: 'missing' })]);
+    expect(empty).toContain('No pass^k to chart: no trial was counted.');
+    expect(empty).not.toContain('```mermaid');
+  });
+
+  it('lists stale and missing fixtures with their re-record commands', () => {
+    expect(markdown).toContain(
+      '```sh\nnpm run record -- --task T3 --variant upgraded --trials 3\n' +
+        'npm run record -- --task T6 --variant upgraded --trials 3\n```',
+    );
+    expect(markdown).toContain('<summary>T6 upgraded trial 2: missing</summary>');
+  });
+
+  it('folds failed trials into details with messages and trace paths', () => {
+    expect(markdown).toContain(
+      '<details>\n<summary>T1 baseline trial 1: failed</summary>\n\nTrace: `runs/T1-baseline-1.jsonl`\n\n' +
+        '```text\nexpected "Overdue"\n```\n\n</details>',
+    );
+  });
+
+  it('shows before -> after per task with ▲ / ▼ against a reference', () => {
+    const reference = [1, 2, 3].map((trial) => makeRecord({ task: 'T3', trial }));
+    const current = [1, 2, 3].map((trial) =>
+      makeRecord({ task: 'T3', trial, outcome: trial === 3 ? 'failed' : 'passed' }),
+    );
+    const compared = render(current, reference);
+    expect(compared).toContain('## Compared with the reference (2025-12-31T00:00:00Z)');
+    expect(compared).toContain('| T3 | upgraded | 1.00 → 0.67 ▼ | 3 | 1.00 → 0.00 ▼ | ▼ dropped |');
+    expect(compared).toContain('- T3 upgraded pass^3 1.00 -> 0.00 (lower than the reference)');
+  });
+
+  it('keeps user text from breaking tables and fences', () => {
+    const tricky = render([
+      makeRecord({ title: 'a | b <i>', outcome: 'failed', messages: ['```\nstill inside'] }),
+    ]);
+    expect(tricky).toContain('| T1 | a \\| b &lt;i> | upgraded |');
+    expect(tricky).toContain('````text\n```\nstill inside\n````');
+  });
+});

@@ -1,0 +1,45 @@
+/** Rates keyed by k ("1", "2", ...), null where fewer than k trials counted. */
+export type RatesByK = Readonly<Record<string, number | null>>;
+
+/** The largest k that has a value, or undefined when none does. */
+export function largestK(rates: RatesByK): number | undefined {
+  let largest: number | undefined;
+  for (const [key, value] of Object.entries(rates)) {
+    const k = Number(key);
+    if (value !== null && (largest === undefined || k > largest)) largest = k;
+  }
+  return largest;
+}
+
+/** The largest k both sides have a value for. */
+export function largestCommonK(left: RatesByK, right: RatesByK): number | undefined {
+  let largest: number | undefined;
+  for (const [key, value] of Object.entries(left)) {
+    const k = Number(key);
+    if (value === null || (right[key] ?? null) === null) continue;
+    if (largest === undefined || k > largest) largest = k;
+  }
+  return largest;
+}
+
+export function rateAt(rates: RatesByK, k: number | undefined): number | null {
+  return k === undefined ? null : (rates[String(k)] ?? null);
+}
+
+/** Rates for k = 1..maxK from a function that is undefined where it does not apply. */
+export function ratesByK(maxK: number, rate: (k: number) => number | undefined): RatesByK {
+  const rates: Record<string, number | null> = {};
+  for (let k = 1; k <= maxK; k++) rates[String(k)] = rate(k) ?? null;
+  return rates;
+}
+
+// Rates come from the same product forms on both sides; only round-off can differ.
+const TOLERANCE = 1e-9;
+
+/** -1 lower, 1 higher, 0 the same or not comparable (a side without a value). */
+export function direction(before: number | null, after: number | null): -1 | 0 | 1 {
+  if (before === null || after === null) return 0;
+  if (after < before - TOLERANCE) return -1;
+  if (after > before + TOLERANCE) return 1;
+  return 0;
+}

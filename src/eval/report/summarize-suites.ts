@@ -1,0 +1,65 @@
+import { mean } from '../metrics.js';
+import { compareNames } from './order.js';
+import type { TaskSummary, VariantSummary } from './report-schema.js';
+
+function meanOrNull(values: ReadonlyArray<number | null>): number | null {
+  return mean(values.filter((value): value is number => value !== null)) ?? null;
+}
+
+/** Mean at k only when every task has a value there (HumanEval, τ²-bench): no mixed k. */
+function meanRates(
+  tasks: readonly TaskSummary[],
+  pick: (task: TaskSummary) => Record<string, number | null>,
+) {
+  const keys = new Set(tasks.flatMap((task) => Object.keys(pick(task))));
+  const rates: Record<string, number | null> = {};
+  for (const key of [...keys].sort((a, b) => Number(a) - Number(b))) {
+    const values = tasks.map((task) => pick(task)[key] ?? null);
+    rates[key] = values.includes(null) ? null : (mean(values as number[]) ?? null);
+  }
+  return rates;
+}
+
+function summarizeVariant(
+  suite: string,
+  variant: string,
+  rows: readonly TaskSummary[],
+): VariantSummary {
+  const tasks = rows.filter((row) => row.n > 0);
+  const meanOf = (pick: (task: TaskSummary) => number | null) => meanOrNull(tasks.map(pick));
+  return {
+    suite,
+    variant,
+    tasks: tasks.length,
+    excludedTasks: rows.filter((row) => row.n === 0).map((row) => row.task),
+    passAt1: meanOf((task) => task.passAt1),
+    passAtK: meanRates(tasks, (task) => task.passAtK),
+    passHatK: meanRates(tasks, (task) => task.passHatK),
+    tokens: {
+      input: meanOf((task) => task.tokens.input),
+      output: meanOf((task) => task.tokens.output),
+      cacheRead: meanOf((task) => task.tokens.cacheRead),
+      cacheWrite: meanOf((task) => task.tokens.cacheWrite),
+    },
+    steps: meanOf((task) => task.steps),
+    toolCalls: meanOf((task) => task.toolCalls),
+    toolErrors: meanOf((task) => task.toolErrors),
+    unconfirmedWrites: meanOf((task) => task.unconfirmedWrites),
+    toolMs: meanOf((task) => task.toolMs),
+  };
+}
+
+/**
+ * Suite figures per (suite, variant): means over tasks, each task weighted once. Tasks with
+ * no counted trial are left out and named in `excludedTasks`.
+ */
+export function summarizeSuites(tasks: readonly TaskSummary[]): VariantSummary[] {
+  const groups = new Map<string, TaskSummary[]>();
+  for (const task of tasks) {
+    const key = JSON.stringify([task.suite, task.variant]);
+    groups.set(key, [...(groups.get(key) ?? []), task]);
+  }
+  return [...groups.values()]
+    .map((rows) => summarizeVariant(rows[0]!.suite, rows[0]!.variant, rows))
+    .sort((a, b) => compareNames(a.suite, b.suite) || compareNames(a.variant, b.variant));
+}

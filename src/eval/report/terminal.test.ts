@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.js';
+import { renderTerminal } from './terminal.js';
+import { visibleLength, wrap } from './terminal-parts.js';
+import { makeRecord, sampleRecords } from './test-records.js';
+
+const report = buildReport({
+  records: sampleRecords(),
+  trials: 3,
+  floors: [],
+  reference: buildReport({ records: sampleRecords(), trials: 3, floors: [], generatedAt: 'then' }),
+  generatedAt: '2026-01-09T10:00:00.000Z',
+});
+
+/** Long names, messages and commands everywhere, to push every table past 100 columns. */
+function widerReport() {
+  const records = ['baseline', 'upgraded-with-hooks-and-permissions'].flatMap((variant) =>
+    [1, 2, 3].map((trial) =>
+      makeRecord({
+        suite: 'refund-desk-regression-suite',
+        task: 'T12-refund-overdue-with-masked-card',
+        variant,
+        trial,
+        outcome: trial === 3 ? 'stale' : 'failed',
+        messages: [
+          `expected the answer to mention ${'the overdue refund '.repeat(12)}\nsecond line`,
+        ],
+        tracePath: `runs/${'deeply/nested/'.repeat(10)}trace.jsonl`,
+        rerecordCommand: `npm run record -- --task T12 --variant ${variant} --trials 3 ${'--flag '.repeat(20)}`,
+        stats: { ...makeRecord().stats!, inputTokens: 123_456_789, toolMs: 98_765_432 },
+      }),
+    ),
+  );
+  return buildReport({ records, trials: 3, floors: [], generatedAt: '2026-01-09T10:00:00.000Z' });
+}
+
+describe('renderTerminal', () => {
+  it('keeps every line within 100 columns, even with long names and messages', () => {
+    for (const [subject, color] of [
+      [report, false],
+      [widerReport(), false],
+      [widerReport(), true],
+    ] as const) {
+      const lines = renderTerminal(subject, { color }).split('\n');
+      const widest = Math.max(...lines.map(visibleLength));
+      expect(widest).toBeLessThanOrEqual(100);
+    }
+  });
+
+  it('shows the fixture source, the gate and the score table', () => {
+    const text = renderTerminal(report);
+    expect(text).toContain('Fixtures: SIMULATOR (scripted stand-in, not the live API');
+    expect(text).toContain('Gate: FAILED');
+    expect(text).toContain('  - 1 stale fixture (re-record them): T3 upgraded trial 3');
+    expect(text).toMatch(
+      /│ T1 +│ upgraded +│ 3\/3 +│ +1\.00 │ +1\.00 │ +1\.00 │ +\+0\.67 │ +\+1\.00 │/,
+    );
+    expect(text).toMatch(/│ T6 +│ upgraded +│ 0\/0 \(3 missing\) +│ +— │/);
+  });
+
+  it('prints each re-record command once, and failed trials with messages and traces', () => {
+    const text = renderTerminal(report);
+    const command = 'npm run record -- --task T6 --variant upgraded --trials 3';
+    expect(text.split(command)).toHaveLength(2);
+    expect(text).toContain(
+      '  T1 baseline trial 1: failed\n    expected "Overdue"\n    trace: runs/T1-baseline-1.jsonl',
+    );
+    expect(text).toContain('Compared with the reference (then)');
+  });
+
+  it('uses ANSI colours only when asked', () => {
+    expect(renderTerminal(report)).not.toContain('\u001b[');
+    expect(renderTerminal(report, { color: true })).toContain('\u001b[31mGate: FAILED\u001b[0m');
+  });
+});
+
+describe('wrap', () => {
+  it('breaks at words, indents continuations and marks broken shell commands', () => {
+    expect(wrap('  alpha beta gamma', { width: 12, indent: '    ' })).toEqual([
+      '  alpha beta',
+      '    gamma',
+    ]);
+    expect(wrap('npm run record -- --task T1', { width: 16, indent: '  ', shell: true })).toEqual([
+      'npm run record \\',
+      '  -- --task T1',
+    ]);
+  });
+
+  it('cuts a word longer than the line instead of overflowing', () => {
+    expect(wrap('abcdefghij', { width: 4 })).toEqual(['abcd', 'efgh', 'ij']);
+  });
+});

@@ -1,0 +1,45 @@
+import type { TrialRecord } from '../trial-record.js';
+import { compareNames } from './order.js';
+import type { FailedTrial, StaleFixture } from './report-schema.js';
+
+function byTrial(left: TrialRecord, right: TrialRecord): number {
+  return (
+    compareNames(left.suite, right.suite) ||
+    compareNames(left.task, right.task) ||
+    compareNames(left.variant, right.variant) ||
+    left.trial - right.trial
+  );
+}
+
+/** Failed and errored trials with their assertion messages and trace paths. */
+export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
+  return records
+    .filter((record) => record.outcome === 'failed' || record.outcome === 'errored')
+    .sort(byTrial)
+    .map((record) => ({
+      suite: record.suite,
+      task: record.task,
+      variant: record.variant,
+      trial: record.trial,
+      outcome: record.outcome === 'failed' ? 'failed' : 'errored',
+      messages: record.messages,
+      ...(record.tracePath === undefined ? {} : { tracePath: record.tracePath }),
+    }));
+}
+
+/** Stale and missing fixtures with the command that re-records each. */
+export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture[] {
+  return records
+    .filter((record) => record.outcome === 'stale' || record.outcome === 'missing')
+    .sort(byTrial)
+    .map((record) => ({
+      suite: record.suite,
+      task: record.task,
+      variant: record.variant,
+      trial: record.trial,
+      outcome: record.outcome === 'stale' ? 'stale' : 'missing',
+      messages: record.messages,
+      ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
+      ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),
+    }));
+}

@@ -1,0 +1,66 @@
+import { relative } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Floor, TrialRecord } from './trial-record.js';
+
+/**
+ * Collects one TrialRecord per trial from the tests' metadata. Vitest's own
+ * pass/fail is not the verdict: the eval gate is (baseline failures are data).
+ */
+export class EvalReporter implements Reporter {
+  readonly records: TrialRecord[] = [];
+  readonly floors = new Map<string, Floor[]>();
+  /** Task files that failed to load, named; the other tasks still ran. */
+  readonly loadErrors: string[] = [];
+  /** Every task id and variant that was declared, selected or not. */
+  readonly knownTasks = new Set<string>();
+  readonly knownVariants = new Set<string>();
+  readonly knownSuites = new Set<string>();
+  private readonly onTrial: ((record: TrialRecord, ms: number) => void) | undefined;
+  private readonly root: string;
+
+  constructor(options: { root: string; onTrial?: (record: TrialRecord, ms: number) => void }) {
+    this.root = options.root;
+    this.onTrial = options.onTrial;
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    // Tests sit in describe(<suite>) > describe(<task id> <title>), as defineTask lays them out.
+    const taskSuite = testCase.parent.type === 'suite' ? testCase.parent : undefined;
+    const taskId = taskSuite?.name.split(' ')[0];
+    if (taskId) this.knownTasks.add(taskId);
+    if (taskSuite?.parent.type === 'suite') this.knownSuites.add(taskSuite.parent.name);
+    const variant = testCase.name.split(' ')[0];
+    if (variant) this.knownVariants.add(variant);
+    const meta = testCase.meta();
+    if (!meta.trial) {
+      const result = testCase.result();
+      if (result.state === 'failed') {
+        this.loadErrors.push(
+          `${testCase.fullName} failed before it ran: ${result.errors[0]?.message ?? 'unknown error'}`,
+        );
+      }
+      return;
+    }
+    if (meta.floors && !this.floors.has(meta.trial.task))
+      this.floors.set(meta.trial.task, meta.floors);
+    const result = testCase.result();
+    let record = meta.trial;
+    if (result.state === 'failed' && record.outcome === 'passed') {
+      // Failed after its record was written (e.g. the test timed out): not the agent's verdict.
+      record = {
+        ...record,
+        outcome: 'errored',
+        messages: result.errors.map((error) => error.message),
+      };
+    }
+    this.records.push(record);
+    this.onTrial?.(record, testCase.diagnostic()?.duration ?? 0);
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    for (const error of testModule.errors()) {
+      const file = relative(this.root, testModule.moduleId);
+      this.loadErrors.push(`${file} failed to load: ${error.message}`);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+
+/**
+ * How an eval run was asked for. The CLIs (`npm run eval`, `npm run record`) set
+ * these environment variables before starting vitest, so a plain
+ * `vitest --config vitest.evals.config.ts` works too with the defaults.
+ */
+export interface EvalSettings {
+  mode: 'replay' | 'record';
+  trialNumbers: number[];
+  matching: 'strict' | 'lenient';
+  projectDir: string;
+  fixturesDir: string;
+  runsDir: string;
+  /** Record mode: where the responses come from. */
+  source: 'live' | 'simulator';
+  /** Record mode: keep existing cassettes, record only the missing ones. */
+  missingOnly: boolean;
+  /** Replay: override the recorded model id (makes every fixture stale). Record: the model. */
+  model: string | undefined;
+  selects(suite: string, task: string): boolean;
+  selectsVariant(variant: string): boolean;
+}
+
+export const EVAL_ENV = {
+  mode: 'HARNESS_EVAL_MODE',
+  trials: 'HARNESS_EVAL_TRIALS',
+  trial: 'HARNESS_EVAL_TRIAL',
+  tasks: 'HARNESS_EVAL_TASKS',
+  variants: 'HARNESS_EVAL_VARIANTS',
+  suites: 'HARNESS_EVAL_SUITES',
+  matching: 'HARNESS_EVAL_MATCHING',
+  source: 'HARNESS_EVAL_SOURCE',
+  missingOnly: 'HARNESS_EVAL_MISSING_ONLY',
+  model: 'HARNESS_EVAL_MODEL',
+  root: 'HARNESS_EVAL_ROOT',
+} as const;
+
+export const DEFAULT_TRIALS = 3;
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean) ?? [];
+
+export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSettings {
+  const projectDir = resolve(env[EVAL_ENV.root] ?? process.cwd());
+  const single = Number(env[EVAL_ENV.trial]);
+  const trials = Number(env[EVAL_ENV.trials] ?? DEFAULT_TRIALS);
+  const trialNumbers =
+    Number.isInteger(single) && single > 0
+      ? [single]
+      : Array.from(
+          { length: Number.isInteger(trials) && trials > 0 ? trials : DEFAULT_TRIALS },
+          (_, i) => i + 1,
+        );
+  const tasks = new Set(list(env[EVAL_ENV.tasks]).map((task) => task.toUpperCase()));
+  const variants = new Set(list(env[EVAL_ENV.variants]));
+  const suites = new Set(list(env[EVAL_ENV.suites]));
+  return {
+    mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
+    trialNumbers,
+    matching: env[EVAL_ENV.matching] === 'lenient' ? 'lenient' : 'strict',
+    projectDir,
+    fixturesDir: resolve(projectDir, 'fixtures'),
+    runsDir: resolve(projectDir, 'runs', 'eval'),
+    source: env[EVAL_ENV.source] === 'simulator' ? 'simulator' : 'live',
+    missingOnly: env[EVAL_ENV.missingOnly] === '1',
+    model: env[EVAL_ENV.model] || undefined,
+    selects: (suite, task) =>
+      (suites.size === 0 || suites.has(suite)) &&
+      (tasks.size === 0 || tasks.has(task.toUpperCase())),
+    selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
+  };
+}

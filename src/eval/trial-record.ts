@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * How one trial ended. Only `passed` and `failed` enter pass@k / pass^k; stale,
+ * missing and errored trials are listed, never counted as passes or failures.
+ */
+export const TrialOutcomeSchema = z.enum(['passed', 'failed', 'stale', 'missing', 'errored']);
+export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>;
+
+export const RunStatsSchema = z
+  .object({
+    steps: z.number(),
+    toolCalls: z.number(),
+    toolErrors: z.number(),
+    unconfirmedWrites: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+    modelMs: z.number(),
+    toolMs: z.number(),
+  })
+  .strict();
+
+export const FixtureSourceSchema = z.enum(['live', 'simulator']);
+export type FixtureSource = z.infer<typeof FixtureSourceSchema>;
+
+/** One trial of one task under one variant: what the eval reporter hands to metrics and reports. */
+export const TrialRecordSchema = z
+  .object({
+    suite: z.string(),
+    task: z.string(),
+    title: z.string(),
+    variant: z.string(),
+    trial: z.number().int().min(1),
+    outcome: TrialOutcomeSchema,
+    /** Assertion messages of a failed trial, or the error of a stale/missing/errored one. */
+    messages: z.array(z.string()),
+    /** The run's stop status (done, max_steps, ...), when it ran. */
+    status: z.string().optional(),
+    stats: RunStatsSchema.optional(),
+    /** Per model call, as recorded in the cassette (replay) or measured (live). */
+    modelLatenciesMs: z.array(z.number()),
+    fixture: z.string().optional(),
+    tracePath: z.string().optional(),
+    /** The exact command that re-records this trial. */
+    rerecordCommand: z.string().optional(),
+    source: FixtureSourceSchema.optional(),
+    model: z.string().optional(),
+    recordedAt: z.string().optional(),
+  })
+  .strict();
+export type TrialRecord = z.infer<typeof TrialRecordSchema>;
+
+/** A minimum a task declares for a variant; the gate fails when it does not hold. */
+export const FloorSchema = z
+  .object({
+    variant: z.string(),
+    passAt1: z.number().min(0).max(1).optional(),
+    /** pass^k at the largest k that was run. */
+    passHatK: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+export type Floor = z.infer<typeof FloorSchema>;

@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { createVirtualClock, type VirtualClock } from '../core/clock.js';
+import { errorMessage, FixtureError } from '../core/errors.js';
+import { cassettePath } from '../replay/cassette.js';
+import { readCassette } from '../replay/cassette-file.js';
+import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
+import { type RunResult, runAgent } from '../runtime/run-agent.js';
+import { createJsonlTrace } from '../runtime/trace.js';
+import type { TaskDefinition } from './define-task.js';
+import { sharedReplayServer } from './replay-runtime.js';
+import type { EvalSettings } from './settings.js';
+import type { TrialRecord } from './trial-record.js';
+
+export interface TrialRequest {
+  task: TaskDefinition;
+  variant: string;
+  trial: number;
+  settings: EvalSettings;
+}
+
+export interface TrialOutcome {
+  record: TrialRecord;
+  run?: RunResult;
+  /** An unexpected failure of the trial itself (not of the agent under test). */
+  error?: unknown;
+}
+
+/** The exact command that re-records one trial. */
+export function rerecordCommand(
+  task: string,
+  variant: string,
+  trial: number,
+  simulated: boolean,
+): string {
+  return `npm run record -- --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
+}
+
+/** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
+export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
+  const { task, variant, trial, settings } = request;
+  const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
+  const fixture = relative(settings.projectDir, file);
+  const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+  const base: TrialRecord = {
+    suite: task.agent.suite,
+    task: task.id,
+    title: task.title,
+    variant,
+    trial,
+    outcome: 'errored',
+    messages: [],
+    modelLatenciesMs: [],
+    fixture,
+    tracePath: relative(settings.projectDir, tracePath),
+  };
+  const harness = task.agent.createHarness(variant, { projectDir: settings.projectDir });
+  const mode = task.mode ?? task.agent.mode ?? 'unattended';
+  const approver = task.approver ?? task.agent.approver;
+  let clock: VirtualClock | undefined;
+  const run = (model: ModelClient, modelId: string, start: number) => {
+    clock = createVirtualClock({ start });
+    return runAgent({
+      harness,
+      model,
+      modelId,
+      prompt: task.prompt,
+      clock,
+      mode,
+      ...(approver && { approver }),
+      trace: createJsonlTrace(tracePath),
+      runId: `${task.id}-${variant}-${trial}`,
+      task: task.id,
+    });
+  };
+  const finish = (
+    result: RunResult,
+    latencies: number[],
+    meta: Partial<TrialRecord>,
+  ): TrialOutcome => ({
+    record: {
+      ...base,
+      ...meta,
+      outcome: 'passed',
+      status: result.status,
+      stats: result.stats,
+      modelLatenciesMs: latencies,
+    },
+    run: result,
+  });
+
+  const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
+  if (recording) return record();
+
+  let simulated = false;
+  try {
+    simulated = existsSync(file) && (await readCassette(file)).meta.source === 'simulator';
+  } catch {
+    // A corrupt cassette is reported by the replay below, with its file and field.
+  }
+  const command = rerecordCommand(task.id, variant, trial, simulated);
+  const replayed = await sharedReplayServer().replay(
+    {
+      file,
+      label: { suite: task.agent.suite, task: task.id, variant, trial },
+      matching: settings.matching,
+      rerecordCommand: command,
+      // Replay costs no wall time but reports the recorded model latency.
+      onExchange: (exchange) => clock?.advance(exchange.latencyMs),
+    },
+    async (session) => {
+      const client = new Anthropic({
+        apiKey: 'replay-without-key',
+        baseURL: session.baseURL,
+        fetch: session.fetch,
+        maxRetries: 0,
+      });
+      const first = session.cassette.exchanges[0]?.response;
+      const model = createAnthropicModel({
+        client,
+        stream: first !== undefined && 'events' in first,
+      });
+      return run(
+        model,
+        settings.model ?? session.cassette.meta.model,
+        Date.parse(session.cassette.meta.now),
+      );
+    },
+  );
+  if (replayed.problem) {
+    const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
+    return {
+      record: { ...base, outcome, messages: [replayed.problem.message], rerecordCommand: command },
+    };
+  }
+  if (replayed.error !== undefined || !replayed.value) {
+    return { record: { ...base, messages: [errorMessage(replayed.error)] }, error: replayed.error };
+  }
+  const cassette = await readCassette(file);
+  return finish(replayed.value, replayed.latenciesMs, {
+    source: cassette.meta.source,
+    model: cassette.meta.model,
+    recordedAt: cassette.meta.recordedAt,
+  });
+
+  async function record(): Promise<TrialOutcome> {
+    const apiKey = process.env.ANTHROPIC_API_KEY;
+    if (!apiKey)
+      throw new FixtureError(
+        'fixture_missing',
+        'recording needs ANTHROPIC_API_KEY (or --simulated)',
+      );
+    const upstreamBaseURL = process.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com';
+    const modelId = settings.model ?? 'claude-opus-5';
+    const start = Date.now();
+    const latencies: number[] = [];
+    const recorded = await sharedReplayServer().record(
+      {
+        file,
+        meta: {
+          suite: task.agent.suite,
+          task: task.id,
+          variant,
+          trial,
+          now: new Date(start).toISOString(),
+          model: modelId,
+          source: settings.source,
+        },
+        upstreamBaseURL,
+        secrets: [apiKey],
+      },
+      async (session) => {
+        const client = new Anthropic({
+          apiKey,
+          baseURL: session.baseURL,
+          fetch: session.fetch,
+          maxRetries: 2,
+          // The simulator seeds its habits per trial; the real API ignores this header.
+          ...(settings.source === 'simulator' && {
+            defaultHeaders: { 'x-harness-seed': `${task.id}/${variant}/${trial}` },
+          }),
+        });
+        const live = createAnthropicModel({ client });
+        const timed: ModelClient = {
+          async createMessage(body, options) {
+            const started = performance.now();
+            try {
+              return await live.createMessage(body, options);
+            } finally {
+              const ms = Math.round(performance.now() - started);
+              latencies.push(ms);
+              clock?.advance(ms);
+            }
+          },
+        };
+        const result = await run(timed, modelId, start);
+        // A run the API failed is not a recording: throwing keeps the old cassette.
+        if (result.status === 'error') throw new Error(result.detail ?? 'the model call failed');
+        return result;
+      },
+    );
+    if (recorded.error !== undefined || !recorded.value) {
+      return {
+        record: {
+          ...base,
+          messages: [`recording failed, nothing written: ${errorMessage(recorded.error)}`],
+        },
+        error: recorded.error,
+      };
+    }
+    return finish(recorded.value, latencies, {
+      source: settings.source,
+      model: modelId,
+      recordedAt: new Date().toISOString(),
+    });
+  }
+}

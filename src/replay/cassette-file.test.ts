@@ -1,0 +1,218 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FixtureError, SecretLeakError } from '../core/errors.js';
+import { type Cassette, cassettePath } from './cassette.js';
+import { displayPath, readCassette, writeCassette } from './cassette-file.js';
+import { testCassette, textExchange } from './testing/cassettes.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'cassette-file-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+let counter = 0;
+const freshFile = () => cassettePath(root, 'T1', 'upgraded', ++counter);
+
+async function expectFixtureError(file: string, code: string): Promise<FixtureError> {
+  const error = await readCassette(file).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(FixtureError);
+  expect((error as FixtureError).code).toBe(code);
+  return error as FixtureError;
+}
+
+describe('cassettePath', () => {
+  it('puts the task, variant and trial in the path', () => {
+    expect(cassettePath('fixtures', 'T1', 'upgraded', 2)).toBe(
+      path.join('fixtures', 'T1', 'upgraded', 'trial-2.json'),
+    );
+  });
+});
+
+describe('displayPath', () => {
+  it('shows files under the working directory relative to it', () => {
+    const file = path.join(process.cwd(), 'fixtures/T1/upgraded/trial-2.json');
+    expect(displayPath(file)).toBe('fixtures/T1/upgraded/trial-2.json');
+    expect(displayPath('/elsewhere/trial-1.json')).toBe('/elsewhere/trial-1.json');
+  });
+});
+
+describe('readCassette', () => {
+  it('reads back what writeCassette wrote', async () => {
+    const file = freshFile();
+    const cassette = testCassette([textExchange('hi', 'hello')]);
+    await writeCassette(file, cassette);
+    expect(await readCassette(file)).toEqual(cassette);
+  });
+
+  it('reports a missing file as fixture_missing', async () => {
+    const error = await expectFixtureError(path.join(root, 'nope.json'), 'fixture_missing');
+    expect(error.message).toBe(`${path.join(root, 'nope.json')} is missing`);
+  });
+
+  it('reports invalid JSON as fixture_corrupt naming the file', async () => {
+    const file = freshFile();
+    await writeCassette(file, testCassette([]));
+    await writeFile(file, '{"version": 1, "meta": ');
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file)}: invalid JSON: `));
+  });
+
+  it('rejects another cassette version, naming the field', async () => {
+    const file = freshFile();
+    await writeCassette(file, testCassette([]));
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...data, version: 2 }));
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toBe(`${file}: version: expected 1`);
+  });
+
+  it('names the file and the field of a bad value inside a response', async () => {
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    data.exchanges[0].response.status = '200';
+    await writeFile(file, JSON.stringify(data));
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toBe(
+      `${file}: exchanges.0.response.status: expected number, received string`,
+    );
+  });
+
+  it('names the field of a bad SSE event rather than the union', async () => {
+    const file = freshFile();
+    const exchange = textExchange('hi', 'hello');
+    const sse = {
+      ...exchange,
+      response: { status: 200, headers: {}, events: [{ event: 7, data: {} }] },
+    };
+    await writeFile(file, JSON.stringify({ ...testCassette([]), exchanges: [sse] }));
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toContain('exchanges.0.response.events.0.event: expected string');
+  });
+
+  it('rejects a header outside the allow-list', async () => {
+    const file = freshFile();
+    const exchange = textExchange('hi', 'hello');
+    const leaky = { ...exchange, request: { ...exchange.request, headers: { 'x-api-key': 'k' } } };
+    await writeFile(file, JSON.stringify({ ...testCassette([]), exchanges: [leaky] }));
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toContain('exchanges.0.request.headers: Unrecognized key: "x-api-key"');
+  });
+});
+
+describe('writeCassette', () => {
+  it('writes version, meta, exchanges with sorted keys, 2-space indent and a final newline', async () => {
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+    const text = await readFile(file, 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'meta', 'exchanges']);
+    expect(text).toContain('\n  "meta": {\n    "host": "127.0.0.1:4000",\n    "model"');
+    expect(text.indexOf('"latencyMs"')).toBeLessThan(text.indexOf('"request"'));
+  });
+
+  it('drops headers outside the allow-lists, whatever their case', async () => {
+    const file = freshFile();
+    const exchange = textExchange('hi', 'hello');
+    const headers = {
+      'Content-Type': 'application/json',
+      'request-id': 'req_1',
+      'set-cookie': 'a=b',
+    };
+    const cassette = testCassette([
+      {
+        ...exchange,
+        response: {
+          ...exchange.response,
+          headers: headers as unknown as Record<'content-type', string>,
+        },
+      },
+    ]);
+    await writeCassette(file, cassette);
+    expect((await readCassette(file)).exchanges[0]?.response.headers).toEqual({
+      'content-type': 'application/json',
+    });
+  });
+
+  const leaks: Array<[string, (cassette: Cassette) => Cassette, string]> = [
+    [
+      'an sk-ant key in a response body',
+      (c) => withAnswer(c, 'key: sk-ant-api03-abcdefghij'),
+      'an sk-ant- API key',
+    ],
+    [
+      'the ANTHROPIC_API_KEY value',
+      (c) => withAnswer(c, 'key: live-key-0123456789'),
+      'the ANTHROPIC_API_KEY value',
+    ],
+    [
+      'a value passed in secrets',
+      (c) => withAnswer(c, 'token "tok/en\\9876543"'),
+      'secret #1 passed to the writer',
+    ],
+    [
+      'an authorization header name',
+      (c) => withAnswer(c, { authorization: 'Bearer x' }),
+      'the authorization header name',
+    ],
+  ];
+
+  it.each(leaks)('refuses %s, writes nothing and keeps the old file', async (_, plant, rule) => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'live-key-0123456789');
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+    const before = await readFile(file);
+    const attempt = writeCassette(file, plant(testCassette([textExchange('hi', 'hello')])), {
+      secrets: ['tok/en\\9876543'],
+    });
+    await expect(attempt).rejects.toThrow(SecretLeakError);
+    await expect(attempt).rejects.toThrow(
+      new RegExp(`line \\d+ contains ${rule}; nothing was written`),
+    );
+    expect(await readFile(file)).toEqual(before);
+    const temps = (await readdir(path.dirname(file))).filter((name) => name.endsWith('.tmp'));
+    expect(temps).toEqual([]);
+  });
+
+  it('never prints the secret it refused', async () => {
+    const attempt = writeCassette(
+      freshFile(),
+      withAnswer(testCassette([textExchange('hi', '')]), 'sk-ant-api03-abcdefghij'),
+    );
+    await expect(attempt).rejects.toThrow(SecretLeakError);
+    await attempt.catch((error: Error) => expect(error.message).not.toContain('abcdefghij'));
+  });
+
+  it('ignores secrets too short to be told apart from ordinary text', async () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'x');
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('x marks the spot', 'ok')]), {
+      secrets: ['ok'],
+    });
+    expect((await readCassette(file)).exchanges).toHaveLength(1);
+  });
+});
+
+function withAnswer(cassette: Cassette, answer: unknown): Cassette {
+  const [first] = cassette.exchanges;
+  if (!first) throw new Error('test cassette needs an exchange');
+  return {
+    ...cassette,
+    exchanges: [{ ...first, response: { status: 200, headers: {}, body: answer } }],
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

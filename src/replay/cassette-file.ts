@@ -1,0 +1,141 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { canonicalize } from '../core/canonical-json.js';
+import { errorMessage, FixtureError, SecretLeakError } from '../core/errors.js';
+import { describeZodIssues } from '../core/parse.js';
+import {
+  type Cassette,
+  CassetteSchema,
+  type Exchange,
+  RECORDED_REQUEST_HEADERS,
+  RECORDED_RESPONSE_HEADERS,
+} from './cassette.js';
+import { findSecret } from './secret-scan.js';
+
+/**
+ * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a
+ * wrong version or a bad field is `fixture_corrupt`, naming the file and the field.
+ */
+export async function readCassette(file: string): Promise<Cassette> {
+  const shown = displayPath(file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new FixtureError('fixture_missing', `${shown} is missing`, { cause: error });
+    }
+    throw new FixtureError('fixture_corrupt', `${shown}: ${errorMessage(error)}`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const message = `${shown}: invalid JSON: ${errorMessage(error)}`;
+    throw new FixtureError('fixture_corrupt', message, { cause: error });
+  }
+  const result = CassetteSchema.safeParse(data);
+  if (result.success) return result.data;
+  const issues = describeZodIssues(flattenIssues(result.error.issues));
+  throw new FixtureError('fixture_corrupt', `${shown}: ${issues}`);
+}
+
+/**
+ * Write a cassette atomically (temp file in the same folder, then rename), with
+ * stable key order and 2-space indent. Headers outside the allow-lists are dropped,
+ * then the final bytes are re-scanned: any credential throws SecretLeakError and
+ * nothing is written.
+ */
+export async function writeCassette(
+  file: string,
+  cassette: Cassette,
+  options: { secrets?: readonly string[] } = {},
+): Promise<void> {
+  const shown = displayPath(file);
+  const checked = CassetteSchema.safeParse(redactHeaders(cassette));
+  if (!checked.success) {
+    const issues = describeZodIssues(flattenIssues(checked.error.issues));
+    throw new FixtureError('fixture_corrupt', `refusing to write ${shown}: ${issues}`);
+  }
+  const bytes = Buffer.from(serializeCassette(checked.data), 'utf8');
+  const finding = findSecret(bytes.toString('utf8'), options);
+  if (finding) {
+    throw new SecretLeakError(
+      `refusing to write ${shown}: line ${finding.line} contains ${finding.rule}; nothing was written`,
+    );
+  }
+  await writeFileAtomic(file, bytes);
+}
+
+/** `version`, `meta`, `exchanges` in that order; keys sorted below; 2-space indent; final newline. */
+export function serializeCassette(cassette: Cassette): string {
+  const ordered = {
+    version: cassette.version,
+    meta: canonicalize(cassette.meta),
+    exchanges: canonicalize(cassette.exchanges),
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** A path relative to the working directory when it lies inside it: what people type. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+function redactHeaders(cassette: Cassette): Cassette {
+  return {
+    ...cassette,
+    exchanges: cassette.exchanges.map(
+      (exchange): Exchange => ({
+        ...exchange,
+        request: {
+          ...exchange.request,
+          headers: pickHeaders(exchange.request.headers, RECORDED_REQUEST_HEADERS),
+        },
+        response: {
+          ...exchange.response,
+          headers: pickHeaders(exchange.response.headers, RECORDED_RESPONSE_HEADERS),
+        },
+      }),
+    ),
+  };
+}
+
+/** Keep only allow-listed names, compared lowercase. */
+export function pickHeaders<Name extends string>(
+  headers: Readonly<Record<string, string | undefined>> | Headers,
+  allowed: readonly Name[],
+): Partial<Record<Name, string>> {
+  const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
+  const picked: Partial<Record<Name, string>> = {};
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase();
+    if (value !== undefined && (allowed as readonly string[]).includes(lower)) {
+      picked[lower as Name] = value;
+    }
+  }
+  return picked;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** Replace each union failure by the issues of the branch that came closest, so the field is named. */
+function flattenIssues(
+  issues: readonly Issue[],
+  prefix: readonly PropertyKey[] = [],
+): Array<{ path: PropertyKey[]; message: string }> {
+  return issues.flatMap((issue) => {
+    const at = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const score = (branch: Issue[]) =>
+        branch.length +
+        (branch.some((i) => i.code === 'unrecognized_keys' && i.path.length === 0) ? 100 : 0);
+      const best = issue.errors.reduce((a, b) => (score(b) < score(a) ? b : a));
+      return flattenIssues(best, at);
+    }
+    return [{ path: at, message: issue.message.replace(/^Invalid input: /, '') }];
+  });
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Request headers a cassette keeps; everything else (auth, user-agent, x-stainless-*) is dropped. */
+export const RECORDED_REQUEST_HEADERS = [
+  'anthropic-version',
+  'anthropic-beta',
+  'content-type',
+] as const;
+/** The request headers that change server behaviour, so replay compares them. */
+export const COMPARED_REQUEST_HEADERS = ['anthropic-version', 'anthropic-beta'] as const;
+/** Response headers a cassette keeps; request ids, cookies and org ids are dropped. */
+export const RECORDED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'retry-after-ms'] as const;
+
+const isoDate = z.iso.datetime({ offset: true });
+
+export const CassetteMetaSchema = z
+  .object({
+    suite: z.string().min(1).optional(),
+    task: z.string().min(1),
+    variant: z.string().min(1),
+    trial: z.number().int().min(1),
+    recordedAt: isoDate,
+    /** The run clock's "now" while recording; replay feeds it back so dates in prompts match. */
+    now: isoDate,
+    model: z.string().min(1),
+    sdkVersion: z.string().min(1),
+    source: z.enum(['live', 'simulator']),
+    /** Host of the upstream base URL the cassette was recorded against. */
+    host: z.string(),
+  })
+  .strict();
+export type CassetteMeta = z.infer<typeof CassetteMetaSchema>;
+
+export const TapedRequestSchema = z
+  .object({
+    method: z.string().min(1),
+    /** Path (and query) relative to the base URL, e.g. `/v1/messages`. */
+    path: z.string().startsWith('/'),
+    headers: z.partialRecord(z.enum(RECORDED_REQUEST_HEADERS), z.string()),
+    /** Canonical JSON (keys sorted); `null` when the request had no body. */
+    body: z.unknown(),
+  })
+  .strict();
+export type TapedRequest = z.infer<typeof TapedRequestSchema>;
+
+const status = z.number().int().min(100).max(599);
+const responseHeaders = z.partialRecord(z.enum(RECORDED_RESPONSE_HEADERS), z.string());
+
+export const SseEventSchema = z.object({ event: z.string().min(1), data: z.unknown() }).strict();
+export type SseEvent = z.infer<typeof SseEventSchema>;
+
+export const JsonResponseSchema = z
+  .object({ status, headers: responseHeaders, body: z.unknown() })
+  .strict();
+export const SseResponseSchema = z
+  .object({ status, headers: responseHeaders, events: z.array(SseEventSchema) })
+  .strict();
+export const TapedResponseSchema = z.union([JsonResponseSchema, SseResponseSchema]);
+export type TapedResponse = z.infer<typeof TapedResponseSchema>;
+
+export const ExchangeSchema = z
+  .object({
+    request: TapedRequestSchema,
+    response: TapedResponseSchema,
+    latencyMs: z.number().nonnegative(),
+    /** Retryable answers (429/529/5xx) the SDK retried past while recording; never replayed. */
+    retries: z.array(z.object({ status, latencyMs: z.number().nonnegative() }).strict()).optional(),
+  })
+  .strict();
+export type Exchange = z.infer<typeof ExchangeSchema>;
+
+export const CassetteSchema = z
+  .object({
+    version: z.literal(1),
+    meta: CassetteMetaSchema,
+    exchanges: z.array(ExchangeSchema),
+  })
+  .strict();
+export type Cassette = z.infer<typeof CassetteSchema>;
+
+export function isSseResponse(
+  response: TapedResponse,
+): response is z.infer<typeof SseResponseSchema> {
+  return 'events' in response;
+}
+
+/** `<root>/<task>/<variant>/trial-<n>.json`: the trial is in the path, so trials never share a cassette. */
+export function cassettePath(root: string, task: string, variant: string, trial: number): string {
+  return path.join(root, task, variant, `trial-${trial}.json`);
+}

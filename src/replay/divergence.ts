@@ -1,0 +1,94 @@
+import { lineDiff } from './line-diff.js';
+
+/** A pure function applied to both the recorded and the live body before they are compared. */
+export type Normaliser = (body: unknown) => unknown;
+
+/** Where a live request body first departs from the recorded one. */
+export interface Divergence {
+  /** JSON pointer (RFC 6901) into the body, e.g. `/system/0/text`; `''` is the whole body. */
+  pointer: string;
+  /** `undefined` when the recorded body has nothing there. */
+  recorded: unknown;
+  /** `undefined` when the live body has nothing there. */
+  live: unknown;
+  /** A short line diff (- recorded / + live) when the values are long strings. */
+  diff?: string;
+}
+
+const LONG_STRING = 80;
+const MAX_VALUE_CHARS = 200;
+
+/**
+ * Compare two request bodies after applying the normalisers to both; return the
+ * first difference (object keys in sorted order, arrays by index) or `undefined`.
+ *
+ * @example findDivergence(recorded.body, live.body)?.pointer // '/tools/1/input_schema/properties/order_id/pattern'
+ */
+export function findDivergence(
+  recorded: unknown,
+  live: unknown,
+  options: { normalisers?: readonly Normaliser[] } = {},
+): Divergence | undefined {
+  const normalisers = options.normalisers ?? [];
+  return firstDifference(normalise(recorded, normalisers), normalise(live, normalisers), '');
+}
+
+export function normalise(body: unknown, normalisers: readonly Normaliser[]): unknown {
+  return normalisers.reduce((value, normaliser) => normaliser(value), body);
+}
+
+/** Both values on their own lines, or the line diff for long strings. */
+export function describeDivergence(divergence: Divergence): string {
+  if (divergence.diff !== undefined) return divergence.diff;
+  return [
+    `- recorded: ${formatValue(divergence.recorded)}`,
+    `+ live:     ${formatValue(divergence.live)}`,
+  ].join('\n');
+}
+
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}...` : text;
+}
+
+function firstDifference(
+  recorded: unknown,
+  live: unknown,
+  pointer: string,
+): Divergence | undefined {
+  if (Object.is(recorded, live)) return undefined;
+  if (Array.isArray(recorded) && Array.isArray(live)) {
+    const length = Math.max(recorded.length, live.length);
+    for (let index = 0; index < length; index++) {
+      const found = firstDifference(recorded[index], live[index], `${pointer}/${index}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (isPlainObject(recorded) && isPlainObject(live)) {
+    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort();
+    for (const key of keys) {
+      const found = firstDifference(recorded[key], live[key], `${pointer}/${escapeToken(key)}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const divergence: Divergence = { pointer, recorded, live };
+  if (typeof recorded === 'string' && typeof live === 'string' && isLong(recorded, live)) {
+    divergence.diff = lineDiff(recorded, live);
+  }
+  return divergence;
+}
+
+function isLong(a: string, b: string): boolean {
+  return a.length > LONG_STRING || b.length > LONG_STRING || a.includes('\n') || b.includes('\n');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function escapeToken(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}

@@ -1,0 +1,64 @@
+import { canonicalize } from '../core/canonical-json.js';
+import {
+  isSseResponse,
+  RECORDED_REQUEST_HEADERS,
+  RECORDED_RESPONSE_HEADERS,
+  type TapedRequest,
+  type TapedResponse,
+} from './cassette.js';
+import { pickHeaders } from './cassette-file.js';
+import { parseSseEvents, sseStream } from './sse.js';
+
+/**
+ * What a cassette keeps of a request: method, path relative to `basePath`,
+ * allow-listed headers and the canonical body. Reads the body: pass a clone.
+ */
+export async function tapeRequest(request: Request, basePath = ''): Promise<TapedRequest> {
+  const url = new URL(request.url);
+  const pathname =
+    basePath && url.pathname.startsWith(basePath)
+      ? url.pathname.slice(basePath.length)
+      : url.pathname;
+  return {
+    method: request.method.toUpperCase(),
+    path: `${pathname.startsWith('/') ? '' : '/'}${pathname}${url.search}`,
+    headers: pickHeaders(request.headers, RECORDED_REQUEST_HEADERS),
+    body: parseBody(await request.text()),
+  };
+}
+
+/** What a cassette keeps of a response: status, allow-listed headers, parsed JSON or SSE events. */
+export function tapeResponse(status: number, headers: Headers, text: string): TapedResponse {
+  const kept = pickHeaders(headers, RECORDED_RESPONSE_HEADERS);
+  if (headers.get('content-type')?.includes('text/event-stream')) {
+    return { status, headers: kept, events: parseSseEvents(text) };
+  }
+  return { status, headers: kept, body: parseBody(text) };
+}
+
+/** The recorded response as the SDK would have received it. */
+export function replayResponse(response: TapedResponse): Response {
+  const headers = new Headers(response.headers);
+  if (isSseResponse(response)) {
+    if (!headers.has('content-type')) headers.set('content-type', 'text/event-stream');
+    return new Response(sseStream(response.events), { status: response.status, headers });
+  }
+  if (NULL_BODY_STATUSES.has(response.status) || response.body === null) {
+    return new Response(null, { status: response.status, headers });
+  }
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  return new Response(body, { status: response.status, headers });
+}
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** Canonical JSON when the text is JSON, the text itself otherwise, `null` when empty. */
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return canonicalize(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,209 @@
+import { VERSION } from '@anthropic-ai/sdk/version';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { FixtureError, HarnessError } from '../core/errors.js';
+import type { Cassette, CassetteMeta, Exchange } from './cassette.js';
+import { writeCassette } from './cassette-file.js';
+import type { Normaliser } from './divergence.js';
+import type { TrialLabel } from './fixture-problem.js';
+import { replayResponse, tapeRequest } from './http-exchange.js';
+import { loadTrialCassette } from './load-trial-cassette.js';
+import { recordHandler } from './record-handler.js';
+import { createReplayCursor, type Matching } from './replay-cursor.js';
+import { sessionFetch } from './session-fetch.js';
+import { createTape } from './tape.js';
+
+/** Base URL of every replay session; routing between sessions is by `server.boundary()`. */
+export const REPLAY_BASE_URL = 'http://replay.local';
+
+export interface RecordSession {
+  /** Pass to the SDK client: reads `globalThis.fetch` at call time (see session-fetch.ts). */
+  fetch: typeof fetch;
+  baseURL: string;
+  /** The run clock's "now" (meta.now). */
+  now: Date;
+}
+
+export interface ReplaySession extends RecordSession {
+  cassette: Cassette;
+}
+
+export interface ReplayOptions {
+  file: string;
+  label: TrialLabel;
+  /** strict (default): request i must equal exchange i. lenient: any unplayed exchange with an equal request. */
+  matching?: Matching;
+  rerecordCommand: string;
+  /** Called with each served exchange before its response goes out (advance a virtual clock here). */
+  onExchange?: (exchange: Exchange, index: number) => void;
+  /** Pure functions applied to both recorded and live bodies before comparing. */
+  normalisers?: readonly Normaliser[];
+}
+
+export interface ReplayResult<T> {
+  value?: T;
+  /** What `run` threw. */
+  error?: unknown;
+  /** Missing, corrupt, stale, exhausted or leftover cassette: never a pass, never a fail. */
+  problem?: FixtureError;
+  /** Recorded latency of each served exchange, in serving order. */
+  latenciesMs: number[];
+  served: number;
+}
+
+export type RecordMeta = Omit<CassetteMeta, 'recordedAt' | 'sdkVersion' | 'host'> &
+  Partial<Pick<CassetteMeta, 'recordedAt' | 'sdkVersion' | 'host'>>;
+
+export interface RecordOptions {
+  file: string;
+  meta: RecordMeta;
+  /** Where requests really go, e.g. `https://api.anthropic.com`; the session's baseURL. */
+  upstreamBaseURL: string;
+  /** Values that must never reach the cassette (ANTHROPIC_API_KEY is always checked). */
+  secrets?: readonly string[];
+}
+
+export interface RecordResult<T> {
+  value?: T;
+  /** What `run` threw, or why the cassette was not written. */
+  error?: unknown;
+  cassette?: Cassette;
+  file?: string;
+}
+
+export interface ReplayServer {
+  listen(): void;
+  close(): void;
+  replay<T>(
+    options: ReplayOptions,
+    run: (session: ReplaySession) => Promise<T>,
+  ): Promise<ReplayResult<T>>;
+  record<T>(
+    options: RecordOptions,
+    run: (session: RecordSession) => Promise<T>,
+  ): Promise<RecordResult<T>>;
+}
+
+/**
+ * Record and replay Messages API traffic, one cassette per trial. Sessions run in
+ * their own `server.boundary()`, so concurrent trials never see each other's handlers.
+ *
+ * @example
+ * const server = createReplayServer();
+ * server.listen();
+ * const result = await server.replay(
+ *   { file, label: { task: 'T1', variant: 'upgraded', trial: 2 }, rerecordCommand },
+ *   ({ fetch, baseURL }) => runAgent(new Anthropic({ apiKey: 'replay', baseURL, fetch, maxRetries: 0 })),
+ * );
+ * // result.problem set: stale / missing / ... trial, never a pass or a fail
+ */
+export function createReplayServer(): ReplayServer {
+  const server = setupServer();
+  let listening = false;
+
+  const requireListening = () => {
+    if (!listening) throw new HarnessError('usage', 'call listen() on the replay server first');
+  };
+
+  return {
+    listen() {
+      server.listen({ onUnhandledRequest: 'error' });
+      listening = true;
+    },
+    close() {
+      server.close();
+      listening = false;
+    },
+
+    async replay(options, run) {
+      requireListening();
+      const context = {
+        file: options.file,
+        label: options.label,
+        rerecordCommand: options.rerecordCommand,
+      };
+      let cassette: Cassette;
+      try {
+        cassette = await loadTrialCassette(context);
+      } catch (problem) {
+        if (problem instanceof FixtureError) return { problem, latenciesMs: [], served: 0 };
+        throw problem;
+      }
+      const cursor = createReplayCursor({
+        ...context,
+        cassette,
+        matching: options.matching ?? 'strict',
+        normalisers: options.normalisers ?? [],
+      });
+      const handler = http.all(`${REPLAY_BASE_URL}/*`, async ({ request }) => {
+        const outcome = cursor.take(await tapeRequest(request));
+        if ('problem' in outcome) return problemResponse(outcome.problem);
+        options.onExchange?.(outcome.exchange, outcome.index);
+        return replayResponse(outcome.exchange.response);
+      });
+      const session = {
+        fetch: sessionFetch,
+        baseURL: REPLAY_BASE_URL,
+        now: new Date(cassette.meta.now),
+        cassette,
+      };
+      const settled = await server.boundary(async () => {
+        server.use(handler);
+        return settle(() => run(session));
+      })();
+      const problem = cursor.finish();
+      return {
+        ...settled,
+        ...(problem ? { problem } : {}),
+        latenciesMs: [...cursor.latenciesMs],
+        served: cursor.served,
+      };
+    },
+
+    async record(options, run) {
+      requireListening();
+      const upstream = new URL(options.upstreamBaseURL);
+      const baseURL = `${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`;
+      const meta: CassetteMeta = {
+        ...options.meta,
+        recordedAt: options.meta.recordedAt ?? new Date().toISOString(),
+        sdkVersion: options.meta.sdkVersion ?? VERSION,
+        host: options.meta.host ?? upstream.host,
+      };
+      const tape = createTape();
+      const session = { fetch: sessionFetch, baseURL, now: new Date(meta.now) };
+      const settled = await server.boundary(async () => {
+        server.use(recordHandler({ baseURL, tape }));
+        return settle(() => run(session));
+      })();
+      if ('error' in settled) return settled;
+      try {
+        const cassette: Cassette = { version: 1, meta, exchanges: await tape.exchanges() };
+        await writeCassette(
+          options.file,
+          cassette,
+          options.secrets ? { secrets: options.secrets } : {},
+        );
+        return { ...settled, cassette, file: options.file };
+      } catch (error) {
+        return { ...settled, error };
+      }
+    },
+  };
+}
+
+async function settle<T>(run: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  try {
+    return { value: await run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** An error the SDK will not retry, so the agent run stops; the problem itself is kept out-of-band. */
+function problemResponse(problem: FixtureError): Response {
+  return HttpResponse.json(
+    { type: 'error', error: { type: 'replay_fixture_error', message: problem.message } },
+    { status: 500, headers: { 'x-should-retry': 'false' } },
+  );
+}

@@ -1,0 +1,47 @@
+import type { SseEvent } from './cassette.js';
+
+/**
+ * Parse a complete `text/event-stream` body into events. `data:` is stored parsed
+ * (the Messages API always sends JSON); unparseable data stays a string. Comments
+ * (`: ...`) and blocks without data are skipped; `ping` and `error` events are kept.
+ */
+export function parseSseEvents(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of text.replaceAll('\r\n', '\n').split('\n\n')) {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (data.length > 0) events.push({ event, data: parseData(data.join('\n')) });
+  }
+  return events;
+}
+
+/** One `event: X\ndata: JSON\n\n` chunk per event, as the Messages API streams them. */
+export function sseStream(events: readonly SseEvent[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let index = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = events[index++];
+      if (!next) return controller.close();
+      controller.enqueue(
+        encoder.encode(`event: ${next.event}\ndata: ${JSON.stringify(next.data)}\n\n`),
+      );
+    },
+  });
+}
+
+function parseData(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,40 @@
+export { type ApiErrorBody, apiErrorBody, errorTypeFor } from './api-error.js';
+export {
+  type DriveOptions,
+  type DriveResult,
+  driveConversation,
+  type ToolScript,
+} from './drive.js';
+export { buildMessage } from './message.js';
+export {
+  createRefundDeskPolicy,
+  REFUND_DESK_HABITS,
+  type RefundDeskHabits,
+  refundDeskPolicy,
+} from './policies/refund-desk.js';
+export {
+  answer,
+  callTools,
+  type Policy,
+  plainTextPolicy,
+  type Turn,
+  type TurnBlock,
+} from './policy.js';
+export type { MessagesRequest, SimRequest, ToolExchange } from './request.js';
+export {
+  defaultPolicies,
+  type RespondOptions,
+  readRequest,
+  respond,
+  SEED_HEADER,
+  type SimResult,
+} from './respond.js';
+export { createRng, fnv1a, mulberry32, type Rng } from './rng.js';
+export {
+  type RunningSimulator,
+  type SimulatorFault,
+  type SimulatorOptions,
+  startSimulator,
+} from './server.js';
+export { formatSseEvent, type SseEvent, toSseEvents } from './sse.js';
+export { estimateUsage } from './usage.js';

@@ -1,0 +1,130 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorTypeFor } from './api-error.js';
+import type { Policy } from './policy.js';
+import { errorResult, respond, type SimResult } from './respond.js';
+import { formatSseEvent } from './sse.js';
+
+/** An error served instead of an answer, e.g. `{ status: 529 }` or `{ status: 429, retryAfterSeconds: 0 }`. */
+export interface SimulatorFault {
+  status: number;
+  retryAfterSeconds?: number;
+  /** The error type in the body; defaults from the status (429 rate_limit_error, 529 overloaded_error, ...). */
+  type?: string;
+}
+
+export interface SimulatorOptions {
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Seeded per-response delay range in ms. Default [0, 0]. */
+  delayMs?: [number, number];
+  /** Served, in order, to the first requests; then the simulator answers normally. */
+  faults?: SimulatorFault[];
+  /** Default: the refund-desk policy (and plain text for anything else). */
+  policies?: readonly Policy[];
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:PORT`: use it as the SDK's baseURL / ANTHROPIC_BASE_URL. */
+  url: string;
+  close(): Promise<void>;
+  /** HTTP requests received so far, faults and errors included. */
+  requestCount(): number;
+}
+
+/**
+ * Serve the simulated Messages API (`POST /v1/messages`, JSON and SSE) on 127.0.0.1.
+ *
+ * @example
+ * const simulator = await startSimulator({ faults: [{ status: 529 }] });
+ * const client = new Anthropic({ apiKey: 'test', baseURL: simulator.url });
+ * await simulator.close();
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const faults = [...(options.faults ?? [])];
+  let count = 0;
+  const server = createServer((request, response) => {
+    count++;
+    handle(request, response, faults.shift(), options).catch((error: unknown) => {
+      if (!response.headersSent) {
+        send(response, errorResult(500, 'api_error', `simulator failure: ${String(error)}`));
+      } else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requestCount: () => count,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets of SDK clients would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  fault: SimulatorFault | undefined,
+  options: SimulatorOptions,
+): Promise<void> {
+  const text = await readBody(request);
+  if (fault) return send(response, faultResult(fault));
+  const path = (request.url ?? '/').split('?')[0];
+  if (request.method !== 'POST' || path !== '/v1/messages') {
+    return send(response, errorResult(404, 'not_found_error', 'Not found'));
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return send(
+      response,
+      errorResult(400, 'invalid_request_error', 'The request body is not valid JSON'),
+    );
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const result = respond(body, headers, {
+    ...(options.policies ? { policies: options.policies } : {}),
+    ...(options.delayMs ? { delayMs: options.delayMs } : {}),
+  });
+  if (result.delayMs > 0) await sleep(result.delayMs);
+  send(response, result);
+}
+
+function faultResult(fault: SimulatorFault): SimResult {
+  const result = errorResult(fault.status, fault.type ?? errorTypeFor(fault.status));
+  if (fault.retryAfterSeconds !== undefined) {
+    result.headers['retry-after'] = String(fault.retryAfterSeconds);
+  }
+  return result;
+}
+
+function send(response: ServerResponse, result: SimResult): void {
+  response.writeHead(result.status, result.headers);
+  if (result.events) {
+    for (const event of result.events) response.write(formatSseEvent(event));
+    response.end();
+  } else {
+    response.end(JSON.stringify(result.body));
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    request.on('error', reject);
+  });
+}
