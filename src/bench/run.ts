@@ -19,8 +19,7 @@ async function measure(name: string, fn: () => Promise<unknown>, time = 300): Pr
     bench.add(name, fn);
     await bench.run();
     const latency = bench.tasks[0]?.result;
-    if (latency?.state !== 'completed')
-      throw new Error(`${name}: benchmark did not complete`);
+    if (latency?.state !== 'completed') throw new Error(`${name}: benchmark did not complete`);
     medians.push(latency.latency.p50 * 1000);
   }
   return median(medians);
