@@ -14,5 +14,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     maxConcurrency: 8,
+    // Transformed modules are cached on disk between runs (keyed by content): about 0.3 s per eval.
+    experimental: { fsModuleCache: true },
   },
 });

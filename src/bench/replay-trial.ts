@@ -1,3 +1,60 @@
-export async function replayTrialRows(_m: unknown): Promise<Array<[string, string]>> {
-  return [];
+import { fileURLToPath } from 'node:url';
+import Anthropic from '@anthropic-ai/sdk';
+import { createVirtualClock } from '../core/clock.js';
+import { createRefundDeskHarness } from '../refund-desk/variants.js';
+import { cassettePath } from '../replay/cassette.js';
+import { createReplayServer } from '../replay/replay-server.js';
+import { createAnthropicModel } from '../runtime/model-client.js';
+import { runAgent } from '../runtime/run-agent.js';
+
+type Measure = (name: string, fn: () => Promise<unknown>, time?: number) => Promise<number>;
+
+const projectDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** One whole trial replayed from its committed cassette: msw, the SDK, the loop and the tools. */
+export async function replayTrialRows(measure: Measure): Promise<Array<[string, string]>> {
+  const server = createReplayServer();
+  server.listen();
+  const harness = createRefundDeskHarness('upgraded', {
+    projectDir,
+    instructionFiles: ['AGENTS.md'],
+  });
+  const file = cassettePath(`${projectDir}/fixtures`, 'T1', 'upgraded', 1);
+  let exchanges = 0;
+  const trial = async () => {
+    const replayed = await server.replay(
+      { file, label: { task: 'T1', variant: 'upgraded', trial: 1 }, rerecordCommand: 'bench' },
+      async (session) => {
+        exchanges = session.cassette.exchanges.length;
+        const client = new Anthropic({
+          apiKey: 'bench',
+          baseURL: session.baseURL,
+          fetch: session.fetch,
+          maxRetries: 0,
+        });
+        return runAgent({
+          harness,
+          model: createAnthropicModel({ client }),
+          modelId: session.cassette.meta.model,
+          prompt: "Why hasn't the refund for order ORD1001 arrived yet?",
+          clock: createVirtualClock({ start: Date.parse(session.cassette.meta.now) }),
+          mode: 'unattended',
+        });
+      },
+    );
+    if (replayed.problem || replayed.value?.status !== 'done') {
+      throw new Error(`replay bench: ${replayed.problem?.message ?? replayed.value?.status}`);
+    }
+  };
+  try {
+    const ms = (await measure('replay one trial', trial, 1000)) / 1000;
+    return [
+      [
+        `replay one whole trial (T1 upgraded, ${exchanges} exchanges)`,
+        `${ms.toFixed(2)} ms (target < 5 ms)`,
+      ],
+    ];
+  } finally {
+    server.close();
+  }
 }

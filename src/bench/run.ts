@@ -1,5 +1,6 @@
 import { Bench } from 'tinybench';
 import { pipelineOverheadCase } from './pipeline-overhead.js';
+import { replayTrialRows } from './replay-trial.js';
 
 /**
  * `npm run bench`: figures, not pass/fail. Each entry is measured several times
@@ -36,13 +37,7 @@ async function main(): Promise<void> {
     'pipeline overhead per tool call',
     `${(gated - bare).toFixed(2)} µs (target < 20 µs)`,
   ]);
-  for (const extra of await import('./replay-trial.js')
-    .then((module) => module.replayTrialRows(measure))
-    .catch((error: unknown) => [
-      ['replay bench', `skipped: ${String(error)}`] as [string, string],
-    ])) {
-    rows.push(extra);
-  }
+  rows.push(...(await replayTrialRows(measure)));
   const width = Math.max(...rows.map(([label]) => label.length));
   console.log(`harness-evals benchmarks (median of ${ROUNDS} runs each; node ${process.version})`);
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);

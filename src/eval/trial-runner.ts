@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage, FixtureError } from '../core/errors.js';
-import { cassettePath } from '../replay/cassette.js';
+import { type CassetteMeta, cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
@@ -100,6 +100,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
     // A corrupt cassette is reported by the replay below, with its file and field.
   }
   const command = rerecordCommand(task.id, variant, trial, simulated);
+  let recordedMeta: CassetteMeta | undefined;
   const replayed = await sharedReplayServer().replay(
     {
       file,
@@ -110,6 +111,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
+      recordedMeta = session.cassette.meta;
       const client = new Anthropic({
         apiKey: 'replay-without-key',
         baseURL: session.baseURL,
@@ -137,11 +139,12 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
   if (replayed.error !== undefined || !replayed.value) {
     return { record: { ...base, messages: [errorMessage(replayed.error)] }, error: replayed.error };
   }
-  const cassette = await readCassette(file);
   return finish(replayed.value, replayed.latenciesMs, {
-    source: cassette.meta.source,
-    model: cassette.meta.model,
-    recordedAt: cassette.meta.recordedAt,
+    ...(recordedMeta && {
+      source: recordedMeta.source,
+      model: recordedMeta.model,
+      recordedAt: recordedMeta.recordedAt,
+    }),
   });
 
   async function record(): Promise<TrialOutcome> {
