@@ -5,10 +5,12 @@ import { createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage, FixtureError } from '../core/errors.js';
 import { type CassetteMeta, cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
+import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createJsonlTrace } from '../runtime/trace.js';
 import type { TaskDefinition } from './define-task.js';
+import { refuseSimulator } from './refuse-simulator.js';
 import { sharedReplayServer } from './replay-runtime.js';
 import type { EvalSettings } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
@@ -39,6 +41,18 @@ export function rerecordCommand(
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
 export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
+  const harness = request.task.agent.createHarness(request.variant, {
+    projectDir: request.settings.projectDir,
+  });
+  try {
+    return await runTrialWith(request, harness);
+  } finally {
+    // Per-trial resources (the debug agent's sandbox) go away with the trial, pass or fail.
+    await harness.dispose?.();
+  }
+}
+
+async function runTrialWith(request: TrialRequest, harness: Harness): Promise<TrialOutcome> {
   const { task, variant, trial, settings } = request;
   const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
   const fixture = relative(settings.projectDir, file);
@@ -55,7 +69,6 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
     fixture,
     tracePath: relative(settings.projectDir, tracePath),
   };
-  const harness = task.agent.createHarness(variant, { projectDir: settings.projectDir });
   const mode = task.mode ?? task.agent.mode ?? 'unattended';
   const approver = task.approver ?? task.agent.approver;
   let clock: VirtualClock | undefined;
@@ -177,7 +190,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
         const client = new Anthropic({
           apiKey,
           baseURL: session.baseURL,
-          fetch: session.fetch,
+          fetch: settings.source === 'live' ? refuseSimulator(session.fetch) : session.fetch,
           maxRetries: 2,
           // The simulator seeds its habits per trial; the real API ignores this header.
           ...(settings.source === 'simulator' && {
