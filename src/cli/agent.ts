@@ -2,34 +2,93 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError } from '../core/errors.js';
-import { createRefundDeskHarness } from '../refund-desk/variants.js';
-import { createAnthropicModel } from '../runtime/model-client.js';
-import { runAgent } from '../runtime/run-agent.js';
-import { createJsonlTrace, type TraceSink } from '../runtime/trace.js';
+import {
+  createRefundDeskHarness,
+  REFUND_DESK_VARIANTS,
+  type RefundDeskVariant,
+} from '../refund-desk/variants.js';
+import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
+import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
+import { resumeAgent } from '../runtime/resume-agent.js';
+import { createRetryingModel } from '../runtime/retrying-model.js';
+import { type RunResult, runAgent } from '../runtime/run-agent.js';
+import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
+import { listFlag, positiveInteger } from './args.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 
-const USAGE = `usage: npm run agent -- "<question>" [--baseline] [--unattended] [--model ID] [--stream]
+const USAGE = `usage: npm run agent -- "<question>" [options]
+       npm run agent -- --resume <run-id> [--approve | --reject]
 
-Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL.
-  --baseline     the seed's bare agent (no rules, hooks, permissions, timeouts)
-  --unattended   refuse anything that needs a human's approval
-  --model ID     model id (default: ANTHROPIC_MODEL or claude-opus-5)
-  --stream       use SSE streaming for model calls`;
+Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Each step
+is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run continues with
+--resume.
+  --baseline            the seed's bare agent (no rules, hooks, permissions, timeouts)
+  --unattended          refuse anything that needs a human's approval
+  --model ID            model id (default: ANTHROPIC_MODEL or claude-opus-5)
+  --fallback-model IDS  tried in order when the model is overloaded (529), keeps failing or
+                        refuses (comma-separated)
+  --max-retries N       retries per model call; waits honour retry-after (default 4)
+  --stream              use SSE streaming for model calls
+  --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
+  --resume RUN_ID       continue a run from its last checkpoint; a finished run just prints
+                        its result (the model is not called again)
+  --approve, --reject   the answer for the approval a paused run waits for
+  --checkpoints DIR     where checkpoints live (default runs/checkpoints)`;
 
-/** `[y/N]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
+const EXIT_AWAITING_APPROVAL = 3;
+
+/** `[y/N/later]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
 function terminalApprover(): Approver | undefined {
   if (!process.stdin.isTTY) return undefined;
   return async (call, reason) => {
     const prompt = createInterface({ input: process.stdin, output: process.stdout });
     try {
       const answer = await prompt.question(
-        `approve ${call.name}(${JSON.stringify(call.input)})? ${reason} [y/N] `,
+        `approve ${call.name}(${JSON.stringify(call.input)})? ${reason} [y/N/later] `,
       );
+      if (/^l(ater)?$/i.test(answer.trim())) return 'defer';
       return /^y(es)?$/i.test(answer.trim());
     } finally {
       prompt.close();
     }
+  };
+}
+
+/** Mirrors the trace file and prints what a person watching the run wants to see. */
+function printingTrace(file: TraceSink): TraceSink {
+  const line = (event: TraceEvent): string | undefined => {
+    switch (event.type) {
+      case 'tool_call': {
+        const error = event.is_error ? ' [is_error]' : '';
+        const replayed = event.replayed ? ' [replayed from the write log]' : '';
+        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error}${replayed} ${event.ms}ms`;
+      }
+      case 'model_retry':
+        return `step ${event.step} model ${event.model}: ${event.error}; retry ${event.attempt} in ${event.wait_ms}ms`;
+      case 'model_fallback':
+        return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
+      case 'approval_pending':
+        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason}`;
+      case 'run_resume':
+        if (event.state === 'finished') {
+          return `run ${event.run_id} already finished at step ${event.step}; its recorded result (the model is not called again):`;
+        }
+        return event.state === 'awaiting_approval'
+          ? `resuming run ${event.run_id} at step ${event.step}, which waits for approval`
+          : event.step === 0
+            ? `resuming run ${event.run_id} from its start (no step had completed)`
+            : `resuming run ${event.run_id} after step ${event.step}`;
+      default:
+        return undefined;
+    }
+  };
+  return {
+    write(event) {
+      file.write(event);
+      const text = line(event);
+      if (text) console.log(text);
+    },
   };
 }
 
@@ -46,46 +105,105 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const question = positionals.join(' ').trim();
-  if (!question) {
-    console.error(`agent: give the question to ask\n${USAGE}`);
-    return 2;
-  }
-  const client = createLiveClient();
-  const modelId = resolveModelId(values.model);
-  const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
-    projectDir: process.cwd(),
-  });
-  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}`;
-  const file = createJsonlTrace(`runs/${runId}.jsonl`);
-  const printer: TraceSink = {
-    write(event) {
-      file.write(event);
-      if (event.type === 'tool_call') {
-        const error = event.is_error ? ' [is_error]' : '';
-        console.log(
-          `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error} ${event.ms}ms`,
-        );
-      }
-    },
+  if (values.approve && values.reject)
+    throw new ConfigError('give --approve or --reject, not both');
+  const checkpoints = createFileCheckpointStore({ dir: values.checkpoints ?? 'runs/checkpoints' });
+  const clock = createRealClock();
+  const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
+  const liveModel = (): ModelClient => {
+    // Our retry layer retries (and reports it); the SDK's own retries would double it.
+    const client = createLiveClient().withOptions({ maxRetries: 0 });
+    const fallbackModels = listFlag(values['fallback-model']);
+    return createRetryingModel({
+      model: createAnthropicModel({ client, stream: values.stream ?? false }),
+      clock,
+      maxRetries,
+      ...(fallbackModels && { fallbackModels }),
+    });
   };
-  const approver = values.unattended ? undefined : terminalApprover();
-  const result = await runAgent({
-    harness,
-    model: createAnthropicModel({ client, stream: values.stream ?? false }),
-    modelId,
-    prompt: question,
-    clock: createRealClock(),
-    mode: values.unattended ? 'unattended' : 'interactive',
-    ...(approver && { approver }),
-    trace: printer,
-    runId,
-  });
+  const approver = values['approve-later']
+    ? async () => 'defer' as const
+    : values.unattended
+      ? undefined
+      : terminalApprover();
+
+  let result: RunResult;
+  let traceFile: string;
+  if (values.resume !== undefined) {
+    if (positionals.length > 0) {
+      throw new ConfigError('--resume continues the run with its own question; drop the question');
+    }
+    const runId = values.resume;
+    const checkpoint = await checkpoints.load(runId);
+    if (!checkpoint) throw await unknownRunError(checkpoints, runId);
+    const variant = checkpoint.variant as RefundDeskVariant;
+    if (!REFUND_DESK_VARIANTS.includes(variant)) {
+      throw new ConfigError(
+        `run '${runId}' used harness '${variant}', which this CLI does not know`,
+      );
+    }
+    if ((values.approve || values.reject) && checkpoint.state !== 'awaiting_approval') {
+      console.log(`run ${runId} is not waiting for an approval; --approve / --reject is ignored`);
+    }
+    // A finished run is answered from its checkpoint: no key needed, no model call made.
+    const model = checkpoint.state === 'finished' ? notCalled : liveModel();
+    const file = createJsonlTrace(`runs/${runId}.jsonl`, { append: true });
+    traceFile = file.file;
+    result = await resumeAgent({
+      runId,
+      checkpoints,
+      harness: createRefundDeskHarness(variant, { projectDir: process.cwd() }),
+      model,
+      ...(values.model !== undefined && { modelId: values.model }),
+      clock,
+      ...(approver && { approver }),
+      ...((values.approve || values.reject) && { approvals: values.approve === true }),
+      trace: printingTrace(file),
+    });
+  } else {
+    const question = positionals.join(' ').trim();
+    if (!question) {
+      console.error(`agent: give the question to ask\n${USAGE}`);
+      return 2;
+    }
+    const model = liveModel();
+    const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
+      projectDir: process.cwd(),
+    });
+    const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}`;
+    const file = createJsonlTrace(`runs/${runId}.jsonl`);
+    traceFile = file.file;
+    console.log(`run ${runId} (checkpoints: ${checkpoints.describe(runId)})`);
+    result = await runAgent({
+      harness,
+      model,
+      modelId: resolveModelId(values.model),
+      prompt: question,
+      clock,
+      mode: values.unattended ? 'unattended' : 'interactive',
+      ...(approver && { approver }),
+      trace: printingTrace(file),
+      runId,
+      checkpoints,
+    });
+  }
+
   if (result.answer) console.log(`\n${result.answer}\n`);
   const detail = result.detail ? ` ${result.detail}` : '';
-  console.log(`[${result.status}]${detail} trace: ${file.file}`);
+  console.log(`[${result.status}]${detail} trace: ${traceFile}`);
+  if (result.status === 'awaiting_approval') {
+    const resume = `npm run agent -- --resume ${result.runId}`;
+    console.log(`decide later: ${resume} --approve   (or --reject)`);
+    return EXIT_AWAITING_APPROVAL;
+  }
+  if (result.status === 'error')
+    console.log(`continue it: npm run agent -- --resume ${result.runId}`);
   return result.status === 'done' ? 0 : 1;
 }
+
+const notCalled: ModelClient = {
+  createMessage: () => Promise.reject(new Error('a finished run does not call the model')),
+};
 
 function parse(argv: string[]) {
   return parseArgs({
@@ -95,7 +213,14 @@ function parse(argv: string[]) {
       baseline: { type: 'boolean' },
       unattended: { type: 'boolean' },
       model: { type: 'string' },
+      'fallback-model': { type: 'string' },
+      'max-retries': { type: 'string' },
       stream: { type: 'boolean' },
+      'approve-later': { type: 'boolean' },
+      resume: { type: 'string' },
+      approve: { type: 'boolean' },
+      reject: { type: 'boolean' },
+      checkpoints: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -12,7 +12,11 @@ export type ErrorCode =
   | 'model_api'
   | 'tool_timeout'
   | 'secret_leak'
-  | 'usage';
+  | 'usage'
+  | 'checkpoint_missing'
+  | 'checkpoint_corrupt'
+  | 'checkpoint_version'
+  | 'checkpoint_conflict';
 
 export class HarnessError extends Error {
   readonly code: ErrorCode;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../runtime/define-tool.js';
+import type { WriteRecord } from '../runtime/idempotency.js';
 import type { RunState, ToolDefinition } from '../runtime/types.js';
 import { ORDERS, PAYMENT_HANG_MS, PAYMENTS } from './data.js';
 
@@ -12,11 +13,26 @@ export const SUBMISSIONS_KEY = 'refund_desk.submissions';
 export interface RefundSubmission {
   order_id: string;
   reason: string;
+  /** Set when the run keeps a write log: the key the refund system deduplicates on. */
+  idempotency_key?: string;
 }
 
 /** The refunds resubmitted in one run (empty when none). */
 export function refundSubmissionsOf(store: ReadonlyMap<string, unknown>): RefundSubmission[] {
   return (store.get(SUBMISSIONS_KEY) as RefundSubmission[] | undefined) ?? [];
+}
+
+/**
+ * The refunds resubmitted according to a run's durable write log (`result.writes`, or
+ * `checkpoints.loadWrites(runId)`): unlike the per-run store, it survives a crash.
+ */
+export function refundSubmissionsIn(writes: readonly WriteRecord[]): RefundSubmission[] {
+  return writes
+    .filter((write) => write.tool === 'resubmit_refund')
+    .map((write) => {
+      const { order_id, reason } = write.input as RefundSubmission;
+      return { order_id, reason };
+    });
 }
 
 function recordSubmission(run: RunState, submission: RefundSubmission): void {
@@ -87,9 +103,21 @@ export const resubmitRefund = defineTool({
     reason: z.string().min(1).describe('Why the refund is resubmitted'),
   }),
   describeInvalid: (_issues, input) => describeOrderIdProblem(input),
-  execute: ({ order_id, reason }, { run }) => {
+  // One resubmission per order and run, whatever the wording of the reason or the tool_use id.
+  idempotencyKey: ({ order_id }) => `${order_id}:resubmit`,
+  execute: ({ order_id, reason }, { run, idempotencyKey }) => {
     requireOrder(order_id);
-    recordSubmission(run, { order_id, reason });
+    const submitted = refundSubmissionsOf(run.store).some(
+      (submission) => idempotencyKey !== undefined && submission.idempotency_key === idempotencyKey,
+    );
+    // The refund system honours the key too: a duplicate is acknowledged, not queued again.
+    if (!submitted) {
+      recordSubmission(run, {
+        order_id,
+        reason,
+        ...(idempotencyKey !== undefined && { idempotency_key: idempotencyKey }),
+      });
+    }
     return { order_id, result: 'refund resubmitted for review', reason };
   },
 });

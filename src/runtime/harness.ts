@@ -35,4 +35,9 @@ export interface Harness {
   historyBudgetChars?: number;
   limits: StopLimits;
   maxTokens?: number;
+  /**
+   * Release what the harness holds for its run (e.g. the debug agent's sandbox directory).
+   * Whoever created the harness calls it once the run is over; the eval trial runner does.
+   */
+  dispose?: () => void | Promise<void>;
 }

@@ -1,10 +1,12 @@
 import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
 import { truncateResult } from './truncate.js';
 import type {
   Approver,
   Decision,
   Hooks,
+  PermissionDecision,
   RunState,
   ToolCall,
   ToolCallRecord,
@@ -26,12 +28,21 @@ export interface ToolPipelineOptions {
   timeouts?: boolean;
   /** Keep at most this many characters of a result, with a notice. */
   truncateAt?: number;
+  /**
+   * Record every executed write here, and answer a write whose key is already recorded with
+   * the recorded result instead of running it again (resumed and retried runs).
+   */
+  writes?: WriteLog;
+  /** The approver may answer `'defer'`: the outcome is marked `deferred` (the run can pause). */
+  canDefer?: boolean;
 }
 
 export interface ToolOutcome {
   record: ToolCallRecord;
   /** The tool_result block for the model; every call gets one, denied or not. */
   result: { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  /** The approver deferred the decision (the reason a human is asked); nothing was executed. */
+  deferred?: string;
 }
 
 export interface ToolPipeline {
@@ -48,11 +59,17 @@ export interface ToolPipeline {
  */
 export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const oneWriteAtATime = createKeyedQueue();
 
   async function run(call: ToolCall, state: RunState): Promise<ToolOutcome> {
     const started = state.clock.now();
     const tool = byName.get(call.name);
-    const finish = (decision: Decision, content: string, isError: boolean): ToolOutcome => {
+    const finish = (
+      decision: Decision,
+      content: string,
+      isError: boolean,
+      extra: { replayed?: boolean; deferred?: string } = {},
+    ): ToolOutcome => {
       const record: ToolCallRecord = {
         step: state.step,
         id: call.id,
@@ -63,9 +80,14 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         ms: state.clock.now() - started,
         resultChars: content.length,
         effect: tool?.effect,
+        ...(extra.replayed && { replayed: true }),
       };
       const result = { type: 'tool_result' as const, tool_use_id: call.id, content };
-      return { record, result: isError ? { ...result, is_error: true } : result };
+      return {
+        record,
+        result: isError ? { ...result, is_error: true } : result,
+        ...(extra.deferred !== undefined && { deferred: extra.deferred }),
+      };
     };
 
     if (!tool) {
@@ -98,9 +120,9 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
     }
 
-    let decision: Decision = 'allow';
+    let permission: PermissionDecision | undefined;
     if (options.permissions) {
-      const permission = options.permissions.decide(tool.name, args, state);
+      permission = options.permissions.decide(tool.name, args, state);
       if (permission.effect === 'deny') {
         return finish(
           'deny',
@@ -108,7 +130,25 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           true,
         );
       }
-      if (permission.effect === 'ask') {
+    }
+
+    const writeKey =
+      tool.effect === 'write' && options.writes ? idempotencyKeyFor(tool, args, state) : undefined;
+    const respond = async (decision: Decision, value: string, replayed?: boolean) => {
+      let output = value;
+      for (const hook of options.hooks?.postToolUse ?? [])
+        output = await hook({ ...call, input }, output, state);
+      if (options.truncateAt !== undefined) output = truncateResult(output, options.truncateAt);
+      return finish(decision, output, false, replayed ? { replayed } : {});
+    };
+
+    return oneWriteAtATime(writeKey, async () => {
+      const recorded = writeKey === undefined ? undefined : options.writes?.get(writeKey);
+      // Already executed (before a crash, or earlier in this run): the same answer, no second write.
+      if (recorded) return respond(recorded.decision, recorded.output, true);
+
+      let decision: Decision = 'allow';
+      if (permission?.effect === 'ask') {
         if (state.mode === 'unattended' || !options.approver) {
           return finish(
             'ask_denied',
@@ -116,8 +156,19 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
             true,
           );
         }
-        const approved = await options.approver({ ...call, input }, permission.reason);
-        if (!approved) {
+        const answer = await options.approver({ ...call, input }, permission.reason);
+        if (answer === 'defer') {
+          return options.canDefer
+            ? finish('ask_denied', `${tool.name} is waiting for a human's approval.`, true, {
+                deferred: permission.reason,
+              })
+            : finish(
+                'ask_denied',
+                `${tool.name} needs a human's approval (${permission.reason}) and no one can approve it now, so it was not executed. Tell the user a human agent will follow up.`,
+                true,
+              );
+        }
+        if (!answer) {
           return finish(
             'ask_denied',
             `The user declined ${tool.name}; it was not executed. Use another approach.`,
@@ -126,25 +177,34 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         }
         decision = 'ask_approved';
       }
-    }
 
-    const executed = await execute(tool, args, state, options.timeouts ?? false);
-    if (executed.kind === 'timeout') {
-      return finish(
-        'timeout',
-        `${tool.name} timed out after ${executed.ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`,
-        true,
-      );
-    }
-    if (executed.kind === 'failed') {
-      return finish('failed', `${tool.name} failed: ${executed.message}`, true);
-    }
+      const key = writeKey === undefined ? undefined : `${state.runId}/${writeKey}`;
+      const executed = await execute(tool, args, state, options.timeouts ?? false, key);
+      if (executed.kind === 'timeout') {
+        return finish(
+          'timeout',
+          `${tool.name} timed out after ${executed.ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`,
+          true,
+        );
+      }
+      if (executed.kind === 'failed') {
+        return finish('failed', `${tool.name} failed: ${executed.message}`, true);
+      }
 
-    let output = serialize(executed.value);
-    for (const hook of options.hooks?.postToolUse ?? [])
-      output = await hook({ ...call, input }, output, state);
-    if (options.truncateAt !== undefined) output = truncateResult(output, options.truncateAt);
-    return finish(decision, output, false);
+      const output = serialize(executed.value);
+      if (writeKey !== undefined) {
+        await options.writes?.record({
+          key: writeKey,
+          tool: tool.name,
+          input: args,
+          output,
+          decision,
+          step: state.step,
+          at: new Date(state.clock.now()).toISOString(),
+        });
+      }
+      return respond(decision, output);
+    });
   }
 
   return {
@@ -164,6 +224,7 @@ async function execute(
   args: Record<string, unknown>,
   state: RunState,
   enforceTimeout: boolean,
+  idempotencyKey: string | undefined,
 ): Promise<Executed> {
   const controller = new AbortController();
   const work = (async () =>
@@ -171,6 +232,7 @@ async function execute(
       signal: controller.signal,
       clock: state.clock,
       run: state,
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
     }))().then(
     (value): Executed => ({ kind: 'ok', value }),
     (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),

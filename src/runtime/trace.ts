@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ModelEvent } from './model-client.js';
 import type { RunStats } from './types.js';
 
 /** One line of a run's JSONL trace. Tool result text is never written: lengths only. */
@@ -23,6 +24,9 @@ export type TraceEvent =
       cache_read_tokens: number;
       cache_write_tokens: number;
       ms: number;
+      /** Set for calls other than the main loop's (e.g. `summarize`), with their model id. */
+      role?: string;
+      model?: string;
     }
   | {
       type: 'tool_call';
@@ -33,8 +37,18 @@ export type TraceEvent =
       is_error: boolean;
       ms: number;
       result_chars: number;
+      /** The write's recorded result was returned; the tool did not run again. */
+      replayed?: boolean;
     }
-  | { type: 'run_end'; status: string; detail?: string; stats: RunStats; ts: string };
+  | { type: 'run_end'; status: string; detail?: string; stats: RunStats; ts: string }
+  /** A retry or a fallback of the model layer, during the model call of `step`. */
+  | (ModelEvent & { step: number })
+  /** The run continues from its checkpoint after `step` completed steps. */
+  | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
+  /** A call waits for a human's decision; the run is paused (resume it with the decision). */
+  | { type: 'approval_pending'; step: number; tool: string; input: unknown; reason: string }
+  /** Summarising trimmed history failed; the run went on with a plain omission note. */
+  | { type: 'summary_skipped'; step: number; error: string };
 
 export interface TraceSink {
   write(event: TraceEvent): void;
@@ -49,11 +63,15 @@ export function redactForTrace(value: unknown): unknown {
 
 /**
  * Appends each event as it happens, so a crash keeps everything written before it.
- * The file is started empty: one file holds one run.
+ * The file is started empty: one file holds one run. A resumed run passes `append: true`
+ * to continue its file.
  */
-export function createJsonlTrace(file: string): TraceSink & { readonly file: string } {
+export function createJsonlTrace(
+  file: string,
+  options: { append?: boolean } = {},
+): TraceSink & { readonly file: string } {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, '');
+  if (!options.append) writeFileSync(file, '');
   return {
     file,
     write: (event) => appendFileSync(file, `${JSON.stringify(event)}\n`),

@@ -36,6 +36,8 @@ export interface ToolCallRecord {
   ms: number;
   resultChars: number;
   effect: ToolEffect | undefined;
+  /** A write whose recorded result was returned from the write log instead of running it again. */
+  replayed?: boolean;
 }
 
 /** Read-only view of the run that hooks, permission predicates and tools may consult. */
@@ -46,7 +48,10 @@ export interface RunState {
   readonly clock: Clock;
   /** Finished tool calls of this run, oldest first. */
   readonly history: readonly ToolCallRecord[];
-  /** Per-run scratch space for tools (e.g. the refund desk's write store); starts empty every run. */
+  /**
+   * Per-run scratch space for tools (e.g. the refund desk's write store); starts empty every
+   * run, and a resumed run gets it back as of its last checkpoint (JSON values only).
+   */
   readonly store: Map<string, unknown>;
 }
 
@@ -55,6 +60,12 @@ export interface ToolExecuteContext {
   signal: AbortSignal;
   clock: Clock;
   run: RunState;
+  /**
+   * For write tools when the run keeps a write log: a key unique to this write in this run
+   * (`<run-id>/<tool>:<business key>`). Pass it on to the downstream system so that it can
+   * refuse a duplicate too.
+   */
+  idempotencyKey?: string;
 }
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
@@ -65,6 +76,12 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** Per-tool timeout; the harness may override or disable timeouts. */
   timeoutMs?: number;
   execute(args: z.infer<Schema>, context: ToolExecuteContext): unknown;
+  /**
+   * Write tools: the business key of a write (e.g. `${order_id}:resubmit`). A resumed or retried
+   * run that makes the same write gets the recorded result instead of a second execution.
+   * Default: a hash of the canonical arguments.
+   */
+  idempotencyKey?(args: z.infer<Schema>, run: RunState): string;
   /** The Anthropic tool definition, generated once from `parameters`. */
   readonly inputSchema: AnthropicInputSchema;
   /** Extra, tool-specific guidance for a validation failure (e.g. the order id format). */
@@ -128,8 +145,14 @@ export interface PermissionDecision {
   reason: string;
 }
 
-/** Asked on `ask` in interactive mode; resolves true to approve. */
-export type Approver = (call: ToolCall, reason: string) => Promise<boolean>;
+/**
+ * Asked on `ask` in interactive mode; resolves true to approve. `'defer'` pauses a run that
+ * keeps checkpoints (status `awaiting_approval`) so a human can decide later and resume it;
+ * without checkpoints it counts as a refusal.
+ */
+export type Approver = (call: ToolCall, reason: string) => Promise<ApprovalAnswer>;
+
+export type ApprovalAnswer = boolean | 'defer';
 
 /** Figures of one run, kept in the trace's run_end event and in eval reports. */
 export interface RunStats {
@@ -153,4 +176,6 @@ export type RunStatus =
   | 'no_progress'
   | 'failure_streak'
   | 'model_stop'
-  | 'error';
+  | 'error'
+  /** Paused until a human approves or rejects a call; resume the run with the decision. */
+  | 'awaiting_approval';

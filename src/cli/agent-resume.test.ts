@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../simulator/server.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const agent = join(root, 'src/cli/agent.ts');
+const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+const QUESTION =
+  'The customer of ORD1001 confirmed a new payee account. Please resubmit the refund.';
+let simulator: RunningSimulator;
+let cwd: string;
+
+beforeAll(async () => {
+  simulator = await startSimulator();
+  cwd = mkdtempSync(join(tmpdir(), 'agent-resume-'));
+  writeFileSync(join(cwd, 'AGENTS.md'), readFileSync(join(root, 'AGENTS.md')));
+});
+afterAll(async () => {
+  await simulator.close();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+function agentCli(args: string[]) {
+  return run(process.execPath, ['--import', tsx, agent, ...args], {
+    cwd,
+    env: { ...process.env, ANTHROPIC_BASE_URL: simulator.url, ANTHROPIC_API_KEY: 'any', CI: '' },
+  }).then(
+    (result) => ({ code: 0, ...result }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+}
+
+describe('npm run agent -- --resume', () => {
+  it('pauses for approval, resumes with --approve, and answers a finished run without the model', async () => {
+    const paused = await agentCli([QUESTION, '--approve-later']);
+    expect(paused.code).toBe(3);
+    expect(paused.stdout).toMatch(/^step 3 resubmit_refund\(.*\) waits for approval: /m);
+    const runId = /^run (\S+) \(checkpoints: /m.exec(paused.stdout)?.[1];
+    expect(paused.stdout).toContain(`npm run agent -- --resume ${runId} --approve`);
+
+    const approved = await agentCli(['--resume', runId!, '--approve']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(/^step 3 resubmit_refund\(.*\) -> ask_approved \d+ms$/m);
+    expect(approved.stdout).toMatch(/^\[done\] trace: runs\/\S+\.jsonl$/m);
+
+    const requests = simulator.requestCount();
+    const again = await agentCli(['--resume', runId!]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('already finished at step 4');
+    expect(simulator.requestCount()).toBe(requests);
+
+    const trace = readFileSync(join(cwd, 'runs', `${runId}.jsonl`), 'utf8');
+    const types = trace
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).type);
+    expect(types.filter((type) => type === 'run_resume')).toHaveLength(2);
+    expect(types.filter((type) => type === 'run_start')).toHaveLength(1);
+  }, 30_000);
+
+  it('names the checkpoint folder and the fix for an unknown run id', async () => {
+    const { code, stderr } = await agentCli(['--resume', 'no-such-run']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain("agent: checkpoint_missing: no checkpoint for run 'no-such-run'");
+    expect(stderr).toContain('runs/checkpoints/no-such-run.json');
+  }, 20_000);
+});

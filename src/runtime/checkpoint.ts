@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { type ErrorCode, HarnessError } from '../core/errors.js';
+import { parseWith } from '../core/parse.js';
+
+/** The checkpoint format this build reads and writes; bump it when the shape changes. */
+export const CHECKPOINT_VERSION = 1;
+
+/** A checkpoint that is missing, corrupt, from another format version, or clashes with the run. */
+export class CheckpointError extends HarnessError {
+  constructor(
+    code: Extract<ErrorCode, `checkpoint_${string}`>,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+const DecisionSchema = z.enum([
+  'unknown',
+  'invalid',
+  'hook_deny',
+  'deny',
+  'ask_denied',
+  'ask_approved',
+  'allow',
+  'timeout',
+  'failed',
+]);
+
+const RunStatusSchema = z.enum([
+  'done',
+  'max_steps',
+  'token_budget',
+  'no_progress',
+  'failure_streak',
+  'model_stop',
+  'error',
+  'awaiting_approval',
+]);
+
+const ToolCallSchema = z.object({ id: z.string(), name: z.string(), input: z.unknown() }).strict();
+
+// Content blocks are kept as the API shaped them; only the envelope is checked here.
+const MessageSchema = z
+  .object({
+    role: z.enum(['user', 'assistant']),
+    content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+  })
+  .strict();
+
+const ToolCallRecordSchema = z
+  .object({
+    step: z.number().int().nonnegative(),
+    id: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+    decision: DecisionSchema,
+    isError: z.boolean(),
+    ms: z.number().nonnegative(),
+    resultChars: z.number().int().nonnegative(),
+    effect: z.enum(['read', 'write']).optional(),
+    replayed: z.boolean().optional(),
+  })
+  .strict();
+
+const RunStatsSchema = z
+  .object({
+    steps: z.number().int().nonnegative(),
+    toolCalls: z.number().int().nonnegative(),
+    toolErrors: z.number().int().nonnegative(),
+    unconfirmedWrites: z.number().int().nonnegative(),
+    inputTokens: z.number().nonnegative(),
+    outputTokens: z.number().nonnegative(),
+    cacheReadTokens: z.number().nonnegative(),
+    cacheWriteTokens: z.number().nonnegative(),
+    modelMs: z.number().nonnegative(),
+    toolMs: z.number().nonnegative(),
+  })
+  .strict();
+
+export const WriteRecordSchema = z
+  .object({
+    key: z.string().min(1),
+    tool: z.string(),
+    input: z.unknown(),
+    output: z.string(),
+    decision: DecisionSchema,
+    step: z.number().int().nonnegative(),
+    at: z.string(),
+  })
+  .strict();
+
+const PendingApprovalSchema = z
+  .object({
+    /** The step whose tool calls wait; its assistant message is the last message. */
+    step: z.number().int().positive(),
+    calls: z.array(ToolCallSchema).min(1),
+    /** The calls a human must decide, with the reason they were asked. */
+    requests: z
+      .array(z.object({ id: z.string(), tool: z.string(), input: z.unknown(), reason: z.string() }))
+      .min(1),
+    /** Answers already given for this batch before it paused (by tool_use id). */
+    answers: z.record(z.string(), z.boolean()),
+  })
+  .strict();
+
+/**
+ * A run's state after its last completed step. `state` says what resume does: `running`
+ * continues the loop, `awaiting_approval` first settles `pendingApproval`, `finished` returns
+ * `result` without calling the model.
+ */
+export const CheckpointSchema = z
+  .object({
+    version: z.literal(CHECKPOINT_VERSION),
+    runId: z.string().min(1),
+    state: z.enum(['running', 'awaiting_approval', 'finished']),
+    variant: z.string(),
+    model: z.string(),
+    mode: z.enum(['interactive', 'unattended']),
+    task: z.string().optional(),
+    prompt: z.string(),
+    /** The system prompt as first sent: a resumed run keeps its date and cache prefix. */
+    system: z.string(),
+    step: z.number().int().nonnegative(),
+    messages: z.array(MessageSchema).min(1),
+    history: z.array(ToolCallRecordSchema),
+    /** Error text per history entry (null for a success), for the no-progress check. */
+    errorTexts: z.array(z.string().nullable()),
+    stats: RunStatsSchema,
+    /** The per-run tool store (JSON values). */
+    store: z.record(z.string(), z.unknown()),
+    summary: z.object({ text: z.string(), messages: z.number().int().positive() }).optional(),
+    pendingApproval: PendingApprovalSchema.optional(),
+    /** Executed writes as of this checkpoint (the store's write log may hold later ones). */
+    writes: z.array(WriteRecordSchema),
+    result: z
+      .object({ status: RunStatusSchema, detail: z.string().optional(), answer: z.string() })
+      .strict()
+      .optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .strict()
+  .refine((checkpoint) => checkpoint.history.length === checkpoint.errorTexts.length, {
+    message: 'history and errorTexts must have the same length',
+    path: ['errorTexts'],
+  })
+  .refine((checkpoint) => (checkpoint.state === 'finished') === (checkpoint.result !== undefined), {
+    message: 'a finished checkpoint has a result and only a finished one',
+    path: ['result'],
+  })
+  .refine(
+    (checkpoint) =>
+      (checkpoint.state === 'awaiting_approval') === (checkpoint.pendingApproval !== undefined),
+    { message: 'awaiting_approval goes with a pendingApproval', path: ['pendingApproval'] },
+  );
+
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+/**
+ * Parse a checkpoint's text. `source` names the file (or row) in every error, with the fix.
+ * Never falls back to a fresh run: a damaged checkpoint is the user's call.
+ */
+export function parseCheckpoint(text: string, source: string): Checkpoint {
+  const fix =
+    'The run was not restarted. Restore the file from a backup, or delete it and start a new run (without --resume).';
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const detail = text.trim() === '' ? 'it is empty' : 'it is not valid JSON (truncated?)';
+    throw new CheckpointError('checkpoint_corrupt', `${source} is corrupt: ${detail}. ${fix}`, {
+      cause: error,
+    });
+  }
+  const version = (data as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version !== CHECKPOINT_VERSION) {
+    throw new CheckpointError(
+      'checkpoint_version',
+      `${source} uses checkpoint format v${version}; this build reads v${CHECKPOINT_VERSION}. Resume it with the version of harness-evals that wrote it, or start a new run (without --resume).`,
+    );
+  }
+  return parseWith(
+    CheckpointSchema,
+    data,
+    source,
+    (message) => new CheckpointError('checkpoint_corrupt', `${message}. ${fix}`),
+  );
+}
+
+/** One line of a write log file, checked like a checkpoint. */
+export function parseWriteRecord(line: string, source: string): z.infer<typeof WriteRecordSchema> {
+  let data: unknown;
+  try {
+    data = JSON.parse(line);
+  } catch (error) {
+    throw new CheckpointError(
+      'checkpoint_corrupt',
+      `${source} is corrupt: the line is not valid JSON (a crash while appending?). Check whether that write reached the downstream system, then remove the line and resume.`,
+      { cause: error },
+    );
+  }
+  return parseWith(
+    WriteRecordSchema,
+    data,
+    source,
+    (message) =>
+      new CheckpointError('checkpoint_corrupt', `${message}. Fix or remove the line and resume.`),
+  );
+}

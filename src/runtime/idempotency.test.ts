@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { defineTool } from './define-tool.js';
+import {
+  createKeyedQueue,
+  createWriteLog,
+  idempotencyKeyFor,
+  type WriteRecord,
+} from './idempotency.js';
+import { createToolPipeline } from './pipeline.js';
+import type { RunState, ToolDefinition } from './types.js';
+
+const run: RunState = {
+  runId: 'run-7',
+  step: 2,
+  mode: 'interactive',
+  clock: createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') }),
+  history: [],
+  store: new Map(),
+};
+
+const executed: unknown[] = [];
+const contexts: Array<string | undefined> = [];
+const pay = defineTool({
+  name: 'pay',
+  description: 'Pay an invoice',
+  effect: 'write',
+  parameters: z.object({ invoice: z.string(), note: z.string() }),
+  idempotencyKey: ({ invoice }) => `${invoice}:pay`,
+  execute: (args, { idempotencyKey }) => {
+    executed.push(args);
+    contexts.push(idempotencyKey);
+    return { paid: args.invoice };
+  },
+});
+const note = defineTool({
+  name: 'note',
+  description: 'Write a note',
+  effect: 'write',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => text,
+});
+
+describe('idempotencyKeyFor', () => {
+  it('uses the business key when the tool declares one', () => {
+    expect(idempotencyKeyFor(pay as ToolDefinition, { invoice: 'INV-1', note: 'a' }, run)).toBe(
+      'pay:INV-1:pay',
+    );
+  });
+
+  it('hashes the canonical arguments otherwise: key order does not matter, values do', () => {
+    const tool = note as ToolDefinition;
+    const key = idempotencyKeyFor(tool, { text: 'x' }, run);
+    expect(key).toMatch(/^note:[0-9a-f]{16}$/);
+    expect(idempotencyKeyFor(tool, { text: 'y' }, run)).not.toBe(key);
+  });
+});
+
+describe('createWriteLog', () => {
+  it('appends each key once and keeps the first record', async () => {
+    const appended: WriteRecord[] = [];
+    const record = (output: string): WriteRecord => ({
+      key: 'k',
+      tool: 't',
+      input: {},
+      output,
+      decision: 'allow',
+      step: 1,
+      at: 'now',
+    });
+    const log = createWriteLog([], async (entry) => {
+      appended.push(entry);
+    });
+    await log.record(record('first'));
+    await log.record(record('second'));
+    expect(appended.map((entry) => entry.output)).toEqual(['first']);
+    expect(log.get('k')?.output).toBe('first');
+  });
+});
+
+describe('createKeyedQueue', () => {
+  it('runs tasks of one key in order and tasks of other keys at once', async () => {
+    const queue = createKeyedQueue();
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const a1 = queue('a', async () => {
+      await gate;
+      order.push('a1');
+    });
+    const a2 = queue('a', async () => {
+      order.push('a2');
+    });
+    const b = queue('b', async () => {
+      order.push('b');
+    });
+    await b;
+    expect(order).toEqual(['b']);
+    release();
+    await Promise.all([a1, a2]);
+    expect(order).toEqual(['b', 'a1', 'a2']);
+  });
+});
+
+describe('the pipeline with a write log', () => {
+  it('executes a write once, passes its key to the tool, and replays the recorded result', async () => {
+    executed.length = 0;
+    contexts.length = 0;
+    const log = createWriteLog([], async () => {});
+    const pipeline = createToolPipeline({ tools: [pay, note], validate: true, writes: log });
+    const first = await pipeline.run(
+      { id: 'toolu_1', name: 'pay', input: { invoice: 'INV-1', note: 'first try' } },
+      run,
+    );
+    // A retried call: new tool_use id, other wording, same business key.
+    const again = await pipeline.run(
+      { id: 'toolu_2', name: 'pay', input: { invoice: 'INV-1', note: 'second try' } },
+      run,
+    );
+    expect(executed).toHaveLength(1);
+    expect(contexts).toEqual(['run-7/pay:INV-1:pay']);
+    expect(again.result.content).toBe(first.result.content);
+    expect(again.record).toMatchObject({ replayed: true, decision: 'allow', isError: false });
+    expect(log.list()).toEqual([
+      expect.objectContaining({ key: 'pay:INV-1:pay', step: 2, at: '2026-10-01T09:00:00.000Z' }),
+    ]);
+  });
+
+  it('does not record a write that failed, so a retry may run it', async () => {
+    const flaky = defineTool({
+      name: 'flaky',
+      description: 'Fails once',
+      effect: 'write',
+      parameters: z.object({}),
+      execute: () => {
+        throw new Error('downstream unavailable');
+      },
+    });
+    const log = createWriteLog([], async () => {});
+    const pipeline = createToolPipeline({ tools: [flaky], writes: log });
+    const outcome = await pipeline.run({ id: 'a', name: 'flaky', input: {} }, run);
+    expect(outcome.record.decision).toBe('failed');
+    expect(log.list()).toEqual([]);
+  });
+});

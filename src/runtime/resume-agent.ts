@@ -1,0 +1,103 @@
+import type { Clock } from '../core/clock.js';
+import { type Checkpoint, CheckpointError } from './checkpoint.js';
+import { type CheckpointStore, unknownRunError } from './checkpoint-store.js';
+import type { Harness } from './harness.js';
+import { createWriteLog, type WriteRecord } from './idempotency.js';
+import type { ModelClient } from './model-client.js';
+import { type ApprovalDecisions, type RoleModels, type RunResult, runLoop } from './run-loop.js';
+import { fromCheckpoint } from './run-snapshot.js';
+import type { TraceSink } from './trace.js';
+import type { Approver } from './types.js';
+
+export interface ResumeAgentOptions {
+  runId: string;
+  checkpoints: CheckpointStore;
+  /** The same variant the run started with (checked against the checkpoint). */
+  harness: Harness;
+  model: ModelClient;
+  /** Default: the model the run started with. */
+  modelId?: string;
+  clock: Clock;
+  /** Asked for new `ask` calls, and for paused ones that `approvals` does not answer. */
+  approver?: Approver;
+  /** Answers for the calls a paused run waits on: one for all, or per tool_use id. */
+  approvals?: ApprovalDecisions;
+  trace?: TraceSink;
+  signal?: AbortSignal;
+  roleModels?: RoleModels;
+}
+
+/**
+ * Continue a run from its last checkpoint: after its last completed step, or at the calls it
+ * paused on for approval. A finished run returns its recorded result without calling the model
+ * (resuming is idempotent). Writes the run already made are answered from its write log.
+ *
+ * @example
+ * const result = await resumeAgent({ runId, checkpoints, harness, model, clock, approvals: true });
+ */
+export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResult> {
+  const { checkpoints, runId, harness, clock, trace } = options;
+  const checkpoint = await checkpoints.load(runId);
+  if (!checkpoint) throw await unknownRunError(checkpoints, runId);
+  if (checkpoint.runId !== runId) {
+    throw new CheckpointError(
+      'checkpoint_corrupt',
+      `${checkpoints.describe(runId)} holds run '${checkpoint.runId}', not '${runId}'; the file was renamed or copied. Rename it back or start a new run.`,
+    );
+  }
+  if (checkpoint.variant !== harness.name) {
+    throw new CheckpointError(
+      'checkpoint_conflict',
+      `run '${runId}' was started with the '${checkpoint.variant}' harness; resume it with the same one (not '${harness.name}')`,
+    );
+  }
+  const logged = await checkpoints.loadWrites(runId);
+  const writes = createWriteLog(mergeWrites(logged, checkpoint.writes as WriteRecord[]), (record) =>
+    checkpoints.appendWrite(runId, record),
+  );
+  trace?.write({
+    type: 'run_resume',
+    run_id: runId,
+    step: checkpoint.step,
+    state: checkpoint.state,
+    ts: new Date(clock.now()).toISOString(),
+  });
+  if (checkpoint.state === 'finished') return finishedResult(checkpoint, writes.list());
+
+  return runLoop(fromCheckpoint(checkpoint), {
+    harness,
+    model: options.model,
+    modelId: options.modelId ?? checkpoint.model,
+    clock,
+    mode: checkpoint.mode,
+    approver: options.approver,
+    approvals: options.approvals,
+    trace,
+    signal: options.signal,
+    checkpoints,
+    writes,
+    roleModels: options.roleModels,
+  });
+}
+
+/** The log is the later record; the checkpoint's copy covers a log that was lost or pruned. */
+function mergeWrites(logged: WriteRecord[], saved: WriteRecord[]): WriteRecord[] {
+  const keys = new Set(logged.map((record) => record.key));
+  return [...saved.filter((record) => !keys.has(record.key)), ...logged];
+}
+
+function finishedResult(checkpoint: Checkpoint, writes: readonly WriteRecord[]): RunResult {
+  const state = fromCheckpoint(checkpoint);
+  const result = checkpoint.result!;
+  return {
+    runId: checkpoint.runId,
+    status: result.status,
+    ...(result.detail !== undefined && { detail: result.detail }),
+    answer: result.answer,
+    messages: state.messages,
+    toolCalls: state.history,
+    stats: state.stats,
+    store: state.store,
+    writes,
+  };
+}

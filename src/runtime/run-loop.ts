@@ -1,0 +1,384 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { CheckpointStore } from './checkpoint-store.js';
+import { toAnthropicTools } from './define-tool.js';
+import type { Harness } from './harness.js';
+import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
+import type { WriteLog, WriteRecord } from './idempotency.js';
+import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
+import { createToolPipeline, type ToolOutcome } from './pipeline.js';
+import {
+  type FinishedRun,
+  type LoopState,
+  type PendingApproval,
+  toCheckpoint,
+} from './run-snapshot.js';
+import { addUsage, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
+import { redactForTrace, type TraceSink } from './trace.js';
+import type {
+  Approver,
+  RunMode,
+  RunState,
+  RunStats,
+  RunStatus,
+  ToolCall,
+  ToolCallRecord,
+} from './types.js';
+
+/** Model ids per role besides the main loop's. */
+export interface RoleModels {
+  /** A cheaper model that summarises history dropped by `historyBudgetChars`. */
+  summarize?: string;
+}
+
+/** Answers for calls a paused run waits on: one for all, or per tool_use id. */
+export type ApprovalDecisions = boolean | Record<string, boolean>;
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  /** Why the run stopped, when it was not `done`. */
+  detail?: string;
+  /** The text of the model's final message ('' when the run stopped early). */
+  answer: string;
+  messages: Anthropic.MessageParam[];
+  toolCalls: ToolCallRecord[];
+  stats: RunStats;
+  /** Per-run state the tools wrote (e.g. refund submissions). */
+  store: Map<string, unknown>;
+  /** Executed writes from the run's durable write log (runs with checkpoints). */
+  writes?: readonly WriteRecord[];
+  /** With status `awaiting_approval`: the calls a human must approve or reject. */
+  pendingApprovals?: PendingApproval['requests'];
+}
+
+export interface LoopContext {
+  harness: Harness;
+  model: ModelClient;
+  modelId: string;
+  clock: Clock;
+  mode: RunMode;
+  approver?: Approver | undefined;
+  approvals?: ApprovalDecisions | undefined;
+  trace?: TraceSink | undefined;
+  signal?: AbortSignal | undefined;
+  checkpoints?: CheckpointStore | undefined;
+  writes?: WriteLog | undefined;
+  roleModels?: RoleModels | undefined;
+}
+
+const DONE_REASONS = new Set(['end_turn', 'stop_sequence']);
+
+/**
+ * The agent loop from the state's current step: call the model, run its tool calls through the
+ * pipeline, send the results back, until the model ends its turn or a stop condition fires.
+ * With `checkpoints`, the state is saved after every completed step.
+ */
+export async function runLoop(state: LoopState, context: LoopContext): Promise<RunResult> {
+  const { harness, clock, trace, checkpoints } = context;
+  const { stats, messages, history, errorTexts } = state;
+  const system: MessageRequest['system'] = harness.cacheSystemPrompt
+    ? [{ type: 'text', text: state.systemText, cache_control: { type: 'ephemeral' } }]
+    : state.systemText;
+  const tools = toAnthropicTools(harness.tools);
+  /** Answers a human gave during the current batch, kept if the batch pauses. */
+  let answers = new Map<string, boolean>();
+  const remembering = (approver: Approver | undefined): Approver | undefined =>
+    approver &&
+    (async (call, reason) => {
+      const answer = await approver(call, reason);
+      if (typeof answer === 'boolean') answers.set(call.id, answer);
+      return answer;
+    });
+  const pipelineFor = (approver: Approver | undefined) =>
+    createToolPipeline({
+      tools: harness.tools,
+      ...(harness.validate !== undefined && { validate: harness.validate }),
+      ...(harness.hooks && { hooks: harness.hooks }),
+      ...(harness.permissions && { permissions: harness.permissions }),
+      ...(approver && { approver }),
+      ...(harness.timeouts !== undefined && { timeouts: harness.timeouts }),
+      ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
+      ...(context.writes && { writes: context.writes }),
+      ...(checkpoints && { canDefer: true }),
+    });
+  const pipeline = pipelineFor(remembering(context.approver));
+  const runState: RunState = {
+    runId: state.runId,
+    mode: context.mode,
+    clock,
+    history,
+    store: state.store,
+    get step() {
+      return state.step;
+    },
+  };
+  const callOptions: ModelCallOptions = {
+    ...(context.signal && { signal: context.signal }),
+    onEvent: (event) => trace?.write({ ...event, step: state.step }),
+  };
+
+  const save = async (result?: FinishedRun) => {
+    const meta = {
+      variant: harness.name,
+      model: context.modelId,
+      mode: context.mode,
+      writes: context.writes?.list() ?? [],
+      now: clock.now(),
+    };
+    await checkpoints?.save(toCheckpoint(state, meta, result));
+  };
+  const saveFailure = (error: unknown) =>
+    `could not save the checkpoint of step ${state.step} to ${checkpoints?.describe(state.runId)} (${errorMessage(error)}); the previous checkpoint is intact: fix the problem and resume run ${state.runId}`;
+
+  const end = async (status: RunStatus, answer: string, detail?: string): Promise<RunResult> => {
+    stats.steps = state.step;
+    // A failed run is not finished: its last checkpoint stays resumable.
+    if (checkpoints && status !== 'error') {
+      try {
+        await save(
+          status === 'awaiting_approval'
+            ? undefined
+            : { status, answer, ...(detail && { detail }) },
+        );
+      } catch (error) {
+        return end('error', '', saveFailure(error));
+      }
+    }
+    trace?.write({
+      type: 'run_end',
+      status,
+      ...(detail && { detail }),
+      stats: { ...stats },
+      ts: new Date(clock.now()).toISOString(),
+    });
+    return {
+      runId: state.runId,
+      status,
+      ...(detail && { detail }),
+      answer,
+      messages,
+      toolCalls: history,
+      stats,
+      store: state.store,
+      ...(context.writes && { writes: context.writes.list() }),
+      ...(status === 'awaiting_approval' &&
+        state.pending && {
+          pendingApprovals: state.pending.requests,
+        }),
+    };
+  };
+
+  /** Saves a running checkpoint; a failure ends the run (returned), success returns undefined. */
+  const checkpointed = async (): Promise<RunResult | undefined> => {
+    if (!checkpoints) return undefined;
+    try {
+      await save();
+      return undefined;
+    } catch (error) {
+      return end('error', '', saveFailure(error));
+    }
+  };
+
+  const runBatch = async (
+    calls: readonly ToolCall[],
+    batchPipeline: typeof pipeline,
+  ): Promise<ToolOutcome[] | RunResult> => {
+    try {
+      return await batchPipeline.runAll(calls, runState);
+    } catch (error) {
+      // Only the write log throws out of the pipeline: the write ran but was not recorded.
+      return end('error', '', `could not record a write: ${errorMessage(error)}`);
+    }
+  };
+
+  const pause = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]) => {
+    const requests = outcomes.flatMap(({ record, deferred }) =>
+      deferred === undefined
+        ? []
+        : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
+    );
+    state.pending = {
+      step: state.step,
+      calls: [...calls],
+      requests,
+      answers: Object.fromEntries(answers),
+    };
+    for (const request of requests) {
+      trace?.write({
+        type: 'approval_pending',
+        step: state.step,
+        tool: request.tool,
+        input: redactForTrace(request.input),
+        reason: request.reason,
+      });
+    }
+    const tools = requests.map((request) => request.tool).join(', ');
+    return end('awaiting_approval', '', `waiting for a human to approve or reject ${tools}`);
+  };
+
+  const completeStep = async (outcomes: readonly ToolOutcome[]): Promise<RunResult | undefined> => {
+    for (const { record, result } of outcomes) {
+      history.push(record);
+      errorTexts.push(result.is_error ? result.content : undefined);
+      stats.toolCalls += 1;
+      stats.toolMs += record.ms;
+      if (record.isError) stats.toolErrors += 1;
+      if (
+        record.effect === 'write' &&
+        record.isError === false &&
+        record.decision !== 'ask_approved'
+      ) {
+        stats.unconfirmedWrites += 1;
+      }
+      trace?.write({
+        type: 'tool_call',
+        step: state.step,
+        tool: record.tool,
+        input: redactForTrace(record.input),
+        decision: record.decision,
+        is_error: record.isError,
+        ms: record.ms,
+        result_chars: record.resultChars,
+        ...(record.replayed && { replayed: true }),
+      });
+    }
+    messages.push({ role: 'user', content: outcomes.map((outcome) => outcome.result) });
+
+    const stop = stopAfterTools(history, errorTexts, harness.limits);
+    return stop ? end(stop.status, '', stop.detail) : checkpointed();
+  };
+
+  /** Re-run the paused batch with the human's answers; writes already made come from the log. */
+  const settlePending = async (pending: PendingApproval): Promise<RunResult | undefined> => {
+    const decided = (id: string): boolean | undefined => {
+      if (pending.answers[id] !== undefined) return pending.answers[id];
+      if (typeof context.approvals === 'boolean') return context.approvals;
+      return context.approvals?.[id];
+    };
+    const approver: Approver = async (call, reason) =>
+      decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
+    answers = new Map(Object.entries(pending.answers));
+    const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver)));
+    if (!Array.isArray(outcomes)) return outcomes;
+    if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
+      return pause(pending.calls, outcomes);
+    }
+    state.pending = undefined;
+    return completeStep(outcomes);
+  };
+
+  const summarizer =
+    (modelId: string) =>
+    async (
+      dropped: Anthropic.MessageParam[],
+      previous: string | undefined,
+    ): Promise<string | undefined> => {
+      const request = summaryRequest({ model: modelId, dropped, ...(previous && { previous }) });
+      const started = clock.now();
+      try {
+        const response = await context.model.createMessage(request, callOptions);
+        const ms = clock.now() - started;
+        addUsage(stats, response.usage, ms);
+        trace?.write({
+          ...modelCallEvent(state.step, response, ms),
+          role: 'summarize',
+          model: modelId,
+        });
+        const text = summaryText(response);
+        if (!text)
+          trace?.write({ type: 'summary_skipped', step: state.step, error: 'no summary text' });
+        return text || undefined;
+      } catch (error) {
+        // A failed summary costs the run nothing but the summary: the plain note is sent.
+        stats.modelMs += clock.now() - started;
+        trace?.write({ type: 'summary_skipped', step: state.step, error: errorMessage(error) });
+        return undefined;
+      }
+    };
+  const summaryModel = context.roleModels?.summarize;
+
+  if (state.pending) {
+    const stopped = await settlePending(state.pending);
+    if (stopped) return stopped;
+  }
+
+  while (true) {
+    if (state.step >= harness.limits.maxSteps) {
+      return end(
+        'max_steps',
+        '',
+        `stopped after ${state.step} model calls (max ${harness.limits.maxSteps})`,
+      );
+    }
+    state.step += 1;
+    const sent = await historyToSend({
+      messages,
+      maxChars: harness.historyBudgetChars,
+      summary: state.summary,
+      ...(summaryModel !== undefined && { summarize: summarizer(summaryModel) }),
+    });
+    state.summary = sent.summary;
+    const request: MessageRequest = {
+      model: context.modelId,
+      max_tokens: harness.maxTokens ?? 1024,
+      system,
+      tools,
+      messages: sent.messages,
+    };
+    const started = clock.now();
+    let response: Anthropic.Message;
+    try {
+      response = await context.model.createMessage(request, callOptions);
+    } catch (error) {
+      stats.modelMs += clock.now() - started;
+      return end('error', '', errorMessage(error));
+    }
+    const ms = clock.now() - started;
+    addUsage(stats, response.usage, ms);
+    trace?.write(modelCallEvent(state.step, response, ms));
+    const content = Array.isArray(response.content) ? response.content : [];
+    messages.push({ role: 'assistant', content: content as Anthropic.ContentBlockParam[] });
+    const answer = content
+      .filter((block): block is Anthropic.TextBlock => block.type === 'text')
+      .map((block) => block.text)
+      .join('\n')
+      .trim();
+
+    const spent = tokensSpent(stats);
+    const stopReason = response.stop_reason;
+    if (stopReason !== 'tool_use' && stopReason !== 'pause_turn' && content.length === 0) {
+      return end('model_stop', '', `the model returned no content (stop_reason ${stopReason})`);
+    }
+    if (stopReason !== null && DONE_REASONS.has(stopReason)) return end('done', answer);
+    if (harness.limits.tokenBudget !== undefined && spent > harness.limits.tokenBudget) {
+      return end(
+        'token_budget',
+        answer,
+        `spent ${spent} tokens (budget ${harness.limits.tokenBudget})`,
+      );
+    }
+    if (stopReason === 'pause_turn') {
+      const stopped = await checkpointed();
+      if (stopped) return stopped;
+      continue;
+    }
+    if (stopReason !== 'tool_use') {
+      return end('model_stop', answer, `the model stopped with stop_reason '${stopReason}'`);
+    }
+
+    const calls: ToolCall[] = content
+      .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')
+      .map((block) => ({ id: block.id, name: block.name, input: block.input }));
+    if (calls.length === 0) {
+      return end('model_stop', answer, "stop_reason 'tool_use' without any tool_use block");
+    }
+    answers = new Map();
+    const outcomes = await runBatch(calls, pipeline);
+    if (!Array.isArray(outcomes)) return outcomes;
+    if (outcomes.some((outcome) => outcome.deferred !== undefined)) return pause(calls, outcomes);
+    const stopped = await completeStep(outcomes);
+    if (stopped) return stopped;
+  }
+}

@@ -1,0 +1,85 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { canonicalJson } from '../core/canonical-json.js';
+import type { StopLimits } from './harness.js';
+import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
+
+/** The stop after a completed tool step: a failure streak or no progress; undefined to go on. */
+export function stopAfterTools(
+  history: readonly ToolCallRecord[],
+  errorTexts: ReadonlyArray<string | undefined>,
+  limits: StopLimits,
+): { status: RunStatus; detail: string } | undefined {
+  const streak = limits.failureStreak;
+  if (streak !== undefined && trailing(history, (record) => record.isError) >= streak) {
+    return { status: 'failure_streak', detail: `${streak} tool calls failed in a row` };
+  }
+  const window = limits.noProgressWindow;
+  if (window !== undefined && isStuck(history, errorTexts, window)) {
+    return { status: 'no_progress', detail: `the same call or error repeated ${window} times` };
+  }
+  return undefined;
+}
+
+export function emptyStats(): RunStats {
+  return {
+    steps: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    unconfirmedWrites: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    modelMs: 0,
+    toolMs: 0,
+  };
+}
+
+export function addUsage(stats: RunStats, usage: Anthropic.Usage | undefined, ms: number): void {
+  stats.modelMs += ms;
+  stats.inputTokens += usage?.input_tokens ?? 0;
+  stats.outputTokens += usage?.output_tokens ?? 0;
+  stats.cacheReadTokens += usage?.cache_read_input_tokens ?? 0;
+  stats.cacheWriteTokens += usage?.cache_creation_input_tokens ?? 0;
+}
+
+/** Input + output + cache tokens: what the token budget counts. */
+export function tokensSpent(stats: RunStats): number {
+  return stats.inputTokens + stats.outputTokens + stats.cacheReadTokens + stats.cacheWriteTokens;
+}
+
+/** The trace's model_call event of a response. */
+export function modelCallEvent(step: number, response: Anthropic.Message, ms: number) {
+  return {
+    type: 'model_call' as const,
+    step,
+    stop_reason: response.stop_reason,
+    input_tokens: response.usage?.input_tokens ?? 0,
+    output_tokens: response.usage?.output_tokens ?? 0,
+    cache_read_tokens: response.usage?.cache_read_input_tokens ?? 0,
+    cache_write_tokens: response.usage?.cache_creation_input_tokens ?? 0,
+    ms,
+  };
+}
+
+function trailing<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  let count = 0;
+  for (let index = items.length - 1; index >= 0 && predicate(items[index]!); index -= 1) count += 1;
+  return count;
+}
+
+/** The last `window` calls are one call repeated, or all end in the same error text. */
+function isStuck(
+  history: readonly ToolCallRecord[],
+  errorTexts: ReadonlyArray<string | undefined>,
+  window: number,
+): boolean {
+  if (history.length < window) return false;
+  const last = history.slice(-window);
+  const fingerprints = new Set(
+    last.map((record) => `${record.tool}:${canonicalJson(record.input)}`),
+  );
+  if (fingerprints.size === 1) return true;
+  const errors = errorTexts.slice(-window);
+  return errors.every((text) => text !== undefined && text === errors[0]);
+}

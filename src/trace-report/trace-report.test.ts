@@ -1,0 +1,178 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import type { TraceEvent } from '../runtime/trace.js';
+import { formatTraceMarkdown, formatTraceTables } from './format.js';
+import { parseTrace, readTraces } from './read-traces.js';
+import { summarizeTraces } from './summarize.js';
+
+const stats = {
+  steps: 2,
+  toolCalls: 2,
+  toolErrors: 1,
+  unconfirmedWrites: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  modelMs: 0,
+  toolMs: 0,
+};
+const start = (run: string, task = 'T1'): TraceEvent => ({
+  type: 'run_start',
+  run_id: run,
+  task,
+  variant: 'upgraded',
+  model: 'm',
+  mode: 'unattended',
+  system_chars: 10,
+  ts: '2026-10-01T09:00:00.000Z',
+});
+const model = (step: number, extra: Partial<TraceEvent> = {}): TraceEvent =>
+  ({
+    type: 'model_call',
+    step,
+    stop_reason: 'tool_use',
+    input_tokens: 100,
+    output_tokens: 10,
+    cache_read_tokens: 50,
+    cache_write_tokens: 0,
+    ms: 20,
+    ...extra,
+  }) as TraceEvent;
+const tool = (toolName: string, ms: number, decision: string, isError = false): TraceEvent => ({
+  type: 'tool_call',
+  step: 1,
+  tool: toolName,
+  input: {},
+  decision,
+  is_error: isError,
+  ms,
+  result_chars: 5,
+});
+const end = (status: string): TraceEvent => ({ type: 'run_end', status, stats, ts: 'x' });
+const jsonl = (events: TraceEvent[]) => events.map((event) => JSON.stringify(event)).join('\n');
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'traces-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('summarizeTraces', () => {
+  it('gives calls, mean and p95 time, error rate and decisions per tool', () => {
+    const times = [10, 20, 30, 40, 50, 60, 70, 80, 90, 3000];
+    const trace = parseTrace(
+      jsonl([
+        start('a'),
+        model(1),
+        ...times.map((ms, index) =>
+          tool('get_payment', ms, index < 7 ? 'allow' : 'timeout', index >= 7),
+        ),
+        tool('resubmit_refund', 1, 'ask_denied', true),
+        end('done'),
+      ]),
+      'a.jsonl',
+    );
+    const { tools } = summarizeTraces([trace]);
+    expect(tools[0]).toEqual({
+      tool: 'get_payment',
+      calls: 10,
+      meanMs: 345,
+      p95Ms: 3000,
+      errorRate: 0.3,
+      decisions: [
+        ['allow', 7],
+        ['timeout', 3],
+      ],
+    });
+    expect(tools[1]).toMatchObject({ tool: 'resubmit_refund', errorRate: 1 });
+  });
+
+  it('reports each run with its status, steps, tokens, retries and resumes', () => {
+    const resumed = parseTrace(
+      jsonl([
+        start('b'),
+        model(1),
+        {
+          type: 'model_retry',
+          step: 2,
+          model: 'm',
+          attempt: 1,
+          status: 429,
+          error: 'x',
+          wait_ms: 1000,
+        },
+        { type: 'model_fallback', step: 2, from: 'm', to: 'f', reason: 'overloaded' },
+        model(2),
+        { type: 'run_resume', run_id: 'b', step: 1, state: 'running', ts: 'x' },
+        model(2),
+        model(2, { role: 'summarize', model: 'cheap' }),
+        model(3, { stop_reason: 'end_turn' }),
+        end('done'),
+        // Resuming a finished run only reads its result back.
+        { type: 'run_resume', run_id: 'b', step: 3, state: 'finished', ts: 'x' },
+      ]),
+      'b.jsonl',
+    );
+    const crashed = parseTrace(`${jsonl([start('c'), model(1)])}\n{"type":"tool_ca`, 'c.jsonl');
+    const { runs } = summarizeTraces([resumed, crashed]);
+    expect(runs[0]).toMatchObject({
+      runId: 'b',
+      status: 'done',
+      steps: 3,
+      inputTokens: 5 * 150,
+      outputTokens: 50,
+      retries: 1,
+      fallbacks: 1,
+      resumes: 1,
+    });
+    expect(runs[1]).toMatchObject({
+      status: 'unfinished',
+      steps: 1,
+      problems: ['line 3: not JSON (cut short by a crash?)'],
+    });
+  });
+});
+
+describe('readTraces', () => {
+  it('finds traces in nested folders and skips JSONL files that are not run traces', async () => {
+    mkdirSync(join(dir, 'eval/T1'), { recursive: true });
+    writeFileSync(join(dir, 'eval/T1/trial-1.jsonl'), jsonl([start('x'), end('done')]));
+    writeFileSync(join(dir, 'top.jsonl'), jsonl([start('y'), end('max_steps')]));
+    writeFileSync(join(dir, 'run.writes.jsonl'), '{"key":"k","tool":"t"}\n');
+    writeFileSync(join(dir, 'notes.txt'), 'hello');
+    const traces = await readTraces([dir]);
+    expect(traces.map((trace) => trace.file)).toEqual(['eval/T1/trial-1.jsonl', 'top.jsonl']);
+  });
+
+  it('names a path that does not exist', async () => {
+    await expect(readTraces([join(dir, 'missing')])).rejects.toThrow(ConfigError);
+  });
+});
+
+describe('formatting', () => {
+  const report = summarizeTraces([
+    parseTrace(
+      jsonl([start('a'), model(1), tool('get_order', 4, 'allow'), end('done')]),
+      'a|b.jsonl',
+    ),
+  ]);
+
+  it('prints terminal tables for tools and runs', () => {
+    const text = formatTraceTables(report);
+    expect(text).toContain('Tools (1 calls)');
+    expect(text).toMatch(/│ get_order\s+│\s+1 │\s+4 │\s+4 │\s+0% │ allow 1\s+│/);
+    expect(text).toMatch(/│ a\|b\.jsonl\s+│ T1\s+│ upgraded │ done\s+│/);
+  });
+
+  it('prints markdown tables with numbers right-aligned and pipes escaped', () => {
+    const text = formatTraceMarkdown(report);
+    expect(text).toContain('| Tool | Calls | Mean ms | p95 ms | Error rate | Decisions |');
+    expect(text).toContain('|---|---:|---:|---:|---:|---|');
+    expect(text).toContain('| get_order | 1 | 4 | 4 | 0% | allow 1 |');
+    expect(text).toContain('| a\\|b.jsonl | T1 | upgraded | done | 2 | 1 | 150 | 10 | 0 |');
+  });
+});
