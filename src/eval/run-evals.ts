@@ -9,7 +9,7 @@ import { renderMarkdown } from './report/markdown.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
 import { EvalReporter } from './reporter.js';
-import { EVAL_ENV } from './settings.js';
+import { EVAL_ENV, suiteMatches } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
 
 export interface RunEvalsOptions {
@@ -160,10 +160,28 @@ function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void 
   };
   unknown(options.tasks, reporter.knownTasks, 'task');
   unknown(options.variants, reporter.knownVariants, 'variant');
-  unknown(options.suites, reporter.knownSuites, 'suite');
+  checkSuites(options.suites ?? [], reporter.knownSuites);
   if (reporter.loadErrors.length === 0 && reporter.knownTasks.size === 0) {
     throw new ConfigError(
       'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
     );
+  }
+}
+
+/** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */
+function checkSuites(asked: readonly string[], known: ReadonlySet<string>): void {
+  const names = [...known].sort();
+  for (const name of asked) {
+    const matched = names.filter((suite) => suiteMatches(name, suite));
+    if (matched.length === 0) {
+      throw new ConfigError(
+        `unknown suite ${name}: known suites are ${names.join(', ') || '(none)'}`,
+      );
+    }
+    if (matched.length > 1) {
+      throw new ConfigError(
+        `--suite ${name} is ambiguous: it matches ${matched.join(', ')}; give more of the name`,
+      );
+    }
   }
 }

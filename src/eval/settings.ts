@@ -44,6 +44,16 @@ const list = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean) ?? [];
 
+/**
+ * `--suite NAME` selects the suite of that name or, as a shorthand, every suite whose name
+ * starts with it (case-insensitive): `--suite debug` runs `debug-agent`. The eval run
+ * refuses a name that matched more than one suite (see run-evals.ts), so a suite whose
+ * name starts another's (`debug`, `debug-agent`) needs a name that tells them apart.
+ */
+export function suiteMatches(asked: string, suite: string): boolean {
+  return suite.toLowerCase().startsWith(asked.toLowerCase());
+}
+
 export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSettings {
   const projectDir = resolve(env[EVAL_ENV.root] ?? process.cwd());
   const single = Number(env[EVAL_ENV.trial]);
@@ -69,7 +79,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     missingOnly: env[EVAL_ENV.missingOnly] === '1',
     model: env[EVAL_ENV.model] || undefined,
     selects: (suite, task) =>
-      (suites.size === 0 || suites.has(suite)) &&
+      (suites.size === 0 || [...suites].some((asked) => suiteMatches(asked, suite))) &&
       (tasks.size === 0 || tasks.has(task.toUpperCase())),
     selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
   };

@@ -7,6 +7,12 @@ export {
 } from './drive.js';
 export { buildMessage } from './message.js';
 export {
+  createDebugAgentPolicy,
+  DEBUG_AGENT_HABITS,
+  type DebugAgentHabits,
+  debugAgentPolicy,
+} from './policies/debug-agent.js';
+export {
   createRefundDeskPolicy,
   REFUND_DESK_HABITS,
   type RefundDeskHabits,

@@ -1,6 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
+import { debugAgentPolicy } from './policies/debug-agent.js';
 import { refundDeskPolicy } from './policies/refund-desk.js';
 import { type Policy, plainTextPolicy } from './policy.js';
 import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.js';
@@ -9,7 +10,7 @@ import { type SseEvent, toSseEvents } from './sse.js';
 import { validateRequest } from './validate.js';
 
 /** Tried in order; the plain-text policy answers whatever none of them matches. */
-export const defaultPolicies: readonly Policy[] = [refundDeskPolicy];
+export const defaultPolicies: readonly Policy[] = [refundDeskPolicy, debugAgentPolicy];
 
 export interface RespondOptions {
   policies?: readonly Policy[];

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+
+export interface ChildOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Real milliseconds; the whole process group is killed when they run out. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Characters kept per stream, from the end (the tail is what explains a failure). */
+  keepChars?: number;
+}
+
+export interface ChildResult {
+  /** null when the process was killed. */
+  exitCode: number | null;
+  timedOut: boolean;
+  aborted: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+// Process groups are POSIX; on Windows only the direct child can be killed this way.
+const GROUPS = process.platform !== 'win32';
+
+/**
+ * Run a command with a real-time timeout. The child leads its own process group
+ * (`detached`), and the whole group is killed with SIGKILL on timeout, on abort, and once
+ * the child exits (reaping anything it left running), so no grandchild outlives the call.
+ * Output is collected per stream, so the result does not depend on how two pipes interleave.
+ *
+ * @example
+ * const result = await runChild({ command: process.execPath, args: ['test.js'], cwd, env, timeoutMs: 10_000 });
+ */
+export function runChild(options: ChildOptions): Promise<ChildResult> {
+  const keep = options.keepChars ?? 64 * 1024;
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let aborted = false;
+    const child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: GROUPS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        if (GROUPS) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      killGroup();
+    };
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const cleanUp = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout = (stdout + chunk).slice(-keep);
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-keep);
+    });
+    // A grandchild that keeps the pipes open would delay 'close' forever: kill the group
+    // as soon as the child itself is gone.
+    child.on('exit', killGroup);
+    child.on('error', (error) => {
+      cleanUp();
+      reject(error);
+    });
+    child.on('close', (code) => {
+      cleanUp();
+      resolve({ exitCode: code, timedOut, aborted, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,206 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runChild } from './child-process.js';
+import { createRunTestTool, type TestCommand } from './run-test.js';
+import { testRunsOf } from './store.js';
+import { normaliseTestOutput, tail } from './test-output.js';
+import { execute, fakeRun, usePlaygrounds } from './testing.js';
+
+const playground = usePlaygrounds();
+const plainNode: TestCommand = (file) => ({ command: process.execPath, args: [file] });
+
+/** True while the process exists and is not a zombie waiting to be reaped. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // Linux: an orphan killed here may stay a zombie if PID 1 does not reap it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Wait (in real time) until none of the pids is alive, or give up after `ms`. */
+async function allGone(pids: readonly number[], ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
+    if (!pids.some(isAlive)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !pids.some(isAlive);
+}
+
+describe('run_test', () => {
+  it('runs the seed project tests with tsx and reports the failures, sandbox-free', async () => {
+    const { sandbox } = playground();
+    const runTest = createRunTestTool({ sandbox, confinement: 'strict' });
+    const run = fakeRun();
+    const text = String(await execute(runTest, {}, run));
+    expect(text).toBe(
+      [
+        'Tests failed: 1 of 1 test files failed.',
+        '',
+        '$ node test/math.spec.ts',
+        'not ok 1 - add(2, 3) is 5',
+        '  expected 5, got -1',
+        'not ok 2 - add(-1, 1) is 0',
+        '  expected 0, got -2',
+        'ok 3 - subtract(5, 3) is 2',
+        'ok 4 - multiply(4, 3) is 12',
+        '# 4 tests, 2 passed, 2 failed',
+        '[exit code 1]',
+      ].join('\n'),
+    );
+    expect(testRunsOf(run.store)).toEqual([
+      { paths: ['test/math.spec.ts'], passed: false, timedOut: false, exitCodes: [1] },
+    ]);
+    // The fix makes them pass.
+    const source = join(sandbox.root, 'src', 'math.ts');
+    writeFileSync(source, readFileSync(source, 'utf8').replace('return a - b;', 'return a + b;'));
+    expect(String(await execute(runTest, { path: 'test/math.spec.ts' }, run))).toMatch(
+      /^Tests passed: 1 of 1 test files passed\.[\s\S]*# 4 tests, 4 passed, 0 failed\n\[exit code 0\]$/,
+    );
+  });
+
+  it('kills a hanging test at its timeout, together with the processes it started', async () => {
+    const { sandbox } = playground();
+    // The test starts a grandchild that shares its stdout (so the pipe stays open) and hangs.
+    writeFileSync(
+      join(sandbox.root, 'test', 'hang.spec.mjs'),
+      [
+        "import { spawn } from 'node:child_process';",
+        "import { writeFileSync } from 'node:fs';",
+        "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });",
+        "writeFileSync('pids.txt', [process.pid, child.pid].join(' '));",
+        "console.log('started; now hanging');",
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const runTest = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      timeoutMs: 1000,
+      command: plainNode,
+    });
+    const run = fakeRun();
+    const started = performance.now();
+    const error = await execute(runTest, { path: 'test/hang.spec.mjs' }, run).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(error?.message).toBe(
+      'test/hang.spec.mjs did not finish within 1000 ms; the test process and everything it started were killed. Look for an endless loop or a wait that never ends.\nOutput before the kill:\nstarted; now hanging',
+    );
+    const pids = readFileSync(join(sandbox.root, 'pids.txt'), 'utf8').split(' ').map(Number);
+    expect(pids).toHaveLength(2);
+    expect(await allGone(pids, 2000), `processes ${pids.join(', ')} outlived the timeout`).toBe(
+      true,
+    );
+    expect(testRunsOf(run.store)[0]).toMatchObject({ passed: false, timedOut: true });
+  });
+
+  it('reaps a background process that a finished test left behind', async () => {
+    const { sandbox } = playground();
+    writeFileSync(
+      join(sandbox.root, 'test', 'leak.spec.mjs'),
+      [
+        "import { spawn } from 'node:child_process';",
+        "import { writeFileSync } from 'node:fs';",
+        "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+        "writeFileSync('pid.txt', String(child.pid));",
+        "console.log('ok 1 - leaves a process behind');",
+        'child.unref();',
+      ].join('\n'),
+    );
+    const runTest = createRunTestTool({ sandbox, confinement: 'strict', command: plainNode });
+    expect(String(await execute(runTest, { path: 'test/leak.spec.mjs' }))).toMatch(/^Tests passed/);
+    const pid = Number(readFileSync(join(sandbox.root, 'pid.txt'), 'utf8'));
+    expect(await allGone([pid], 2000)).toBe(true);
+  });
+
+  it('refuses a directory without test files', async () => {
+    const { sandbox } = playground();
+    const runTest = createRunTestTool({ sandbox, confinement: 'strict' });
+    await expect(execute(runTest, { path: 'src' })).rejects.toThrow(
+      'no test files (*.spec.ts, *.test.ts) in src; try the test/ directory',
+    );
+  });
+
+  it('gives the child no API key and no loader from the parent', async () => {
+    const { sandbox } = playground();
+    writeFileSync(
+      join(sandbox.root, 'test', 'env.spec.mjs'),
+      "console.log(['ANTHROPIC_API_KEY', 'NODE_OPTIONS'].filter((name) => name in process.env).join(',') || 'clean');",
+    );
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-should-not-leak';
+    try {
+      const runTest = createRunTestTool({ sandbox, confinement: 'strict', command: plainNode });
+      expect(String(await execute(runTest, { path: 'test/env.spec.mjs' }))).toContain('\nclean\n');
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+});
+
+describe('runChild', () => {
+  it('kills the process group when the signal aborts', async () => {
+    const { sandbox } = playground();
+    const pidFile = join(sandbox.root, 'pid.txt');
+    const controller = new AbortController();
+    const running = runChild({
+      command: process.execPath,
+      args: [
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+      ],
+      cwd: sandbox.root,
+      env: {},
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
+    const deadline = performance.now() + 5000;
+    while (!existsSync(pidFile) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
+    expect(await allGone([Number(readFileSync(pidFile, 'utf8'))], 2000)).toBe(true);
+  });
+});
+
+describe('normaliseTestOutput', () => {
+  it('strips the sandbox location, colours, stack frames, timings and install paths', () => {
+    const { sandbox } = playground();
+    const raw = [
+      `\x1b[31mError: boom\x1b[39m at ${sandbox.realRoot}/src/math.ts:4`,
+      `    at add (file://${sandbox.realRoot}/src/math.ts:4:10)`,
+      '    at node:internal/modules/run_main:123:5',
+      `loaded /home/someone/project/node_modules/tsx/dist/esm/index.mjs`,
+      '# duration_ms 12.345',
+      '✔ adds (3.2ms)\r',
+      '',
+    ].join('\n');
+    expect(normaliseTestOutput(raw, sandbox)).toBe(
+      [
+        'Error: boom at src/math.ts:4',
+        'loaded node_modules/tsx/dist/esm/index.mjs',
+        '# duration_ms <n>',
+        '✔ adds (<n> ms)',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the last lines and says how many were dropped', () => {
+    expect(tail('a\nb\nc\nd', 2)).toBe('[2 earlier lines not shown]\nc\nd');
+    expect(tail('a\nb', 5)).toBe('a\nb');
+    expect(tail('', 5)).toBe('');
+  });
+});
