@@ -140,6 +140,8 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.source]: options.source,
     [EVAL_ENV.missingOnly]: options.missingOnly ? '1' : undefined,
     [EVAL_ENV.model]: options.model,
+    [EVAL_ENV.concurrency]:
+      options.concurrency === undefined ? undefined : String(options.concurrency),
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];

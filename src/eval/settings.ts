@@ -16,6 +16,8 @@ export interface EvalSettings {
   source: 'live' | 'simulator';
   /** Record mode: keep existing cassettes, record only the missing ones. */
   missingOnly: boolean;
+  /** Record mode: model calls in flight at once, shared by all trials. */
+  concurrency: number;
   /** Replay: override the recorded model id (makes every fixture stale). Record: the model. */
   model: string | undefined;
   selects(suite: string, task: string): boolean;
@@ -33,6 +35,7 @@ export const EVAL_ENV = {
   source: 'HARNESS_EVAL_SOURCE',
   missingOnly: 'HARNESS_EVAL_MISSING_ONLY',
   model: 'HARNESS_EVAL_MODEL',
+  concurrency: 'HARNESS_EVAL_CONCURRENCY',
   root: 'HARNESS_EVAL_ROOT',
 } as const;
 
@@ -78,6 +81,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     source: env[EVAL_ENV.source] === 'simulator' ? 'simulator' : 'live',
     missingOnly: env[EVAL_ENV.missingOnly] === '1',
     model: env[EVAL_ENV.model] || undefined,
+    concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     selects: (suite, task) =>
       (suites.size === 0 || [...suites].some((asked) => suiteMatches(asked, suite))) &&
       (tasks.size === 0 || tasks.has(task.toUpperCase())),

@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { createVirtualClock, type VirtualClock } from '../core/clock.js';
+import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage, FixtureError } from '../core/errors.js';
 import { type CassetteMeta, cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
+import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createJsonlTrace } from '../runtime/trace.js';
 import type { TaskDefinition } from './define-task.js';
 import { refuseSimulator } from './refuse-simulator.js';
-import { sharedReplayServer } from './replay-runtime.js';
+import { sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
 import type { EvalSettings } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
 
@@ -191,13 +192,19 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
           apiKey,
           baseURL: session.baseURL,
           fetch: settings.source === 'live' ? refuseSimulator(session.fetch) : session.fetch,
-          maxRetries: 2,
+          // Retries live in the model layer below (honouring retry-after); the SDK's are off.
+          maxRetries: 0,
           // The simulator seeds its habits per trial; the real API ignores this header.
           ...(settings.source === 'simulator' && {
             defaultHeaders: { 'x-harness-seed': `${task.id}/${variant}/${trial}` },
           }),
         });
-        const live = createAnthropicModel({ client });
+        // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
+        const live = createRetryingModel({
+          model: createAnthropicModel({ client }),
+          clock: createRealClock(),
+          limit: sharedLiveLimit(settings.concurrency),
+        });
         const timed: ModelClient = {
           async createMessage(body, options) {
             const started = performance.now();
