@@ -41,8 +41,9 @@ function deltaHeads(tasks: readonly TaskSummary[]): [string, string] {
 
 function scoresSection(report: EvalReport): string {
   const k = report.trials;
-  const head = ['Task', 'Title', 'Variant', 'c/n', 'pass@1', `pass@${k}`, `pass^${k}`];
+  const head = ['Suite', 'Task', 'Title', 'Variant', 'c/n', 'pass@1', `pass@${k}`, `pass^${k}`];
   const rows = report.tasks.map((row) => [
+    escapeText(row.suite),
     escapeText(row.task),
     escapeText(row.title),
     escapeText(row.variant),
@@ -53,7 +54,7 @@ function scoresSection(report: EvalReport): string {
     row.delta ? formatDelta(row.delta.passAt1) : '',
     row.delta ? formatDelta(row.delta.passHatK) : '',
   ]);
-  return ['## Scores', '', table([...head, ...deltaHeads(report.tasks)], rows, 'lllrrrrrr')].join(
+  return ['## Scores', '', table([...head, ...deltaHeads(report.tasks)], rows, 'llllrrrrrr')].join(
     '\n',
   );
 }

@@ -42,7 +42,10 @@ function scoreTable(report: EvalReport, color: boolean): string {
     if (value === null || value === undefined || text === '0.00') return text;
     return paint(value > 0 ? 'green' : 'red', text, color);
   };
+  // The suite column only earns its width when more than one suite ran.
+  const bySuite = new Set(report.tasks.map((row) => row.suite)).size > 1;
   const rows = report.tasks.map((row) => [
+    ...(bySuite ? [row.suite] : []),
     row.task,
     row.variant,
     countedCell(row),
@@ -53,6 +56,7 @@ function scoreTable(report: EvalReport, color: boolean): string {
     row.delta ? delta(row.delta.passHatK) : '',
   ]);
   const head = [
+    ...(bySuite ? ['Suite'] : []),
     'Task',
     'Variant',
     'c/n',
@@ -62,7 +66,8 @@ function scoreTable(report: EvalReport, color: boolean): string {
     'Δ pass@1',
     'Δ pass^k',
   ];
-  return fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] });
+  const right = [3, 4, 5, 6, 7].map((column) => column + (bySuite ? 1 : 0));
+  return fitTable(head, rows, { color, right });
 }
 
 function summaryTable(report: EvalReport, color: boolean): string {
