@@ -1,9 +1,27 @@
 import { defineConfig } from 'vitest/config';
+import type { Reporter } from 'vitest/node';
+
+/** One plain closing line ("vitest: N passed, N failed") that any CI log reader understands. */
+const closingLine: Reporter = {
+  onTestRunEnd(testModules) {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const testModule of testModules) {
+      for (const test of testModule.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed' || state === 'failed' || state === 'skipped') counts[state] += 1;
+      }
+    }
+    process.stdout.write(
+      `\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+    );
+  },
+};
 
 /** Unit tests: colocated `*.test.ts` beside the code. Evals have their own config. */
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    reporters: ['default', closingLine],
   },
 });
