@@ -19,7 +19,7 @@ export {
 export { blockRepeatUnlessChanged } from './debug-agent/block-repeat-unless-changed.js';
 export { type ChildResult, runChild } from './debug-agent/child-process.js';
 export { type LeveledTool, type PermissionLevel, toolsUpTo } from './debug-agent/levels.js';
-export { createRunTestTool, type TestCommand, tsxTestCommand } from './debug-agent/run-test.js';
+export { bundledTestCommand, createRunTestTool, type TestCommand } from './debug-agent/run-test.js';
 export { createSandbox, SANDBOX_TEMPLATE_DIR, type Sandbox } from './debug-agent/sandbox.js';
 export { type Confinement, resolveSandboxPath } from './debug-agent/sandbox-path.js';
 export {

@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
   });
   if (tty) process.stdout.write('\r\x1b[K');
   console.log(result.terminal);
+  for (const note of result.notes) console.log(`note: ${note}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ')}`,

@@ -42,6 +42,8 @@ export interface RunEvalsResult {
   /** What the CLI prints: the terminal tables. */
   terminal: string;
   written: string[];
+  /** Things the user should know about this run (e.g. why the reference was not compared). */
+  notes: string[];
 }
 
 /**
@@ -72,13 +74,22 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   await vitest.close();
   checkSelection(options, reporter);
 
+  const notes: string[] = [];
+  const trials = options.trial ? 1 : options.trials;
+  // Estimates from different trial counts differ by sampling alone: compare like with like.
+  const comparable = reference && reference.report.trials === trials ? reference : undefined;
+  if (reference && !comparable) {
+    notes.push(
+      `not compared with ${relative(process.cwd(), reference.file)}: it was made with --trials ${reference.report.trials}, this run has ${trials}`,
+    );
+  }
   const report = buildReport({
     records: reporter.records,
-    trials: options.trial ? 1 : options.trials,
+    trials,
     floors: [...reporter.floors].flatMap(([task, floors]) =>
       floors.map((floor) => ({ task, floor })),
     ),
-    ...(reference && { reference: reference.report }),
+    ...(comparable && { reference: comparable.report }),
     generatedAt: new Date(),
   });
   if (reporter.loadErrors.length > 0) {
@@ -87,7 +98,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const terminal = renderTerminal(report, { color: options.color ?? false });
   const written: string[] = [];
   if (options.writeReports === false)
-    return { report, records: reporter.records, terminal, written };
+    return { report, records: reporter.records, terminal, written, notes };
   const markdown = renderMarkdown(report);
   const reports = join(projectDir, 'reports');
   await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -102,7 +113,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     await appendFile(summary, `${markdown}\n`);
     written.push('$GITHUB_STEP_SUMMARY');
   }
-  return { report, records: reporter.records, terminal, written };
+  return { report, records: reporter.records, terminal, written, notes };
 }
 
 async function loadReference(projectDir: string, compare: string | undefined) {
