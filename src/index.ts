@@ -41,6 +41,11 @@ export {
 export { type AgentSpec, defineAgent } from './eval/agent-spec.js';
 export { defineTask, type TaskDefinition, type TrialRun } from './eval/define-task.js';
 export { passAtK, passHatK } from './eval/metrics.js';
+// reports and the gate
+export { buildReport } from './eval/report/build-report.js';
+export { renderMarkdown } from './eval/report/markdown.js';
+export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
+export { renderTerminal } from './eval/report/terminal.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';
 // refund desk (the reference agent)
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
@@ -57,6 +62,17 @@ export {
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
 } from './refund-desk/variants.js';
+// record / replay
+export {
+  type Cassette,
+  type CassetteMeta,
+  CassetteSchema,
+  cassettePath,
+  type Exchange,
+} from './replay/cassette.js';
+export { readCassette, writeCassette } from './replay/cassette-file.js';
+export { type Divergence, findDivergence, type Normaliser } from './replay/divergence.js';
+export { createReplayServer, type ReplayServer } from './replay/replay-server.js';
 // runtime
 export {
   type Checkpoint,
