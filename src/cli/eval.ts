@@ -80,7 +80,11 @@ async function main(argv: string[]): Promise<number> {
   );
   const { gate } = result.report;
   // The reasons are listed under the report header above.
-  console.log(gate.passed ? 'gate: passed' : `gate: FAILED (${gate.reasons.length} reasons above)`);
+  console.log(
+    gate.passed
+      ? 'gate: passed'
+      : `gate: FAILED (${gate.reasons.length} reason${gate.reasons.length === 1 ? '' : 's'} above)`,
+  );
   if (gate.passed) return 0;
   return 1;
 }

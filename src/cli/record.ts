@@ -6,7 +6,7 @@ import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { resolveModelId } from './model-config.js';
 
-const USAGE = `usage: npm run record -- [--trials N | --trial N] [--task T1,T3] [--variant baseline|upgraded]
+const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -39,8 +39,10 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
-  const trial =
-    values.trial === undefined ? undefined : positiveInteger('--trial', values.trial, 1);
+  const trialNumbers =
+    values.trial === undefined
+      ? undefined
+      : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
   const simulated = values.simulated ?? false;
   const simulator = simulated ? await startSimulator({ delayMs: [40, 160] }) : undefined;
@@ -68,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
       projectDir: process.cwd(),
       mode: 'record',
       trials,
-      ...(trial !== undefined && { trial }),
+      ...(trialNumbers && { trialNumbers }),
       ...(tasks && { tasks }),
       ...(variants && { variants }),
       source: simulated ? 'simulator' : 'live',

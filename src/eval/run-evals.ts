@@ -16,8 +16,8 @@ export interface RunEvalsOptions {
   projectDir: string;
   mode: 'replay' | 'record';
   trials: number;
-  /** Record only this trial number (re-recording one trial). */
-  trial?: number;
+  /** Only these trial numbers (re-recording some trials), instead of 1..trials. */
+  trialNumbers?: number[];
   tasks?: string[];
   variants?: string[];
   suites?: string[];
@@ -75,7 +75,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   checkSelection(options, reporter);
 
   const notes: string[] = [];
-  const trials = options.trial ? 1 : options.trials;
+  const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
   // Estimates from different trial counts differ by sampling alone: compare like with like.
   const comparable = reference && reference.report.trials === trials ? reference : undefined;
   if (reference && !comparable) {
@@ -143,7 +143,7 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.root]: projectDir,
     [EVAL_ENV.mode]: options.mode,
     [EVAL_ENV.trials]: String(options.trials),
-    [EVAL_ENV.trial]: options.trial ? String(options.trial) : undefined,
+    [EVAL_ENV.trial]: options.trialNumbers?.join(','),
     [EVAL_ENV.tasks]: options.tasks?.join(','),
     [EVAL_ENV.variants]: options.variants?.join(','),
     [EVAL_ENV.suites]: options.suites?.join(','),

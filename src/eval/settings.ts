@@ -59,11 +59,12 @@ export function suiteMatches(asked: string, suite: string): boolean {
 
 export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSettings {
   const projectDir = resolve(env[EVAL_ENV.root] ?? process.cwd());
-  const single = Number(env[EVAL_ENV.trial]);
+  // HARNESS_EVAL_TRIAL picks trials by number ("2" or "1,3"); otherwise trials 1..N.
+  const picked = list(env[EVAL_ENV.trial]).map(Number);
   const trials = Number(env[EVAL_ENV.trials] ?? DEFAULT_TRIALS);
   const trialNumbers =
-    Number.isInteger(single) && single > 0
-      ? [single]
+    picked.length > 0 && picked.every((n) => Number.isInteger(n) && n > 0)
+      ? [...new Set(picked)].sort((a, b) => a - b)
       : Array.from(
           { length: Number.isInteger(trials) && trials > 0 ? trials : DEFAULT_TRIALS },
           (_, i) => i + 1,

@@ -13,6 +13,7 @@ import { createJsonlTrace } from '../runtime/trace.js';
 import type { TaskDefinition } from './define-task.js';
 import { refuseSimulator } from './refuse-simulator.js';
 import { sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
+import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
 
@@ -28,16 +29,6 @@ export interface TrialOutcome {
   run?: RunResult;
   /** An unexpected failure of the trial itself (not of the agent under test). */
   error?: unknown;
-}
-
-/** The exact command that re-records one trial. */
-export function rerecordCommand(
-  task: string,
-  variant: string,
-  trial: number,
-  simulated: boolean,
-): string {
-  return `npm run record -- --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
 }
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */

@@ -1,3 +1,4 @@
+import { groupRerecordCommands } from '../rerecord.js';
 import { formatChange, trialLabel } from './format.js';
 import { codeBlock, details, escapeText, inlineCode, table } from './markdown-parts.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
@@ -37,7 +38,7 @@ function messagesBlock(messages: readonly string[]): string[] {
 export function staleSection(report: EvalReport): string {
   const stale = report.staleFixtures;
   if (stale.length === 0) return '';
-  const commands = [...new Set(stale.flatMap((entry) => entry.rerecordCommand ?? []))];
+  const commands = groupRerecordCommands(stale.flatMap((entry) => entry.rerecordCommand ?? []));
   const rerecord =
     commands.length > 0 ? ['Re-record with:', '', codeBlock(commands.join('\n'), 'sh'), ''] : [];
   const entries = stale.map((entry) =>

@@ -1,3 +1,4 @@
+import { groupRerecordCommands } from '../rerecord.js';
 import { trialLabel } from './format.js';
 import type { EvalReport } from './report-schema.js';
 import { wrap } from './terminal-parts.js';
@@ -11,7 +12,7 @@ const MAX_STALE_DETAIL_LINES = 16;
 export function staleLines(report: EvalReport): string[] {
   const stale = report.staleFixtures;
   if (stale.length === 0) return [];
-  const commands = [...new Set(stale.flatMap((entry) => entry.rerecordCommand ?? []))];
+  const commands = groupRerecordCommands(stale.flatMap((entry) => entry.rerecordCommand ?? []));
   const lines = ['Stale or missing fixtures (not counted)'];
   stale.forEach((entry, index) => {
     lines.push(...wrap(`  ${trialLabel(entry)}: ${entry.outcome}`));
