@@ -1,29 +1,34 @@
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../core/errors.js';
+import { parseFaults } from '../simulator/faults.js';
 import { startSimulator } from '../simulator/server.js';
 
-/**
- * `npm run simulator -- --port 8787`: serve the simulated Messages API until Ctrl-C.
- * Point a client at it with ANTHROPIC_BASE_URL.
- */
+const USAGE = `usage: npm run simulator -- [--port PORT] [--faults 429:2,529,500]
+
+Serves the simulated Messages API on 127.0.0.1 until Ctrl-C (default: an ephemeral port).
+  --faults LIST   answer the first requests with these error statuses, in order; '429:2'
+                  adds retry-after: 2 (seconds). Shows the retry and fallback layer at work.`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
+      faults: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('usage: npm run simulator -- [--port PORT]   (default: an ephemeral port)');
+    console.log(USAGE);
     return;
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be an integer from 0 to 65535, got '${values.port}'`);
-    process.exitCode = 2;
-    return;
+    throw new ConfigError(`--port must be an integer from 0 to 65535, got '${values.port}'`);
   }
-  const simulator = await startSimulator({ port });
+  const faults = values.faults === undefined ? [] : parseFaults(values.faults);
+  const simulator = await startSimulator({ port, faults });
   console.log(`simulator listening on ${simulator.url} (set ANTHROPIC_BASE_URL to this)`);
+  if (faults.length > 0) console.log(`the first ${faults.length} requests get: ${values.faults}`);
   const stop = () => {
     simulator.close().then(
       () => process.exit(0),
@@ -35,6 +40,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`simulator: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+  console.error(`simulator: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  process.exitCode = 2;
 });
