@@ -9,16 +9,15 @@ import {
   type WriteRecord,
 } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
-import type { RunState, ToolDefinition } from './types.js';
+import { testRunState } from './testing/run-state.js';
+import type { ToolDefinition } from './types.js';
 
-const run: RunState = {
+const run = testRunState({
   runId: 'run-7',
   step: 2,
   mode: 'interactive',
   clock: createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') }),
-  history: [],
-  store: new Map(),
-};
+});
 
 const executed: unknown[] = [];
 const contexts: Array<string | undefined> = [];

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import { createPermissionPolicy, parseRule } from './permissions.js';
 import { createToolPipeline } from './pipeline.js';
-import type { PermissionRule, RunState } from './types.js';
+import { testRunState } from './testing/run-state.js';
+import type { PermissionRule } from './types.js';
 
 /**
  * The seed's approval gate (002): `needs_approval` matches dangerous argument content
@@ -18,14 +18,7 @@ const DANGEROUS: PermissionRule[] = [
   { effect: 'allow', tool: '*' },
 ];
 
-const run: RunState = {
-  runId: 'r',
-  step: 1,
-  mode: 'interactive',
-  clock: createVirtualClock({ start: 0 }),
-  history: [],
-  store: new Map(),
-};
+const run = testRunState({ runId: 'r', mode: 'interactive' });
 const policy = createPermissionPolicy(DANGEROUS);
 const decide = (tool: string, field: string, text: string) =>
   policy.decide(tool, { [field]: text }, run);

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { createPermissionPolicy, describeRule, parseRule } from './permissions.js';
-import type { PermissionRule, RunState } from './types.js';
+import { testRunState } from './testing/run-state.js';
+import type { PermissionRule } from './types.js';
 
-const run: RunState = {
-  runId: 'run-1',
-  step: 1,
-  mode: 'unattended',
-  clock: createVirtualClock({ start: 0 }),
-  history: [],
-  store: new Map(),
-};
+const run = testRunState({ runId: 'run-1' });
 
 function decide(rules: PermissionRule[], tool: string, input: Record<string, unknown> = {}) {
   return createPermissionPolicy(rules).decide(tool, input, run);

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
+import type { createVirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
+import { testRunState } from './testing/run-state.js';
 import type { RunState, ToolCall } from './types.js';
 
-function runState(mode: RunState['mode'] = 'unattended'): RunState {
-  return {
-    runId: 'test',
-    step: 1,
-    mode,
-    clock: createVirtualClock({ start: 0 }),
-    history: [],
-    store: new Map(),
-  };
-}
+const runState = (mode: RunState['mode'] = 'unattended') => testRunState({ mode });
 
 const seen: AbortSignal[] = [];
 const echo = defineTool({

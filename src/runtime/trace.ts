@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { maskCardNumber } from './hooks/mask-card-numbers.js';
 import type { ModelEvent } from './model-client.js';
 import type { RunStats } from './types.js';
 
@@ -54,11 +55,9 @@ export interface TraceSink {
   write(event: TraceEvent): void;
 }
 
-const CARD_NUMBER = /(?<!\d)(\d{4})\d{4,11}(\d{4})(?!\d)/g;
-
 /** Tool inputs are logged, but never a full card number (the model may have typed one). */
 export function redactForTrace(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).replace(CARD_NUMBER, '$1****$2'));
+  return JSON.parse(maskCardNumber(JSON.stringify(value ?? null)));
 }
 
 /**

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../../core/clock.js';
-import type { RunState } from '../types.js';
+import { testRunState } from '../testing/run-state.js';
 import { maskCardNumber, maskCardNumbers } from './mask-card-numbers.js';
 
-const run: RunState = {
-  runId: 'run-1',
-  step: 1,
-  mode: 'unattended',
-  clock: createVirtualClock({ start: 0 }),
-  history: [],
-  store: new Map(),
-};
+const run = testRunState({ runId: 'run-1' });
 
 describe('maskCardNumbers', () => {
   it('masks a 19-digit card number in a tool result to first 4 + **** + last 4', async () => {
