@@ -1,6 +1,12 @@
 import picomatch from 'picomatch';
-import { canonicalJson } from '../core/canonical-json.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import {
+  type Condition,
+  GLOB_OPTIONS,
+  holds,
+  parseWhen,
+  RuleProblem,
+} from './permission-conditions.js';
 import type { PermissionDecision, PermissionEffect, PermissionRule, RunState } from './types.js';
 
 /** Decides allow / ask / deny for one tool call; built once from validated rules. */
@@ -9,35 +15,13 @@ export interface PermissionPolicy {
   decide(toolName: string, input: Record<string, unknown>, run: RunState): PermissionDecision;
 }
 
-type Operator = '>' | '>=' | '<' | '<=' | '=' | '!=' | '~';
-
-interface Condition {
-  path: string[];
-  operator: Operator;
-  value: string;
-  number: number | undefined;
-  glob: ((text: string) => boolean) | undefined;
-}
-
 interface CompiledRule {
   rule: PermissionRule;
   matchesTool: (name: string) => boolean;
   conditions: Condition[];
 }
 
-/** A problem in one rule; the caller adds which rule it is. */
-class RuleProblem extends Error {}
-
 const EFFECTS: readonly PermissionEffect[] = ['deny', 'ask', 'allow'];
-const WHEN_HELP =
-  'write conditions as `field OP value` joined by && (OP is one of > >= < <= = != ~), e.g. amount>1000 && order_id=ORD5*';
-// strictBrackets + debug make picomatch throw on a broken glob instead of silently matching nothing.
-const GLOB_OPTIONS = { strictBrackets: true, debug: true } as const;
-// In argument values `*` should also cross `/` (URLs, paths): bash-style stars.
-const VALUE_GLOB_OPTIONS = { ...GLOB_OPTIONS, bash: true, dot: true } as const;
-const CONDITION_HEAD = /^\s*([\w-]+(?:\.[\w-]+)*)\s*(>=|<=|!=|>|<|=|~)\s*/;
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
-
 /**
  * Build a permission policy. Rules are checked now, so a typo fails at load time, not mid-run.
  * Order: every deny rule, then ask, then allow; the first match in a group wins and
@@ -188,132 +172,4 @@ function compileRule(rule: PermissionRule): CompiledRule {
     throw new RuleProblem('when must be a condition string or a function (input, run) => boolean');
   }
   return { rule, matchesTool, conditions: parseWhen(when) };
-}
-
-/** `field OP value && ...`. A quoted value is kept exactly; see the checks below for the rest. */
-function parseWhen(text: string): Condition[] {
-  const conditions: Condition[] = [];
-  let rest = text;
-  while (true) {
-    const head = CONDITION_HEAD.exec(rest);
-    if (!head)
-      throw new RuleProblem(`cannot read condition '${rest.trim()}' in '${text}'; ${WHEN_HELP}`);
-    const field = head[1]!;
-    const operator = head[2] as Operator;
-    rest = rest.slice(head[0].length);
-
-    let value: string;
-    let quoted = false;
-    const quote = rest[0];
-    if (quote === '"' || quote === "'") {
-      const end = rest.indexOf(quote, 1);
-      if (end < 0)
-        throw new RuleProblem(`the value of '${field}' opens a ${quote} but never closes it`);
-      value = rest.slice(1, end);
-      quoted = true;
-      rest = rest.slice(end + 1);
-      if (!/^\s*(&&|$)/.test(rest)) {
-        throw new RuleProblem(
-          `unexpected '${rest.trim()}' after the quoted value of '${field}'; ${WHEN_HELP}`,
-        );
-      }
-    } else {
-      const and = rest.indexOf('&&');
-      value = and < 0 ? rest : rest.slice(0, and);
-      rest = and < 0 ? '' : rest.slice(and);
-      // Whitespace before && belongs to the separator. A trailing space at the very end is kept
-      // for `~` because it is meaningful there: `command~drop ` must not match `dropdown`.
-      value = operator === '~' && rest === '' ? value : value.trimEnd();
-    }
-    conditions.push(compileCondition(field, operator, value, quoted));
-
-    const next = /^\s*&&/.exec(rest);
-    if (!next) return conditions;
-    rest = rest.slice(next[0].length);
-    if (rest.trim() === '')
-      throw new RuleProblem(`'${text}' ends with &&; add a condition after it or remove it`);
-  }
-}
-
-function compileCondition(
-  field: string,
-  operator: Operator,
-  value: string,
-  quoted: boolean,
-): Condition {
-  if (!quoted && value === '') {
-    throw new RuleProblem(`'${field}${operator}' has no value; ${WHEN_HELP}`);
-  }
-  if (!quoted && value.includes('||')) {
-    throw new RuleProblem(`only && is supported, not ||; write one rule per alternative`);
-  }
-  if (!quoted && (operator === '=' || operator === '!=') && value.startsWith('=')) {
-    throw new RuleProblem(
-      `'${field}${operator}=' is not an operator; use a single '=' for equality`,
-    );
-  }
-  const number = NUMBER.test(value.trim()) ? Number(value) : undefined;
-  if (['>', '>=', '<', '<='].includes(operator) && number === undefined) {
-    throw new RuleProblem(
-      `'${field}${operator}${value}' compares numbers but '${value}' is not a number`,
-    );
-  }
-  let glob: ((text: string) => boolean) | undefined;
-  if (operator === '=' || operator === '!=') {
-    try {
-      glob = picomatch(value, VALUE_GLOB_OPTIONS);
-    } catch (error) {
-      throw new RuleProblem(
-        `the glob '${value}' for '${field}' does not parse (${errorMessage(error)}); fix or quote it`,
-      );
-    }
-  }
-  return { path: field.split('.'), operator, value, number, glob };
-}
-
-function holds(condition: Condition, input: Record<string, unknown>): boolean {
-  const actual = lookup(input, condition.path);
-  // A missing field never matches, not even `!=`: the rule cannot know what was meant.
-  if (actual === undefined || actual === null) return false;
-  const { operator, number } = condition;
-  const actualNumber = toNumber(actual);
-  switch (operator) {
-    case '>':
-      return actualNumber !== undefined && actualNumber > number!;
-    case '>=':
-      return actualNumber !== undefined && actualNumber >= number!;
-    case '<':
-      return actualNumber !== undefined && actualNumber < number!;
-    case '<=':
-      return actualNumber !== undefined && actualNumber <= number!;
-    case '=':
-    case '!=': {
-      if (typeof actual === 'object') return false;
-      const equal =
-        number !== undefined && actualNumber !== undefined
-          ? actualNumber === number
-          : condition.glob!(String(actual));
-      return operator === '=' ? equal : !equal;
-    }
-    case '~': {
-      const haystack = typeof actual === 'object' ? canonicalJson(actual) : String(actual);
-      return haystack.toLowerCase().includes(condition.value.toLowerCase());
-    }
-  }
-}
-
-function lookup(input: unknown, path: readonly string[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-function toNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && NUMBER.test(value.trim())) return Number(value);
-  return undefined;
 }
