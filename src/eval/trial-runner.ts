@@ -3,8 +3,7 @@ import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage, FixtureError } from '../core/errors.js';
-import { type CassetteMeta, cassettePath } from '../replay/cassette.js';
-import { readCassette } from '../replay/cassette-file.js';
+import { cassettePath } from '../replay/cassette.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -98,25 +97,18 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
   const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
   if (recording) return record();
 
-  let simulated = false;
-  try {
-    simulated = existsSync(file) && (await readCassette(file)).meta.source === 'simulator';
-  } catch {
-    // A corrupt cassette is reported by the replay below, with its file and field.
-  }
-  const command = rerecordCommand(task.id, variant, trial, simulated);
-  let recordedMeta: CassetteMeta | undefined;
   const replayed = await sharedReplayServer().replay(
     {
       file,
       label: { suite: task.agent.suite, task: task.id, variant, trial },
       matching: settings.matching,
-      rerecordCommand: command,
+      // One read of the cassette: its source decides whether the command needs --simulated.
+      rerecordCommand: (meta) =>
+        rerecordCommand(task.id, variant, trial, meta?.source === 'simulator'),
       // Replay costs no wall time but reports the recorded model latency.
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
-      recordedMeta = session.cassette.meta;
       const client = new Anthropic({
         apiKey: 'replay-without-key',
         baseURL: session.baseURL,
@@ -138,17 +130,22 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
   if (replayed.problem) {
     const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
     return {
-      record: { ...base, outcome, messages: [replayed.problem.message], rerecordCommand: command },
+      record: {
+        ...base,
+        outcome,
+        messages: [replayed.problem.message],
+        rerecordCommand: replayed.rerecordCommand,
+      },
     };
   }
   if (replayed.error !== undefined || !replayed.value) {
     return { record: { ...base, messages: [errorMessage(replayed.error)] }, error: replayed.error };
   }
   return finish(replayed.value, replayed.latenciesMs, {
-    ...(recordedMeta && {
-      source: recordedMeta.source,
-      model: recordedMeta.model,
-      recordedAt: recordedMeta.recordedAt,
+    ...(replayed.meta && {
+      source: replayed.meta.source,
+      model: replayed.meta.model,
+      recordedAt: replayed.meta.recordedAt,
     }),
   });
 

@@ -33,7 +33,11 @@ export interface ReplayOptions {
   label: TrialLabel;
   /** strict (default): request i must equal exchange i. lenient: any unplayed exchange with an equal request. */
   matching?: Matching;
-  rerecordCommand: string;
+  /**
+   * The command that re-records this trial, for problem messages. A function gets the
+   * cassette's meta (undefined when it is missing or unreadable), e.g. to add `--simulated`.
+   */
+  rerecordCommand: string | ((meta: CassetteMeta | undefined) => string);
   /** Called with each served exchange before its response goes out (advance a virtual clock here). */
   onExchange?: (exchange: Exchange, index: number) => void;
   /** Pure functions applied to both recorded and live bodies before comparing. */
@@ -49,6 +53,10 @@ export interface ReplayResult<T> {
   /** Recorded latency of each served exchange, in serving order. */
   latenciesMs: number[];
   served: number;
+  /** The re-record command the problem messages name. */
+  rerecordCommand: string;
+  /** The cassette's meta, when it could be read. */
+  meta?: CassetteMeta;
 }
 
 export type RecordMeta = Omit<CassetteMeta, 'recordedAt' | 'sdkVersion' | 'host'> &
@@ -117,18 +125,28 @@ export function createReplayServer(): ReplayServer {
 
     async replay(options, run) {
       requireListening();
+      const command = (meta: CassetteMeta | undefined) =>
+        typeof options.rerecordCommand === 'string'
+          ? options.rerecordCommand
+          : options.rerecordCommand(meta);
+      let cassette: Cassette;
+      try {
+        cassette = await loadTrialCassette({
+          file: options.file,
+          label: options.label,
+          rerecordCommand: command(undefined),
+        });
+      } catch (problem) {
+        if (problem instanceof FixtureError) {
+          return { problem, latenciesMs: [], served: 0, rerecordCommand: command(undefined) };
+        }
+        throw problem;
+      }
       const context = {
         file: options.file,
         label: options.label,
-        rerecordCommand: options.rerecordCommand,
+        rerecordCommand: command(cassette.meta),
       };
-      let cassette: Cassette;
-      try {
-        cassette = await loadTrialCassette(context);
-      } catch (problem) {
-        if (problem instanceof FixtureError) return { problem, latenciesMs: [], served: 0 };
-        throw problem;
-      }
       const cursor = createReplayCursor({
         ...context,
         cassette,
@@ -157,6 +175,8 @@ export function createReplayServer(): ReplayServer {
         ...(problem ? { problem } : {}),
         latenciesMs: [...cursor.latenciesMs],
         served: cursor.served,
+        rerecordCommand: context.rerecordCommand,
+        meta: cassette.meta,
       };
     },
 

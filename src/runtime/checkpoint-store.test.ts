@@ -12,6 +12,7 @@ import {
   unknownRunError,
 } from './checkpoint-store.js';
 import type { WriteRecord } from './idempotency.js';
+import { emptyStats } from './stop-rules.js';
 
 let dir: string;
 beforeEach(() => {
@@ -33,18 +34,7 @@ function checkpoint(step: number, runId = 'run-1'): Checkpoint {
     messages: [{ role: 'user', content: 'p' }],
     history: [],
     errorTexts: [],
-    stats: {
-      steps: step,
-      toolCalls: 0,
-      toolErrors: 0,
-      unconfirmedWrites: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      modelMs: 0,
-      toolMs: 0,
-    },
+    stats: { ...emptyStats(), steps: step },
     store: {},
     writes: [],
     createdAt: '2026-10-01T09:00:00.000Z',

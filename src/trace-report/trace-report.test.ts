@@ -3,23 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
+import { emptyStats } from '../runtime/stop-rules.js';
 import type { TraceEvent } from '../runtime/trace.js';
 import { formatTraceMarkdown, formatTraceTables } from './format.js';
 import { parseTrace, readTraces } from './read-traces.js';
 import { summarizeTraces } from './summarize.js';
 
-const stats = {
-  steps: 2,
-  toolCalls: 2,
-  toolErrors: 1,
-  unconfirmedWrites: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  modelMs: 0,
-  toolMs: 0,
-};
+const stats = { ...emptyStats(), steps: 2, toolCalls: 2, toolErrors: 1 };
 const start = (run: string, task = 'T1'): TraceEvent => ({
   type: 'run_start',
   run_id: run,
