@@ -95,6 +95,8 @@ describe('createReplayServer().record: retries and errors', () => {
       value: 'gave up: 529',
       latenciesMs: [expect.any(Number)],
       served: 1,
+      rerecordCommand: RERECORD,
+      meta: recorded.cassette?.meta,
     });
   });
 });

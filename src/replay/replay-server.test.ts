@@ -56,6 +56,8 @@ describe('createReplayServer: record, then replay', () => {
       value: recorded.value,
       latenciesMs: cassette.exchanges.map((exchange) => exchange.latencyMs),
       served: 2,
+      rerecordCommand: RERECORD,
+      meta: cassette.meta,
     });
     expect(fixture.api.requests.length).toBe(calls);
   });
@@ -138,6 +140,36 @@ describe('createReplayServer: record, then replay', () => {
       }),
     );
     expect(session.value).toEqual({ now: NOW, baseURL: REPLAY_BASE_URL, trial: 4 });
+  });
+
+  it('builds the re-record command from the meta it reads, or from nothing when the cassette is missing', async () => {
+    const asked: Array<string | undefined> = [];
+    const command = (meta: { source: string } | undefined) => {
+      asked.push(meta?.source);
+      return `record ${meta ? meta.source : 'unknown'}`;
+    };
+    const found = await fixture.server.replay(
+      {
+        file: fixture.file(4),
+        label: { task: 'T1', variant: 'upgraded', trial: 4 },
+        rerecordCommand: command,
+      },
+      async () => 'ran',
+    );
+    expect(found.rerecordCommand).toBe('record simulator');
+    const missing = await fixture.server.replay(
+      {
+        file: fixture.file(99),
+        label: { task: 'T1', variant: 'upgraded', trial: 99 },
+        rerecordCommand: command,
+      },
+      async () => 'never',
+    );
+    expect(missing.problem?.code).toBe('fixture_missing');
+    expect(missing.problem?.message.endsWith('\nre-record: record unknown')).toBe(true);
+    expect(missing.rerecordCommand).toBe('record unknown');
+    expect(asked).toContain('simulator');
+    expect(asked).toContain(undefined);
   });
 });
 
