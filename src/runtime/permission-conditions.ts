@@ -87,7 +87,8 @@ function compileCondition(
       `'${field}${operator}=' is not an operator; use a single '=' for equality`,
     );
   }
-  const number = NUMBER.test(value.trim()) ? Number(value) : undefined;
+  const parsed = NUMBER.test(value.trim()) ? Number(value) : undefined;
+  const number = parsed !== undefined && Number.isFinite(parsed) ? parsed : undefined;
   if (['>', '>=', '<', '<='].includes(operator) && number === undefined) {
     throw new RuleProblem(
       `'${field}${operator}${value}' compares numbers but '${value}' is not a number`,
@@ -106,7 +107,16 @@ function compileCondition(
   return { path: field.split('.'), operator, value, number, glob };
 }
 
-export function holds(condition: Condition, input: Record<string, unknown>): boolean {
+/**
+ * Whether the condition holds for the input. `failClosed` (deny and ask rules): a value that a
+ * number comparison cannot read as a finite number (`1e400`, `[5000]`, `"5,000"`, `"0x1388"`,
+ * full-width digits) makes the comparison hold, so the rule applies; for allow rules it does not.
+ */
+export function holds(
+  condition: Condition,
+  input: Record<string, unknown>,
+  failClosed = false,
+): boolean {
   const actual = lookup(input, condition.path);
   // A missing field never matches, not even `!=`: the rule cannot know what was meant.
   if (actual === undefined || actual === null) return false;
@@ -114,13 +124,13 @@ export function holds(condition: Condition, input: Record<string, unknown>): boo
   const actualNumber = toNumber(actual);
   switch (operator) {
     case '>':
-      return actualNumber !== undefined && actualNumber > number!;
+      return actualNumber === undefined ? failClosed : actualNumber > number!;
     case '>=':
-      return actualNumber !== undefined && actualNumber >= number!;
+      return actualNumber === undefined ? failClosed : actualNumber >= number!;
     case '<':
-      return actualNumber !== undefined && actualNumber < number!;
+      return actualNumber === undefined ? failClosed : actualNumber < number!;
     case '<=':
-      return actualNumber !== undefined && actualNumber <= number!;
+      return actualNumber === undefined ? failClosed : actualNumber <= number!;
     case '=':
     case '!=': {
       if (typeof actual === 'object') return false;
@@ -147,8 +157,13 @@ function lookup(input: unknown, path: readonly string[]): unknown {
   return current;
 }
 
+/** A finite JSON number, or a string of ASCII decimal digits (`-12.5`, `1e3`); nothing else. */
 function toNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && NUMBER.test(value.trim())) return Number(value);
-  return undefined;
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && NUMBER.test(value.trim())
+        ? Number(value)
+        : undefined;
+  return number !== undefined && Number.isFinite(number) ? number : undefined;
 }

@@ -101,12 +101,58 @@ describe('createPermissionPolicy', () => {
       expect(decide(rules, 'resubmit_refund', { amount: '9' }).effect).toBe('allow');
     });
 
-    it('never matches a missing or non-numeric field', () => {
+    it('never matches a missing field, not even !=', () => {
       expect(decide(rules, 'resubmit_refund', {}).effect).toBe('allow');
-      expect(decide(rules, 'resubmit_refund', { amount: 'lots' }).effect).toBe('allow');
+      expect(decide(rules, 'resubmit_refund', { amount: null }).effect).toBe('allow');
       const notEqual = [{ effect: 'deny' as const, tool: '*', when: 'status!=open' }];
       expect(decide(notEqual, 'update_order', {}).effect).toBe('ask');
       expect(decide(notEqual, 'update_order', { status: 'closed' }).effect).toBe('deny');
+    });
+
+    it('fails closed: a deny comparison applies to any value it cannot read as a finite number', () => {
+      const unreadable = [
+        1e400,
+        -1e400,
+        Number.NaN,
+        [5000],
+        { value: 5000 },
+        '5,000',
+        '0x1388',
+        '５０００',
+        '1e400',
+        '5000 yuan',
+        'lots',
+        true,
+      ];
+      for (const amount of unreadable) {
+        expect([amount, decide(rules, 'resubmit_refund', { amount }).effect]).toEqual([
+          amount,
+          'deny',
+        ]);
+      }
+      // The same holds for ask rules, and for every comparison operator.
+      for (const when of ['amount>1000', 'amount>=1000', 'amount<1000', 'amount<=1000']) {
+        const ask = [
+          { effect: 'ask' as const, tool: '*', when },
+          { effect: 'allow' as const, tool: '*' },
+        ];
+        expect(decide(ask, 'transfer', { amount: '0x1388' }).effect).toBe('ask');
+      }
+    });
+
+    it('never lets an allow comparison allow a value it cannot read as a finite number', () => {
+      const allowSmall = [{ effect: 'allow' as const, tool: 'transfer', when: 'amount<1000' }];
+      for (const amount of [-1e400, [5], { value: 5 }, '5,0', '0x5', '５', 'NaN']) {
+        expect(decide(allowSmall, 'transfer', { amount }).effect).toBe('ask');
+      }
+      expect(decide(allowSmall, 'transfer', { amount: 5 }).effect).toBe('allow');
+      expect(decide(allowSmall, 'transfer', { amount: ' 5.5 ' }).effect).toBe('allow');
+    });
+
+    it('refuses a rule whose own number is not finite', () => {
+      expect(
+        configErrorOf(() => createPermissionPolicy([parseRule('t(amount>1e400)', 'deny')])).message,
+      ).toContain("'1e400' is not a number");
     });
 
     it('supports >=, < and <= at their boundaries', () => {

@@ -139,7 +139,9 @@ function evaluate(
       return entry.rule.effect === 'allow' ? false : new Error(errorMessage(error));
     }
   }
-  return entry.conditions.every((condition) => holds(condition, input));
+  // Deny and ask rules fail closed on a number they cannot read; allow rules never allow on one.
+  const failClosed = entry.rule.effect !== 'allow';
+  return entry.conditions.every((condition) => holds(condition, input, failClosed));
 }
 
 function compileRule(rule: PermissionRule): CompiledRule {
