@@ -111,8 +111,9 @@ describe('createPermissionPolicy', () => {
 
     it('fails closed: a deny comparison applies to any value it cannot read as a finite number', () => {
       const unreadable = [
-        1e400,
-        -1e400,
+        // As the model's JSON arrives: 1e400 parses to Infinity.
+        JSON.parse('1e400'),
+        JSON.parse('-1e400'),
         Number.NaN,
         [5000],
         { value: 5000 },
@@ -142,7 +143,7 @@ describe('createPermissionPolicy', () => {
 
     it('never lets an allow comparison allow a value it cannot read as a finite number', () => {
       const allowSmall = [{ effect: 'allow' as const, tool: 'transfer', when: 'amount<1000' }];
-      for (const amount of [-1e400, [5], { value: 5 }, '5,0', '0x5', '５', 'NaN']) {
+      for (const amount of [JSON.parse('-1e400'), [5], { value: 5 }, '5,0', '0x5', '５', 'NaN']) {
         expect(decide(allowSmall, 'transfer', { amount }).effect).toBe('ask');
       }
       expect(decide(allowSmall, 'transfer', { amount: 5 }).effect).toBe('allow');
