@@ -210,8 +210,15 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   return {
     tools: options.tools,
     run,
-    runAll: (calls, state) => Promise.all(calls.map((call) => run(call, state))),
+    runAll: (calls, state) =>
+      Promise.all(calls.map((call, index) => run(call, inBatch(state, calls.slice(0, index))))),
   };
+}
+
+/** The run as one call of a batch sees it: everything live from `state`, plus its predecessors. */
+function inBatch(state: RunState, earlierInBatch: readonly ToolCall[]): RunState {
+  // A prototype link, not a copy: getters such as `step` stay live.
+  return Object.create(state, { earlierInBatch: { value: earlierInBatch, enumerable: true } });
 }
 
 type Executed =

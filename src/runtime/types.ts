@@ -53,6 +53,11 @@ export interface RunState {
    * run, and a resumed run gets it back as of its last checkpoint (JSON values only).
    */
   readonly store: Map<string, unknown>;
+  /**
+   * The calls of the same assistant turn listed before this one (they may be running in
+   * parallel, so they are not in `history` yet); absent outside a batch.
+   */
+  readonly earlierInBatch?: readonly ToolCall[];
 }
 
 export interface ToolExecuteContext {

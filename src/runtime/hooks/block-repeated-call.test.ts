@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createVirtualClock } from '../../core/clock.js';
+import { defineTool } from '../define-tool.js';
+import { createToolPipeline } from '../pipeline.js';
 import type { Decision, RunState, ToolCall, ToolCallRecord } from '../types.js';
 import { blockRepeatedCall } from './block-repeated-call.js';
 
@@ -97,5 +100,60 @@ describe('blockRepeatedCall', () => {
     ];
     const verdict = await hook(call('get_payment', input), runWith(history));
     expect(verdict?.reason).toContain('(decision: allow)');
+  });
+});
+
+describe('blockRepeatedCall in one turn of parallel calls', () => {
+  it('runs the first of 499 identical calls once and denies the other 498, results in call order', async () => {
+    let executions = 0;
+    const getOrder = defineTool({
+      name: 'get_order',
+      description: 'Look an order up',
+      effect: 'read',
+      parameters: z.object({ order_id: z.string() }),
+      execute: async ({ order_id }) => {
+        executions += 1;
+        return { order_id, status: 'completed' };
+      },
+    });
+    const pipeline = createToolPipeline({
+      tools: [getOrder],
+      validate: true,
+      hooks: { preToolUse: [blockRepeatedCall()] },
+    });
+    const calls = Array.from({ length: 500 }, (_, index) => ({
+      id: `toolu_${index}`,
+      name: 'get_order',
+      input: { order_id: 'ORD1001' },
+    }));
+    // One different call in the middle runs too.
+    calls[250] = { id: 'toolu_250', name: 'get_order', input: { order_id: 'ORD2002' } };
+    const outcomes = await pipeline.runAll(calls, runWith([]));
+
+    expect(executions).toBe(2);
+    expect(outcomes.map((outcome) => outcome.result.tool_use_id)).toEqual(
+      calls.map((each) => each.id),
+    );
+    expect(outcomes[0]!.record.decision).toBe('allow');
+    expect(outcomes[250]!.record.decision).toBe('allow');
+    const denied = outcomes.filter((outcome) => outcome.record.decision === 'hook_deny');
+    expect(denied).toHaveLength(498);
+    expect(denied[0]!.result).toMatchObject({ is_error: true });
+    expect(denied[0]!.result.content).toContain(
+      'get_order is called with the same arguments earlier in this turn (toolu_0)',
+    );
+  });
+
+  it('lets a retry of a timed-out call through once even when it is listed twice in one turn', async () => {
+    const hook = blockRepeatedCall({ allowTimeoutRetryOnce: true });
+    const input = { order_id: 'ORD1001' };
+    const history = [record('get_payment', input, 'timeout', 1)];
+    const first = call('get_payment', input);
+    expect(await hook(first, runWith(history))).toBeUndefined();
+    const second = await hook(call('get_payment', input), {
+      ...runWith(history),
+      earlierInBatch: [first],
+    });
+    expect(second?.decision).toBe('deny');
   });
 });

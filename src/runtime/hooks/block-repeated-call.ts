@@ -8,7 +8,8 @@ export interface BlockRepeatedCallOptions {
 
 /**
  * PreToolUse hook that denies a call identical (same tool, same canonical input) to an earlier
- * call of the run: repeating it cannot give a new answer and burns steps.
+ * call of the run, or to an earlier call of the same turn (parallel calls): repeating it cannot
+ * give a new answer and burns steps.
  *
  * @example
  * const hooks = { preToolUse: [blockRepeatedCall({ allowTimeoutRetryOnce: true })] };
@@ -16,6 +17,16 @@ export interface BlockRepeatedCallOptions {
 export function blockRepeatedCall(options: BlockRepeatedCallOptions = {}): PreToolUseHook {
   return (call, run) => {
     const fingerprint = canonicalJson(call.input);
+    // Parallel calls of one turn are not in the history yet: the first of identical ones runs.
+    const twin = run.earlierInBatch?.find(
+      (other) => other.name === call.name && canonicalJson(other.input) === fingerprint,
+    );
+    if (twin) {
+      return {
+        decision: 'deny',
+        reason: `${call.name} is called with the same arguments earlier in this turn (${twin.id}); its result answers this call too: do not repeat it`,
+      };
+    }
     const earlier = run.history.filter(
       (record) => record.tool === call.name && canonicalJson(record.input) === fingerprint,
     );
