@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../runtime/define-tool.js';
-import type { WriteRecord } from '../runtime/idempotency.js';
+import { isWriteOutcome, type WriteLogEntry } from '../runtime/idempotency.js';
 import type { RunState, ToolDefinition } from '../runtime/types.js';
 import { ORDERS, PAYMENT_HANG_MS, PAYMENTS } from './data.js';
 
@@ -26,8 +26,9 @@ export function refundSubmissionsOf(store: ReadonlyMap<string, unknown>): Refund
  * The refunds resubmitted according to a run's durable write log (`result.writes`, or
  * `checkpoints.loadWrites(runId)`): unlike the per-run store, it survives a crash.
  */
-export function refundSubmissionsIn(writes: readonly WriteRecord[]): RefundSubmission[] {
+export function refundSubmissionsIn(writes: readonly WriteLogEntry[]): RefundSubmission[] {
   return writes
+    .filter(isWriteOutcome)
     .filter((write) => write.tool === 'resubmit_refund')
     .map((write) => {
       const { order_id, reason } = write.input as RefundSubmission;

@@ -6,9 +6,9 @@ import {
   type Checkpoint,
   CheckpointError,
   parseCheckpoint,
-  parseWriteRecord,
+  parseWriteLogEntry,
 } from './checkpoint.js';
-import type { WriteRecord } from './idempotency.js';
+import type { WriteLogEntry } from './idempotency.js';
 
 /**
  * Where runs keep their state between steps. The default is a folder of files; anything with
@@ -19,10 +19,10 @@ export interface CheckpointStore {
   load(runId: string): Promise<Checkpoint | undefined>;
   /** Replace the run's checkpoint atomically: a crash mid-save leaves the previous one whole. */
   save(checkpoint: Checkpoint): Promise<void>;
-  /** Append one executed write; durable when it resolves (it is recorded before the next checkpoint). */
-  appendWrite(runId: string, record: WriteRecord): Promise<void>;
-  /** Every write recorded for the run, oldest first. */
-  loadWrites(runId: string): Promise<WriteRecord[]>;
+  /** Append one write log entry (an intent or an outcome); durable when it resolves. */
+  appendWrite(runId: string, entry: WriteLogEntry): Promise<void>;
+  /** Every write log entry of the run, oldest first. */
+  loadWrites(runId: string): Promise<WriteLogEntry[]>;
   /** Run ids with a checkpoint (sorted by name: timestamped ids come out oldest first). */
   list(): Promise<string[]>;
   /** Where the run's checkpoint lives, for messages (`.checkpoints/<run-id>.json`). */
@@ -91,7 +91,7 @@ export function createFileCheckpointStore(options: FileCheckpointStoreOptions): 
         .split('\n')
         .map((line, index) => ({ line, number: index + 1 }))
         .filter(({ line }) => line.trim() !== '')
-        .map(({ line, number }) => parseWriteRecord(line, `${file}:${number}`) as WriteRecord);
+        .map(({ line, number }) => parseWriteLogEntry(line, `${file}:${number}`) as WriteLogEntry);
     },
     async list() {
       let names: string[];
@@ -118,7 +118,7 @@ export function createMemoryCheckpointStore(): CheckpointStore & {
   readonly files: Map<string, string>;
 } {
   const files = new Map<string, string>();
-  const writes = new Map<string, WriteRecord[]>();
+  const writes = new Map<string, WriteLogEntry[]>();
   return {
     files,
     describe: (runId) => `memory:${runId}.json`,

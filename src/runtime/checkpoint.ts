@@ -26,6 +26,7 @@ const DecisionSchema = z.enum([
   'allow',
   'timeout',
   'failed',
+  'outcome_unknown',
 ]);
 
 const RunStatusSchema = z.enum([
@@ -90,6 +91,30 @@ export const WriteRecordSchema = z
     at: z.string(),
   })
   .strict();
+
+const WriteIntentSchema = z
+  .object({
+    kind: z.literal('intent'),
+    key: z.string().min(1),
+    tool: z.string(),
+    input: z.unknown(),
+    decision: DecisionSchema,
+    step: z.number().int().nonnegative(),
+    at: z.string(),
+  })
+  .strict();
+
+const WriteClearedSchema = z
+  .object({
+    kind: z.literal('cleared'),
+    key: z.string().min(1),
+    reason: z.enum(['tool_failed', 'human_retry']),
+    at: z.string(),
+  })
+  .strict();
+
+/** One line of a write log: an outcome (no `kind`, as logs before intents were written), an intent, or a cleared intent. */
+const WriteLogEntrySchema = z.union([WriteRecordSchema, WriteIntentSchema, WriteClearedSchema]);
 
 const PendingApprovalSchema = z
   .object({
@@ -190,7 +215,10 @@ export function parseCheckpoint(text: string, source: string): Checkpoint {
 }
 
 /** One line of a write log file, checked like a checkpoint. */
-export function parseWriteRecord(line: string, source: string): z.infer<typeof WriteRecordSchema> {
+export function parseWriteLogEntry(
+  line: string,
+  source: string,
+): z.infer<typeof WriteLogEntrySchema> {
   let data: unknown;
   try {
     data = JSON.parse(line);
@@ -202,7 +230,7 @@ export function parseWriteRecord(line: string, source: string): z.infer<typeof W
     );
   }
   return parseWith(
-    WriteRecordSchema,
+    WriteLogEntrySchema,
     data,
     source,
     (message) =>

@@ -56,7 +56,14 @@ describe('a real process killed between a write and its checkpoint', () => {
     expect(await runAndKill()).toBe('SIGKILL');
     const checkpoints = createFileCheckpointStore({ dir: join(dir, 'checkpoints') });
     expect((await checkpoints.load(CRASH_RUN_ID))?.step).toBe(1);
-    expect(await checkpoints.loadWrites(CRASH_RUN_ID)).toHaveLength(1);
+    // The intent, fsynced before the write ran, and its outcome.
+    expect(await checkpoints.loadWrites(CRASH_RUN_ID)).toEqual([
+      expect.objectContaining({ kind: 'intent', key: 'submit_refund:ORD1001:submit' }),
+      expect.objectContaining({
+        key: 'submit_refund:ORD1001:submit',
+        output: 'refund for ORD1001 submitted',
+      }),
+    ]);
     expect(downstreamLines()).toHaveLength(1);
 
     const model = createScriptedModel(afterCrashTurns());

@@ -6,6 +6,7 @@ import {
   createKeyedQueue,
   createWriteLog,
   idempotencyKeyFor,
+  type WriteLogEntry,
   type WriteRecord,
 } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
@@ -58,7 +59,7 @@ describe('idempotencyKeyFor', () => {
 
 describe('createWriteLog', () => {
   it('appends each key once and keeps the first record', async () => {
-    const appended: WriteRecord[] = [];
+    const appended: WriteLogEntry[] = [];
     const record = (output: string): WriteRecord => ({
       key: 'k',
       tool: 't',
@@ -73,7 +74,7 @@ describe('createWriteLog', () => {
     });
     await log.record(record('first'));
     await log.record(record('second'));
-    expect(appended.map((entry) => entry.output)).toEqual(['first']);
+    expect(appended).toEqual([record('first')]);
     expect(log.get('k')?.output).toBe('first');
   });
 });

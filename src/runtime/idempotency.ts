@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
+import { ConfigError } from '../core/errors.js';
 import type { Decision, RunState, ToolDefinition } from './types.js';
 
 /** One executed write: what ran, under which key, and the result the model was given. */
@@ -18,12 +19,63 @@ export interface WriteRecord {
 }
 
 /**
- * The run's durable record of executed writes. `record` must be durable when it resolves:
- * a crash after it cannot make the write run twice.
+ * Logged, durably, before a write is executed. An intent without a later outcome means the
+ * write may or may not have taken effect (it timed out, or the process died): it is never run
+ * again automatically; a human resolves it (`resolve`).
+ */
+export interface WriteIntent {
+  kind: 'intent';
+  key: string;
+  tool: string;
+  input: unknown;
+  decision: Decision;
+  step: number;
+  at: string;
+}
+
+/** Closes an intent without an outcome: the tool threw (`tool_failed`) or a human said retry. */
+export interface WriteCleared {
+  kind: 'cleared';
+  key: string;
+  reason: 'tool_failed' | 'human_retry';
+  at: string;
+}
+
+/** One line of the write log: an intent, an outcome (a `WriteRecord`) or a cleared intent. */
+export type WriteLogEntry = WriteRecord | WriteIntent | WriteCleared;
+
+/** An outcome (an executed write), not an intent or a cleared intent. */
+export function isWriteOutcome(entry: WriteLogEntry): entry is WriteRecord {
+  return !('kind' in entry);
+}
+
+/** What a human decided about a write whose outcome is unknown. */
+export type WriteResolution = 'done' | 'retry';
+
+/** The output recorded for a write a human marked done: its real result was never seen. */
+export const RESOLVED_DONE_OUTPUT =
+  'This write was already made earlier in this run (a human confirmed that it took effect; its result was not recorded). Do not make it again.';
+
+/**
+ * The run's durable record of writes. Every method that writes is durable when it resolves:
+ * a crash after `intend` leaves an unknown outcome, never a silent second execution.
  */
 export interface WriteLog {
+  /** The outcome of an executed write. */
   get(key: string): WriteRecord | undefined;
+  /** The intent of a write whose outcome is unknown (timed out, interrupted, still running). */
+  unresolved(key: string): WriteIntent | undefined;
+  /** Every write whose outcome is unknown, oldest first. */
+  unresolvedList(): readonly WriteIntent[];
+  /** Log that the write is about to run. */
+  intend(intent: Omit<WriteIntent, 'kind'>): Promise<void>;
+  /** Log the outcome of a write that ran. */
   record(record: WriteRecord): Promise<void>;
+  /** The tool threw: the write did not happen, so a later call may run it. */
+  failed(key: string, at: string): Promise<void>;
+  /** A human's decision about an unresolved write; throws when the key has none pending. */
+  resolve(key: string, resolution: WriteResolution, at: string): Promise<void>;
+  /** Executed writes (outcomes), oldest first. */
   list(): readonly WriteRecord[];
 }
 
@@ -44,26 +96,59 @@ export function idempotencyKeyFor(
 }
 
 /**
- * A write log over records already on disk (or in a database) and a durable `append`.
- * The first record of a key wins; a later one for the same key is ignored.
+ * A write log over entries already on disk (or in a database) and a durable `append`.
+ * The first outcome of a key wins; a later one for the same key is ignored.
  *
  * @example
- * const writes = createWriteLog(await store.loadWrites(runId), (record) => store.appendWrite(runId, record));
+ * const writes = createWriteLog(await store.loadWrites(runId), (entry) => store.appendWrite(runId, entry));
  */
 export function createWriteLog(
-  initial: readonly WriteRecord[],
-  append: (record: WriteRecord) => Promise<void>,
+  initial: readonly WriteLogEntry[],
+  append: (entry: WriteLogEntry) => Promise<void>,
 ): WriteLog {
-  const byKey = new Map<string, WriteRecord>();
-  for (const record of initial) if (!byKey.has(record.key)) byKey.set(record.key, record);
+  const done = new Map<string, WriteRecord>();
+  const pending = new Map<string, WriteIntent>();
+  const apply = (entry: WriteLogEntry) => {
+    if (isWriteOutcome(entry)) {
+      if (!done.has(entry.key)) done.set(entry.key, entry);
+      pending.delete(entry.key);
+    } else if (entry.kind === 'intent') {
+      if (!done.has(entry.key)) pending.set(entry.key, entry);
+    } else {
+      pending.delete(entry.key);
+    }
+  };
+  const write = async (entry: WriteLogEntry) => {
+    await append(entry);
+    apply(entry);
+  };
+  for (const entry of initial) apply(entry);
   return {
-    get: (key) => byKey.get(key),
+    get: (key) => done.get(key),
+    unresolved: (key) => pending.get(key),
+    unresolvedList: () => [...pending.values()],
+    intend: (intent) => write({ kind: 'intent', ...intent }),
     async record(record) {
-      if (byKey.has(record.key)) return;
-      await append(record);
-      byKey.set(record.key, record);
+      if (done.has(record.key)) return;
+      await write(record);
     },
-    list: () => [...byKey.values()],
+    failed: (key, at) => write({ kind: 'cleared', key, reason: 'tool_failed', at }),
+    async resolve(key, resolution, at) {
+      const intent = pending.get(key);
+      if (!intent) {
+        const waiting = [...pending.keys()];
+        throw new ConfigError(
+          `no write with an unknown outcome has the key '${key}'; ${waiting.length === 0 ? 'no write of this run waits for a decision' : `writes waiting for a decision: ${waiting.join(', ')}`}`,
+        );
+      }
+      if (resolution === 'retry') {
+        await write({ kind: 'cleared', key, reason: 'human_retry', at });
+        return;
+      }
+      const { kind: _intent, ...made } = intent;
+      await write({ ...made, output: RESOLVED_DONE_OUTPUT, at });
+    },
+    list: () => [...done.values()],
   };
 }
 

@@ -1,6 +1,7 @@
-import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { ToolTimeoutError } from '../core/errors.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
+import { resultText, thrownMessage } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type {
   Approver,
@@ -13,6 +14,12 @@ import type {
   ToolDefinition,
 } from './types.js';
 import { validateInput } from './validate.js';
+import {
+  type LateOutcome,
+  timedOutWriteMessage,
+  unknownOutcomeMessage,
+  writeAttempt,
+} from './write-attempt.js';
 
 /** What a harness turns on around the same tools. Anything left out is off (the baseline). */
 export interface ToolPipelineOptions {
@@ -146,6 +153,11 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       const recorded = writeKey === undefined ? undefined : options.writes?.get(writeKey);
       // Already executed (before a crash, or earlier in this run): the same answer, no second write.
       if (recorded) return respond(recorded.decision, recorded.output, true);
+      // Started before without a recorded outcome (timed out, interrupted): never run it twice.
+      const unresolved = writeKey === undefined ? undefined : options.writes?.unresolved(writeKey);
+      if (unresolved) {
+        return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
+      }
 
       let decision: Decision = 'allow';
       if (permission?.effect === 'ask') {
@@ -179,7 +191,22 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
 
       const key = writeKey === undefined ? undefined : `${state.runId}/${writeKey}`;
+      const attempt =
+        writeKey === undefined || !options.writes
+          ? undefined
+          : writeAttempt(options.writes, {
+              key: writeKey,
+              tool: tool.name,
+              input: args,
+              decision,
+              run: state,
+            });
+      await attempt?.intend();
       const executed = await execute(tool, args, state, options.timeouts ?? false, key);
+      if (executed.kind === 'timeout' && attempt) {
+        attempt.settleLate(executed.late);
+        return finish('timeout', timedOutWriteMessage(tool.name, executed.ms), true);
+      }
       if (executed.kind === 'timeout') {
         return finish(
           'timeout',
@@ -188,22 +215,15 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         );
       }
       if (executed.kind === 'failed') {
+        await attempt?.failed();
         return finish('failed', `${tool.name} failed: ${executed.message}`, true);
       }
 
-      const output = serialize(executed.value);
-      if (writeKey !== undefined) {
-        await options.writes?.record({
-          key: writeKey,
-          tool: tool.name,
-          input: args,
-          output,
-          decision,
-          step: state.step,
-          at: new Date(state.clock.now()).toISOString(),
-        });
-      }
-      return respond(decision, output);
+      const text = resultText(executed.value);
+      // A write that ran is logged even when its result cannot be shown: it must not run again.
+      await attempt?.done(text.ok ? text.text : `(the write was made, but ${text.reason})`);
+      if (!text.ok) return finish('failed', `${tool.name} failed: ${text.reason}`, true);
+      return respond(decision, text.text);
     });
   }
 
@@ -224,7 +244,7 @@ function inBatch(state: RunState, earlierInBatch: readonly ToolCall[]): RunState
 type Executed =
   | { kind: 'ok'; value: unknown }
   | { kind: 'failed'; message: string }
-  | { kind: 'timeout'; ms: number };
+  | { kind: 'timeout'; ms: number; late: LateOutcome };
 
 async function execute(
   tool: ToolDefinition,
@@ -242,14 +262,14 @@ async function execute(
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     }))().then(
     (value): Executed => ({ kind: 'ok', value }),
-    (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
+    (error: unknown): Executed => ({ kind: 'failed', message: thrownMessage(error) }),
   );
   const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
   if (timeoutMs === undefined) return work;
 
   const timer = new AbortController();
   const timeout = state.clock.sleep(timeoutMs, timer.signal).then(
-    (): Executed => ({ kind: 'timeout', ms: timeoutMs }),
+    (): Executed => ({ kind: 'timeout', ms: timeoutMs, late: work as LateOutcome }),
     (): Executed => ({ kind: 'failed', message: 'timer cancelled' }),
   );
   const outcome = await Promise.race([work, timeout]);
@@ -260,10 +280,4 @@ async function execute(
     timer.abort();
   }
   return outcome;
-}
-
-function serialize(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '(no output)';
-  return JSON.stringify(value);
 }

@@ -260,7 +260,12 @@ describe('resumeAgent', () => {
     });
     expect(writes).toBe(1);
     expect(result.toolCalls.map((record) => record.replayed ?? false)).toEqual([false, true]);
-    expect(await checkpoints.loadWrites('run-1')).toHaveLength(1);
+    // One intent logged before the write ran, one outcome after it.
+    expect(
+      (await checkpoints.loadWrites('run-1')).map((entry) =>
+        'kind' in entry ? entry.kind : 'outcome',
+      ),
+    ).toEqual(['intent', 'outcome']);
   });
 });
 

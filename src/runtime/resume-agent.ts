@@ -2,7 +2,13 @@ import type { Clock } from '../core/clock.js';
 import { type Checkpoint, CheckpointError } from './checkpoint.js';
 import { type CheckpointStore, unknownRunError } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
-import { createWriteLog, type WriteRecord } from './idempotency.js';
+import {
+  createWriteLog,
+  type WriteLogEntry,
+  type WriteIntent,
+  type WriteRecord,
+  type WriteResolution,
+} from './idempotency.js';
 import type { ModelClient } from './model-client.js';
 import { type ApprovalDecisions, type RoleModels, type RunResult, runLoop } from './run-loop.js';
 import { fromCheckpoint } from './run-snapshot.js';
@@ -25,6 +31,12 @@ export interface ResumeAgentOptions {
   trace?: TraceSink;
   signal?: AbortSignal;
   roleModels?: RoleModels;
+  /**
+   * A human's decision per write key whose outcome is unknown (it timed out or the run was
+   * interrupted): `done` (it took effect; never run it again) or `retry` (it did not; the next
+   * identical call may run it). Recorded in the write log before the run continues.
+   */
+  resolveWrites?: Readonly<Record<string, WriteResolution>>;
 }
 
 /**
@@ -55,6 +67,11 @@ export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResul
   const writes = createWriteLog(mergeWrites(logged, checkpoint.writes as WriteRecord[]), (record) =>
     checkpoints.appendWrite(runId, record),
   );
+  for (const [key, resolution] of Object.entries(options.resolveWrites ?? {})) {
+    const ts = new Date(clock.now()).toISOString();
+    await writes.resolve(key, resolution, ts);
+    trace?.write({ type: 'write_resolved', key, resolution, ts });
+  }
   trace?.write({
     type: 'run_resume',
     run_id: runId,
@@ -62,7 +79,9 @@ export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResul
     state: checkpoint.state,
     ts: new Date(clock.now()).toISOString(),
   });
-  if (checkpoint.state === 'finished') return finishedResult(checkpoint, writes.list());
+  if (checkpoint.state === 'finished') {
+    return finishedResult(checkpoint, writes.list(), writes.unresolvedList());
+  }
 
   return runLoop(fromCheckpoint(checkpoint), {
     harness,
@@ -81,12 +100,16 @@ export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResul
 }
 
 /** The log is the later record; the checkpoint's copy covers a log that was lost or pruned. */
-function mergeWrites(logged: WriteRecord[], saved: WriteRecord[]): WriteRecord[] {
+function mergeWrites(logged: WriteLogEntry[], saved: WriteRecord[]): WriteLogEntry[] {
   const keys = new Set(logged.map((record) => record.key));
   return [...saved.filter((record) => !keys.has(record.key)), ...logged];
 }
 
-function finishedResult(checkpoint: Checkpoint, writes: readonly WriteRecord[]): RunResult {
+function finishedResult(
+  checkpoint: Checkpoint,
+  writes: readonly WriteRecord[],
+  unresolved: readonly WriteIntent[],
+): RunResult {
   const state = fromCheckpoint(checkpoint);
   const result = checkpoint.result!;
   return {
@@ -99,5 +122,6 @@ function finishedResult(checkpoint: Checkpoint, writes: readonly WriteRecord[]):
     stats: state.stats,
     store: state.store,
     writes,
+    ...(unresolved.length > 0 && { unresolvedWrites: unresolved }),
   };
 }

@@ -5,7 +5,7 @@ import type { CheckpointStore } from './checkpoint-store.js';
 import { toAnthropicTools } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
-import type { WriteLog, WriteRecord } from './idempotency.js';
+import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import {
@@ -49,6 +49,8 @@ export interface RunResult {
   store: Map<string, unknown>;
   /** Executed writes from the run's durable write log (runs with checkpoints). */
   writes?: readonly WriteRecord[];
+  /** Writes whose outcome is unknown (timed out, interrupted): a human must resolve them. */
+  unresolvedWrites?: readonly WriteIntent[];
   /** With status `awaiting_approval`: the calls a human must approve or reject. */
   pendingApprovals?: PendingApproval['requests'];
 }
@@ -163,6 +165,9 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       stats,
       store: state.store,
       ...(context.writes && { writes: context.writes.list() }),
+      ...(context.writes?.unresolvedList().length && {
+        unresolvedWrites: context.writes.unresolvedList(),
+      }),
       ...(status === 'awaiting_approval' &&
         state.pending && {
           pendingApprovals: state.pending.requests,

@@ -48,6 +48,8 @@ export type TraceEvent =
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
   | { type: 'approval_pending'; step: number; tool: string; input: unknown; reason: string }
+  /** A human decided a write whose outcome was unknown (`--resolve-write`). */
+  | { type: 'write_resolved'; key: string; resolution: string; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
   | { type: 'summary_skipped'; step: number; error: string };
 

@@ -11,7 +11,9 @@ export type Decision =
   | 'ask_approved'
   | 'allow'
   | 'timeout'
-  | 'failed';
+  | 'failed'
+  /** A write started earlier whose outcome was never recorded: not run again, a human decides. */
+  | 'outcome_unknown';
 
 export type ToolEffect = 'read' | 'write';
 

@@ -1,0 +1,54 @@
+import type { WriteIntent, WriteLog } from './idempotency.js';
+import { resultText } from './tool-output.js';
+import type { Decision, RunState } from './types.js';
+
+/** How a write that outlived its timeout ended, when it ends at all. */
+export type LateOutcome = Promise<{ kind: 'ok'; value: unknown } | { kind: 'failed' }>;
+
+/** One execution of a write, logged around it: intent before, outcome after. */
+export interface WriteAttempt {
+  /** Durable before the tool runs. */
+  intend(): Promise<void>;
+  done(output: string): Promise<void>;
+  /** The tool threw: nothing was written, a later call may run it. */
+  failed(): Promise<void>;
+  /** The write timed out but may still finish: log its outcome if it does. */
+  settleLate(late: LateOutcome): void;
+}
+
+export function writeAttempt(
+  writes: WriteLog,
+  write: { key: string; tool: string; input: unknown; decision: Decision; run: RunState },
+): WriteAttempt {
+  const { key, tool, input, decision, run } = write;
+  const at = () => new Date(run.clock.now()).toISOString();
+  const step = run.step;
+  const done = (output: string) =>
+    writes.record({ key, tool, input, output, decision, step, at: at() });
+  const failed = () => writes.failed(key, at());
+  return {
+    intend: () => writes.intend({ key, tool, input, decision, step, at: at() }),
+    done,
+    failed,
+    settleLate(late) {
+      void late
+        .then((outcome) => {
+          if (outcome.kind === 'failed') return failed();
+          const text = resultText(outcome.value);
+          return done(text.ok ? text.text : `(the write was made, but ${text.reason})`);
+        })
+        // Nobody waits for a late outcome; if it cannot be logged the intent stays unresolved.
+        .catch(() => undefined);
+    },
+  };
+}
+
+/** The tool_result of a write that timed out: it may have happened, so it must not be retried. */
+export function timedOutWriteMessage(tool: string, ms: number): string {
+  return `${tool} timed out after ${ms} ms and was cancelled, but it may already have taken effect: its outcome is unknown. It will not be run again without a human's decision, so do not retry it. Tell the user that a human will check whether it went through.`;
+}
+
+/** The tool_result of a write whose earlier attempt has no recorded outcome. */
+export function unknownOutcomeMessage(tool: string, intent: WriteIntent): string {
+  return `${tool} with these arguments was already started in this run (step ${intent.step}) and its outcome is unknown: it timed out or the run was interrupted. It was not run again, so that it cannot happen twice. A human must check whether it took effect; tell the user that a human will follow up.`;
+}
