@@ -8,17 +8,19 @@ import {
   type RefundDeskVariant,
 } from '../refund-desk/variants.js';
 import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
+import type { WriteResolution } from '../runtime/idempotency.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
+import { releaseHeldLocksSync } from '../runtime/run-lock.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
 import { listFlag, positiveInteger } from './args.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
-       npm run agent -- --resume <run-id> [--approve | --reject]
+       npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
 
 Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Each step
 is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run continues with
@@ -34,6 +36,10 @@ is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run contin
   --resume RUN_ID       continue a run from its last checkpoint; a finished run just prints
                         its result (the model is not called again)
   --approve, --reject   the answer for the approval a paused run waits for
+  --resolve-write KEY=done|retry
+                        decide a write whose outcome is unknown (it timed out or the run was
+                        interrupted): done = it took effect, never run it again; retry = it did
+                        not, the next identical call may run it (repeatable)
   --checkpoints DIR     where checkpoints live (default runs/checkpoints)`;
 
 const EXIT_AWAITING_APPROVAL = 3;
@@ -70,6 +76,10 @@ function printingTrace(file: TraceSink): TraceSink {
         return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
       case 'approval_pending':
         return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason}`;
+      case 'run_lock_taken_over':
+        return `run ${event.run_id}: took over its lock from process ${event.pid} (started ${event.started_at}), which is no longer running`;
+      case 'write_resolved':
+        return `write ${event.key} resolved by a human: ${event.resolution}`;
       case 'run_resume':
         if (event.state === 'finished') {
           return `run ${event.run_id} already finished at step ${event.step}; its recorded result (the model is not called again):`;
@@ -107,6 +117,12 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.approve && values.reject)
     throw new ConfigError('give --approve or --reject, not both');
+  const resolveWrites = writeResolutions(values['resolve-write']);
+  if (resolveWrites && values.resume === undefined) {
+    throw new ConfigError(
+      '--resolve-write decides a write of an earlier run; use it with --resume <run-id>',
+    );
+  }
   const checkpoints = createFileCheckpointStore({ dir: values.checkpoints ?? 'runs/checkpoints' });
   const clock = createRealClock();
   const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
@@ -158,6 +174,7 @@ async function main(argv: string[]): Promise<number> {
       clock,
       ...(approver && { approver }),
       ...((values.approve || values.reject) && { approvals: values.approve === true }),
+      ...(resolveWrites && { resolveWrites }),
       trace: printingTrace(file),
     });
   } else {
@@ -189,6 +206,11 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (result.answer) console.log(`\n${result.answer}\n`);
+  for (const write of result.unresolvedWrites ?? []) {
+    console.log(
+      `write ${write.key} (step ${write.step}) has an unknown outcome: check the downstream system, then npm run agent -- --resume ${result.runId} --resolve-write ${write.key}=done (it took effect) or =retry`,
+    );
+  }
   const detail = result.detail ? ` ${result.detail}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
   if (result.status === 'awaiting_approval') {
@@ -220,9 +242,44 @@ function parse(argv: string[]) {
       resume: { type: 'string' },
       approve: { type: 'boolean' },
       reject: { type: 'boolean' },
+      'resolve-write': { type: 'string', multiple: true },
       checkpoints: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
+  });
+}
+
+/** `KEY=done|retry` flags as a map; the key may itself hold `:` and `=`, so split at the last `=`. */
+function writeResolutions(
+  flags: readonly string[] | undefined,
+): Record<string, WriteResolution> | undefined {
+  if (!flags || flags.length === 0) return undefined;
+  const resolutions: Record<string, WriteResolution> = {};
+  for (const flag of flags) {
+    const at = flag.lastIndexOf('=');
+    const key = flag.slice(0, at).trim();
+    const resolution = flag.slice(at + 1).trim();
+    if (at <= 0 || key === '' || (resolution !== 'done' && resolution !== 'retry')) {
+      throw new ConfigError(
+        `--resolve-write takes KEY=done or KEY=retry (KEY as the run printed it, e.g. resubmit_refund:ORD1001:resubmit=done), got '${flag}'`,
+      );
+    }
+    resolutions[key] = resolution;
+  }
+  return resolutions;
+}
+
+// A run's lock must not outlive the process: release it on exit and on the usual signals
+// (a SIGKILL leaves it behind; the next process sees its pid is gone and takes it over).
+process.on('exit', releaseHeldLocksSync);
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.once(signal, () => {
+    releaseHeldLocksSync();
+    process.exit(code);
   });
 }
 

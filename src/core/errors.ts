@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'checkpoint_missing'
   | 'checkpoint_corrupt'
   | 'checkpoint_version'
-  | 'checkpoint_conflict';
+  | 'checkpoint_conflict'
+  | 'run_locked';
 
 export class HarnessError extends Error {
   readonly code: ErrorCode;

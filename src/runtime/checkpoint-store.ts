@@ -9,6 +9,7 @@ import {
   parseWriteLogEntry,
 } from './checkpoint.js';
 import type { WriteLogEntry } from './idempotency.js';
+import { acquireRunLock, type RunLock } from './run-lock.js';
 
 /**
  * Where runs keep their state between steps. The default is a folder of files; anything with
@@ -27,6 +28,11 @@ export interface CheckpointStore {
   list(): Promise<string[]>;
   /** Where the run's checkpoint lives, for messages (`.checkpoints/<run-id>.json`). */
   describe(runId: string): string;
+  /**
+   * Take the run's lock so that only one process continues it (RunLockedError when another
+   * live process holds it). Stores shared by several processes must implement it.
+   */
+  lock?(runId: string): Promise<RunLock>;
 }
 
 const RUN_ID = /^[\w.-]{1,200}$/;
@@ -49,8 +55,8 @@ export interface FileCheckpointStoreOptions {
 }
 
 /**
- * One `<run-id>.json` checkpoint (replaced atomically) and one `<run-id>.writes.jsonl` write
- * log (appended and fsynced) per run.
+ * One `<run-id>.json` checkpoint (replaced atomically), one `<run-id>.writes.jsonl` write
+ * log (appended and fsynced) and, while a process works on the run, one `<run-id>.lock`.
  *
  * @example
  * const checkpoints = createFileCheckpointStore({ dir: 'runs/checkpoints' });
@@ -64,6 +70,10 @@ export function createFileCheckpointStore(options: FileCheckpointStoreOptions): 
 
   return {
     describe: checkpointFile,
+    async lock(runId) {
+      await mkdir(dir, { recursive: true });
+      return acquireRunLock({ file: join(dir, `${checkRunId(runId)}.lock`), runId });
+    },
     async load(runId) {
       const file = checkpointFile(runId);
       const text = await readIfExists(file);

@@ -4,12 +4,13 @@ import { type CheckpointStore, unknownRunError } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
 import {
   createWriteLog,
-  type WriteLogEntry,
   type WriteIntent,
+  type WriteLogEntry,
   type WriteRecord,
   type WriteResolution,
 } from './idempotency.js';
 import type { ModelClient } from './model-client.js';
+import { withRunLock } from './run-lock.js';
 import { type ApprovalDecisions, type RoleModels, type RunResult, runLoop } from './run-loop.js';
 import { fromCheckpoint } from './run-snapshot.js';
 import type { TraceSink } from './trace.js';
@@ -48,6 +49,13 @@ export interface ResumeAgentOptions {
  * const result = await resumeAgent({ runId, checkpoints, harness, model, clock, approvals: true });
  */
 export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResult> {
+  // One process per run: a second resume of the same run fails fast instead of writing twice.
+  return withRunLock(options.checkpoints, options.runId, options.trace, () =>
+    resumeLocked(options),
+  );
+}
+
+async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
   const { checkpoints, runId, harness, clock, trace } = options;
   const checkpoint = await checkpoints.load(runId);
   if (!checkpoint) throw await unknownRunError(checkpoints, runId);

@@ -5,6 +5,7 @@ import { type CheckpointStore, checkRunId } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
 import { createWriteLog } from './idempotency.js';
 import type { ModelClient } from './model-client.js';
+import { withRunLock } from './run-lock.js';
 import { type RoleModels, type RunResult, runLoop } from './run-loop.js';
 import { type LoopState, toCheckpoint } from './run-snapshot.js';
 import { emptyStats } from './stop-rules.js';
@@ -43,8 +44,13 @@ export interface RunAgentOptions {
  * const result = await runAgent({ harness: upgraded, model, modelId, prompt, clock, mode: 'unattended' });
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
-  const { harness, clock, trace, checkpoints } = options;
   const runId = options.runId ?? randomUUID();
+  // One process per run: the lock is held from before the first checkpoint to the end.
+  return withRunLock(options.checkpoints, runId, options.trace, () => startRun(options, runId));
+}
+
+async function startRun(options: RunAgentOptions, runId: string): Promise<RunResult> {
+  const { harness, clock, trace, checkpoints } = options;
   const systemText = harness.system({ clock, mode: options.mode });
   const state: LoopState = {
     runId,

@@ -48,6 +48,15 @@ export type TraceEvent =
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
   | { type: 'approval_pending'; step: number; tool: string; input: unknown; reason: string }
+  /** The run's lock was left by a process that is gone (pid, host, since): this one took it over. */
+  | {
+      type: 'run_lock_taken_over';
+      run_id: string;
+      pid: number;
+      host: string;
+      started_at: string;
+      ts: string;
+    }
   /** A human decided a write whose outcome was unknown (`--resolve-write`). */
   | { type: 'write_resolved'; key: string; resolution: string; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
