@@ -8,7 +8,6 @@ import {
   type RefundDeskVariant,
 } from '../refund-desk/variants.js';
 import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
-import type { WriteResolution } from '../runtime/idempotency.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -18,6 +17,7 @@ import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/tr
 import type { Approver } from '../runtime/types.js';
 import { listFlag, positiveInteger } from './args.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
+import { writeResolutions } from './resolve-write-flag.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
        npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
@@ -247,26 +247,6 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
-}
-
-/** `KEY=done|retry` flags as a map; the key may itself hold `:` and `=`, so split at the last `=`. */
-function writeResolutions(
-  flags: readonly string[] | undefined,
-): Record<string, WriteResolution> | undefined {
-  if (!flags || flags.length === 0) return undefined;
-  const resolutions: Record<string, WriteResolution> = {};
-  for (const flag of flags) {
-    const at = flag.lastIndexOf('=');
-    const key = flag.slice(0, at).trim();
-    const resolution = flag.slice(at + 1).trim();
-    if (at <= 0 || key === '' || (resolution !== 'done' && resolution !== 'retry')) {
-      throw new ConfigError(
-        `--resolve-write takes KEY=done or KEY=retry (KEY as the run printed it, e.g. resubmit_refund:ORD1001:resubmit=done), got '${flag}'`,
-      );
-    }
-    resolutions[key] = resolution;
-  }
-  return resolutions;
 }
 
 // A run's lock must not outlive the process: release it on exit and on the usual signals

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../core/clock.js';
+import { createRefundDeskHarness } from '../refund-desk/variants.js';
+import { createFileCheckpointStore } from '../runtime/checkpoint-store.js';
+import { runAgent } from '../runtime/run-agent.js';
+import { acquireRunLock } from '../runtime/run-lock.js';
+import { createScriptedModel, textTurn } from '../runtime/testing/scripted-model.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const agent = join(root, 'src/cli/agent.ts');
+const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+const RUN_ID = 'locked-run';
+let cwd: string;
+
+beforeAll(async () => {
+  cwd = mkdtempSync(join(tmpdir(), 'agent-lock-'));
+  writeFileSync(join(cwd, 'AGENTS.md'), readFileSync(join(root, 'AGENTS.md')));
+  // A finished run, made in process: resuming it needs no model and no network.
+  const result = await runAgent({
+    harness: createRefundDeskHarness('upgraded', { projectDir: cwd }),
+    model: createScriptedModel([textTurn('Overdue: the refund is late.')]),
+    modelId: 'scripted',
+    prompt: 'Why is my refund late?',
+    clock: createVirtualClock({ start: 0 }),
+    mode: 'unattended',
+    runId: RUN_ID,
+    checkpoints: createFileCheckpointStore({ dir: join(cwd, 'runs/checkpoints') }),
+  });
+  expect(result.status).toBe('done');
+});
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('npm run agent -- --resume on a run another process holds', () => {
+  it('exits 2 with one line naming the run and the holder pid', async () => {
+    // This test process plays the first terminal: it holds the run's lock.
+    const lock = await acquireRunLock({
+      file: join(cwd, 'runs/checkpoints', `${RUN_ID}.lock`),
+      runId: RUN_ID,
+    });
+    try {
+      const outcome = await run(process.execPath, ['--import', tsx, agent, '--resume', RUN_ID], {
+        cwd,
+        env: { ...process.env, ANTHROPIC_API_KEY: '', CI: '' },
+      }).then(
+        (result) => ({ code: 0, ...result }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(outcome.code).toBe(2);
+      expect(outcome.stdout).not.toContain('Overdue');
+      const lines = outcome.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^agent: run_locked: run '${RUN_ID}' is in use by process ${process.pid} since `,
+        ),
+      );
+    } finally {
+      await lock.release();
+    }
+  }, 120_000);
+});
