@@ -94,8 +94,14 @@ export { maskCardNumbers } from './runtime/hooks/mask-card-numbers.js';
 export {
   createWriteLog,
   idempotencyKeyFor,
+  isWriteOutcome,
+  RESOLVED_DONE_OUTPUT,
+  type WriteCleared,
+  type WriteIntent,
   type WriteLog,
+  type WriteLogEntry,
   type WriteRecord,
+  type WriteResolution,
 } from './runtime/idempotency.js';
 export {
   createAnthropicModel,
@@ -114,6 +120,13 @@ export {
   type RunResult,
   runAgent,
 } from './runtime/run-agent.js';
+export {
+  acquireRunLock,
+  type RunLock,
+  RunLockedError,
+  type RunLockHolder,
+  releaseHeldLocksSync,
+} from './runtime/run-lock.js';
 export { createScriptedModel, textTurn, toolTurn } from './runtime/testing/scripted-model.js';
 export {
   createJsonlTrace,
