@@ -73,7 +73,9 @@ async function run(masking: boolean, turns: Parameters<typeof createScriptedMode
 
 describe('redaction of what a run keeps (item 1: values, never text)', () => {
   it('runs to the end when a tool input holds 12-19 digit JSON numbers, and logs them as numbers', async () => {
-    const input = { order_id: 123456789012, ts: 1727712000007, big: 12345678901234567890 };
+    const input = JSON.parse(
+      '{"order_id":123456789012,"ts":1727712000007,"big":12345678901234567890}',
+    );
     const { result, files } = await run(false, [
       toolTurn([{ name: 'lookup', input }]),
       textTurn('done'),
