@@ -44,16 +44,19 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** The digits of a candidate as ASCII, separators dropped. */
+/** The digits of a candidate as ASCII, separators dropped (the common contiguous case is returned as is). */
 function asciiDigits(text: string): string {
+  if (text.length <= 19 && CONTIGUOUS_ASCII.test(text)) return text;
   let digits = '';
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    if (code >= 48 && code <= 57) digits += char;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digits += text[index];
     else if (code >= 0xff10 && code <= 0xff19) digits += String.fromCharCode(code - 0xff10 + 48);
   }
   return digits;
 }
+
+const CONTIGUOUS_ASCII = /^[0-9]+$/;
 
 /**
  * Mask every card number in a text as first 4 + `****` + last 4 ASCII digits, in any common
