@@ -15,6 +15,7 @@ export {
   SecretLeakError,
   ToolTimeoutError,
 } from './core/errors.js';
+export { redactText, redactValue } from './core/redact.js';
 // debug agent (the seed-001 example: a sandboxed code-debugging agent)
 export { blockRepeatUnlessChanged } from './debug-agent/block-repeat-unless-changed.js';
 export { type ChildResult, runChild } from './debug-agent/child-process.js';

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'fixture_corrupt'
   | 'fixture_exhausted'
   | 'fixture_leftover'
+  | 'fixture_secret'
   | 'model_api'
   | 'tool_timeout'
   | 'secret_leak'
@@ -35,7 +36,7 @@ export class ConfigError extends HarnessError {
   }
 }
 
-/** A cassette that is missing, stale, corrupt, exhausted or has leftover exchanges. */
+/** A cassette that is missing, stale, corrupt, exhausted, has leftover exchanges or holds a credential. */
 export class FixtureError extends HarnessError {}
 
 /** The Messages API (or whatever stands at ANTHROPIC_BASE_URL) failed. */

@@ -12,11 +12,12 @@ import {
   RECORDED_REQUEST_HEADERS,
   RECORDED_RESPONSE_HEADERS,
 } from './cassette.js';
-import { findSecret } from './secret-scan.js';
+import { findCassetteSecret } from './secret-scan.js';
 
 /**
  * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a
- * wrong version or a bad field is `fixture_corrupt`, naming the file and the field.
+ * wrong version or a bad field is `fixture_corrupt`, naming the file and the field; a
+ * credential inside (in its bytes or in a streamed text) is `fixture_secret`.
  */
 export async function readCassette(file: string): Promise<Cassette> {
   const shown = displayPath(file);
@@ -37,16 +38,26 @@ export async function readCassette(file: string): Promise<Cassette> {
     throw new FixtureError('fixture_corrupt', message, { cause: error });
   }
   const result = CassetteSchema.safeParse(data);
-  if (result.success) return result.data;
-  const issues = describeZodIssues(flattenIssues(result.error.issues));
-  throw new FixtureError('fixture_corrupt', `${shown}: ${issues}`);
+  if (!result.success) {
+    const issues = describeZodIssues(flattenIssues(result.error.issues));
+    throw new FixtureError('fixture_corrupt', `${shown}: ${issues}`);
+  }
+  // Scanned on read too: a cassette edited or committed by hand is never replayed as a pass.
+  const finding = findCassetteSecret(result.data, text);
+  if (finding) {
+    throw new FixtureError(
+      'fixture_secret',
+      `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the trial`,
+    );
+  }
+  return result.data;
 }
 
 /**
  * Write a cassette atomically (temp file in the same folder, then rename), with
  * stable key order and 2-space indent. Headers outside the allow-lists are dropped,
- * then the final bytes are re-scanned: any credential throws SecretLeakError and
- * nothing is written.
+ * then the final bytes and each streamed block's assembled text are re-scanned: any
+ * credential throws SecretLeakError and nothing is written.
  */
 export async function writeCassette(
   file: string,
@@ -59,13 +70,14 @@ export async function writeCassette(
     const issues = describeZodIssues(flattenIssues(checked.error.issues));
     throw new FixtureError('fixture_corrupt', `refusing to write ${shown}: ${issues}`);
   }
-  const bytes = Buffer.from(serializeCassette(checked.data), 'utf8');
-  const finding = findSecret(bytes.toString('utf8'), options);
+  const text = serializeCassette(checked.data);
+  const finding = findCassetteSecret(checked.data, text, options);
   if (finding) {
     throw new SecretLeakError(
-      `refusing to write ${shown}: line ${finding.line} contains ${finding.rule}; nothing was written`,
+      `refusing to write ${shown}: ${finding.where} contains ${finding.rule}; nothing was written`,
     );
   }
+  const bytes = Buffer.from(text, 'utf8');
   await writeFileAtomic(file, bytes);
 }
 

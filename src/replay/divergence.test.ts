@@ -127,3 +127,47 @@ describe('findDivergence', () => {
     );
   });
 });
+
+describe('describeDivergence: what reaches reports/latest.md', () => {
+  const KEY = 'sk-ant-api03-PLANTED0123456789abcdef';
+
+  it('masks credentials, card numbers and secret header values in the values it prints', () => {
+    const recorded = {
+      metadata: { 'x-api-key': 'short-secret', note: 'card 6222020200112233445' },
+    };
+    const live = { metadata: { 'x-api-key': 'short-secret', note: `key ${KEY}` } };
+    const divergence = findDivergence({ tools: [recorded] }, { tools: [live] });
+    expect(divergence?.pointer).toBe('/tools/0/metadata/note');
+    const whole = findDivergence(recorded, { other: live });
+    const printed = [divergence, whole].map((found) => describeDivergence(found!)).join('\n');
+    expect(printed).toContain('card 6222****3445');
+    expect(printed).toContain('key sk-ant-[redacted]');
+    expect(printed).toContain('"x-api-key":"[redacted]"');
+    for (const secret of ['6222020200112233445', 'PLANTED', 'short-secret']) {
+      expect(printed).not.toContain(secret);
+    }
+  });
+
+  it('masks them in the line diff of long strings too', () => {
+    const long = (tail: string) => `${'the refund desk answers politely. '.repeat(4)}\n${tail}`;
+    const divergence = findDivergence(
+      { system: long('payee 6222 0202 0011 2233 445') },
+      { system: long(`Authorization: Bearer ${KEY}`) },
+    );
+    const printed = describeDivergence(divergence!);
+    expect(printed).toContain('- payee 6222****3445');
+    expect(printed).toContain('+ Authorization: [redacted]');
+    expect(printed).not.toContain('PLANTED');
+  });
+
+  it('says so when the texts differ only inside what it masks', () => {
+    const long = (card: string) => `${'x'.repeat(90)} card ${card}`;
+    const divergence = findDivergence(
+      { text: long('6222020200112233445') },
+      { text: long('6222020211112233445') },
+    );
+    expect(describeDivergence(divergence!)).toBe(
+      '  (the texts differ only inside a masked card number or credential)',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { redactForDisplay, redactValue } from '../core/redact.js';
 import { lineDiff } from './line-diff.js';
 
 /** A pure function applied to both the recorded and the live body before they are compared. */
@@ -46,9 +47,10 @@ export function describeDivergence(divergence: Divergence): string {
   ].join('\n');
 }
 
+/** A value as JSON for messages: card numbers, credentials and secret header values masked. */
 export function formatValue(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value);
+  const text = redactForDisplay(JSON.stringify(redactValue(value)));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}...` : text;
 }
 
@@ -76,9 +78,19 @@ function firstDifference(
   }
   const divergence: Divergence = { pointer, recorded, live };
   if (typeof recorded === 'string' && typeof live === 'string' && isLong(recorded, live)) {
-    divergence.diff = lineDiff(recorded, live);
+    divergence.diff = redactedLineDiff(recorded, live);
   }
   return divergence;
+}
+
+/** Diffs reach reports/latest.md: compare the masked texts, and say when only masked parts differ. */
+function redactedLineDiff(recorded: string, live: string): string {
+  const before = redactForDisplay(recorded);
+  const after = redactForDisplay(live);
+  if (before === after) {
+    return '  (the texts differ only inside a masked card number or credential)';
+  }
+  return lineDiff(before, after);
 }
 
 function isLong(a: string, b: string): boolean {

@@ -23,6 +23,7 @@ const STATE: Record<FixtureProblemCode, string> = {
   fixture_corrupt: 'is corrupt',
   fixture_exhausted: 'is exhausted',
   fixture_leftover: 'has leftover exchanges',
+  fixture_secret: 'holds a credential',
 };
 
 /**

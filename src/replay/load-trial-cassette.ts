@@ -23,7 +23,8 @@ export async function loadTrialCassette(context: ProblemContext): Promise<Casset
       );
     }
     const detail = error.message.replace(`${displayPath(context.file)}: `, '');
-    throw fixtureProblem('fixture_corrupt', context, detail, error);
+    const code = error.code === 'fixture_secret' ? 'fixture_secret' : 'fixture_corrupt';
+    throw fixtureProblem(code, context, detail, error);
   }
   const { meta } = cassette;
   const { label } = context;

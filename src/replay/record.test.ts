@@ -17,6 +17,7 @@ afterAll(async () => {
 afterEach(() => {
   fixture.api.setHeaders({});
   fixture.api.setSuffix('');
+  fixture.api.setDeltaSize(undefined);
 });
 
 const PLANTED = 'sk-ant-api03-PLANTED0123456789';
@@ -126,6 +127,23 @@ describe('createReplayServer().record: nothing bad reaches the disk', () => {
     expect(
       (await readdir(path.dirname(fixture.file(10)))).filter((name) => name.endsWith('.tmp')),
     ).toEqual([]);
+  });
+
+  it('refuses a key split across streamed text_delta events and keeps the old cassette byte-identical', async () => {
+    const streaming = testSpec({ stream: true });
+    expect((await fixture.record(15, streaming)).error).toBeUndefined();
+    const before = await readFile(fixture.file(15));
+    // Pieces of 5 characters: no single event holds the 30-character key.
+    fixture.api.setDeltaSize(5);
+    fixture.api.setSuffix(` ${PLANTED}`);
+    const recorded = await fixture.record(15, streaming);
+    expect(recorded.value).toContain(PLANTED);
+    expect(recorded.error).toBeInstanceOf(SecretLeakError);
+    expect(String(recorded.error)).toContain(
+      'the text streamed in exchanges[1] content block 0 contains an sk-ant- API key; nothing was written',
+    );
+    expect(String(recorded.error)).not.toContain(PLANTED);
+    expect(await readFile(fixture.file(15))).toEqual(before);
   });
 
   it('writes nothing for a first recording that leaks', async () => {

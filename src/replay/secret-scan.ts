@@ -1,24 +1,32 @@
+import { findCredential } from '../core/credentials.js';
+import type { Cassette } from './cassette.js';
+
 /** Values shorter than this are not treated as secrets: they would match ordinary text. */
 const MIN_SECRET_LENGTH = 8;
 
-const KEY_PATTERN = /sk-ant-[A-Za-z0-9_-]{8,}/;
 /** A credential header name used as a JSON key anywhere in the file. */
 const HEADER_PATTERN = /"(x-api-key|authorization)"\s*:/i;
 
 export interface SecretFinding {
   /** What matched, safe to print: never the secret itself. */
   rule: string;
-  /** 1-based line in the scanned text. */
-  line: number;
+  /** Where, safe to print: `line 12`, or the streamed block whose assembled text holds it. */
+  where: string;
+}
+
+export interface SecretScanOptions {
+  secrets?: readonly string[];
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * The credentials a cassette write must refuse: the given values, the current
- * ANTHROPIC_API_KEY, anything shaped like an Anthropic key, and credential header names.
+ * The credentials a cassette must not hold: the given values, the current
+ * ANTHROPIC_API_KEY, anything credential-shaped (`sk-ant-...`, see core/credentials.ts), and
+ * credential header names.
  */
 export function findSecret(
   text: string,
-  options: { secrets?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+  options: SecretScanOptions = {},
 ): SecretFinding | undefined {
   const env = options.env ?? process.env;
   const values: Array<{ rule: string; value: string }> = (options.secrets ?? []).map(
@@ -32,19 +40,62 @@ export function findSecret(
     // The value may sit in the file raw or JSON-escaped.
     for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
       const index = text.indexOf(form);
-      if (index >= 0) return { rule, line: lineAt(text, index) };
+      if (index >= 0) return { rule, where: `line ${lineAt(text, index)}` };
     }
   }
-  const key = KEY_PATTERN.exec(text);
-  if (key) return { rule: 'an sk-ant- API key', line: lineAt(text, key.index) };
+  const credential = findCredential(text);
+  if (credential) return { rule: credential.rule, where: `line ${lineAt(text, credential.index)}` };
   const header = HEADER_PATTERN.exec(text);
   if (header) {
     return {
       rule: `the ${header[1]?.toLowerCase()} header name`,
-      line: lineAt(text, header.index),
+      where: `line ${lineAt(text, header.index)}`,
     };
   }
   return undefined;
+}
+
+/**
+ * Scan a cassette two ways: its bytes (`text`), and the text each streamed content block
+ * assembles to, so a key split across `text_delta` events (`sk-ant-ap` + `i03-...`) is found
+ * although no single event holds it.
+ */
+export function findCassetteSecret(
+  cassette: Cassette,
+  text: string,
+  options: SecretScanOptions = {},
+): SecretFinding | undefined {
+  const inBytes = findSecret(text, options);
+  if (inBytes) return inBytes;
+  for (const [exchange, { response }] of cassette.exchanges.entries()) {
+    if (!('events' in response)) continue;
+    for (const [block, assembled] of assembleStreamText(response.events)) {
+      const finding = findSecret(assembled, options);
+      if (finding) {
+        return {
+          rule: finding.rule,
+          where: `the text streamed in exchanges[${exchange}] content block ${block}`,
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The text of each streamed content block: its deltas' string fields (text, JSON, thinking) joined. */
+export function assembleStreamText(events: ReadonlyArray<{ data: unknown }>): Map<number, string> {
+  const blocks = new Map<number, string>();
+  for (const { data } of events) {
+    const event = data as { type?: unknown; index?: unknown; delta?: unknown } | null;
+    if (event?.type !== 'content_block_delta' || typeof event.delta !== 'object') continue;
+    const index = typeof event.index === 'number' ? event.index : -1;
+    let text = blocks.get(index) ?? '';
+    for (const [key, value] of Object.entries(event.delta ?? {})) {
+      if (key !== 'type' && typeof value === 'string') text += value;
+    }
+    blocks.set(index, text);
+  }
+  return blocks;
 }
 
 function lineAt(text: string, index: number): number {

@@ -2,6 +2,7 @@ import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { redactValue } from '../core/redact.js';
 import {
   type Checkpoint,
   CheckpointError,
@@ -18,9 +19,13 @@ import { acquireRunLock, type RunLock } from './run-lock.js';
 export interface CheckpointStore {
   /** The run's latest checkpoint; undefined when the run is unknown; CheckpointError when damaged. */
   load(runId: string): Promise<Checkpoint | undefined>;
-  /** Replace the run's checkpoint atomically: a crash mid-save leaves the previous one whole. */
+  /**
+   * Replace the run's checkpoint atomically: a crash mid-save leaves the previous one whole.
+   * Store `redactValue(checkpoint)` (as the built-in stores do): no full card number or
+   * credential at rest.
+   */
   save(checkpoint: Checkpoint): Promise<void>;
-  /** Append one write log entry (an intent or an outcome); durable when it resolves. */
+  /** Append one write log entry (an intent or an outcome), redacted like a checkpoint; durable when it resolves. */
   appendWrite(runId: string, entry: WriteLogEntry): Promise<void>;
   /** Every write log entry of the run, oldest first. */
   loadWrites(runId: string): Promise<WriteLogEntry[]>;
@@ -80,14 +85,17 @@ export function createFileCheckpointStore(options: FileCheckpointStoreOptions): 
       return text === undefined ? undefined : parseCheckpoint(text, file);
     },
     async save(checkpoint) {
-      await write(checkpointFile(checkpoint.runId), `${JSON.stringify(checkpoint, null, 1)}\n`);
+      await write(
+        checkpointFile(checkpoint.runId),
+        `${JSON.stringify(redactValue(checkpoint), null, 1)}\n`,
+      );
     },
     async appendWrite(runId, record) {
       const file = writesFile(runId);
       await mkdir(dir, { recursive: true });
       const handle = await open(file, 'a');
       try {
-        await handle.write(`${JSON.stringify(record)}\n`);
+        await handle.write(`${JSON.stringify(redactValue(record))}\n`);
         await handle.datasync();
       } finally {
         await handle.close();
@@ -137,10 +145,10 @@ export function createMemoryCheckpointStore(): CheckpointStore & {
       return text === undefined ? undefined : parseCheckpoint(text, `memory:${runId}.json`);
     },
     async save(checkpoint) {
-      files.set(checkpoint.runId, JSON.stringify(checkpoint));
+      files.set(checkpoint.runId, JSON.stringify(redactValue(checkpoint)));
     },
     async appendWrite(runId, record) {
-      writes.set(runId, [...(writes.get(runId) ?? []), structuredClone(record)]);
+      writes.set(runId, [...(writes.get(runId) ?? []), redactValue(record) as WriteLogEntry]);
     },
     async loadWrites(runId) {
       return structuredClone(writes.get(runId) ?? []);

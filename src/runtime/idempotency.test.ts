@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { redactValue } from '../core/redact.js';
 import { defineTool } from './define-tool.js';
 import {
   createKeyedQueue,
@@ -54,6 +55,17 @@ describe('idempotencyKeyFor', () => {
     const key = idempotencyKeyFor(tool, { text: 'x' }, run);
     expect(key).toMatch(/^note:[0-9a-f]{16}$/);
     expect(idempotencyKeyFor(tool, { text: 'y' }, run)).not.toBe(key);
+  });
+
+  it('hashes a business key holding a card number, so the redacted write log still matches it', () => {
+    const byCard = pay as ToolDefinition;
+    const args = { invoice: '6222020200112233445', note: 'a' };
+    const key = idempotencyKeyFor(byCard, args, run);
+    expect(key).toMatch(/^pay:[0-9a-f]{16}$/);
+    expect(redactValue({ key })).toEqual({ key });
+    expect(idempotencyKeyFor(byCard, { invoice: '6222020200112233452', note: 'a' }, run)).not.toBe(
+      key,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 import { ConfigError } from '../core/errors.js';
+import { redactText } from '../core/redact.js';
 import type { Decision, RunState, ToolDefinition } from './types.js';
 
 /** One executed write: what ran, under which key, and the result the model was given. */
@@ -90,7 +91,12 @@ export function idempotencyKeyFor(
   run: RunState,
 ): string {
   const business = tool.idempotencyKey?.(args as never, run);
-  if (business !== undefined) return `${tool.name}:${business}`;
+  if (business !== undefined) {
+    // The write log is redacted at rest: a key holding a card number or credential would come
+    // back masked and no longer match, so the write could run twice. Such a key is hashed.
+    if (redactText(business) === business) return `${tool.name}:${business}`;
+    return `${tool.name}:${createHash('sha256').update(business).digest('hex').slice(0, 16)}`;
+  }
   const hash = createHash('sha256').update(canonicalJson(args)).digest('hex').slice(0, 16);
   return `${tool.name}:${hash}`;
 }

@@ -141,10 +141,15 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
 
     const writeKey =
       tool.effect === 'write' && options.writes ? idempotencyKeyFor(tool, args, state) : undefined;
-    const respond = async (decision: Decision, value: string, replayed?: boolean) => {
+    /** PostToolUse hooks see everything that came from the tool: its output or its failure text. */
+    const postToolUse = async (value: string) => {
       let output = value;
       for (const hook of options.hooks?.postToolUse ?? [])
         output = await hook({ ...call, input }, output, state);
+      return output;
+    };
+    const respond = async (decision: Decision, value: string, replayed?: boolean) => {
+      let output = await postToolUse(value);
       if (options.truncateAt !== undefined) output = truncateResult(output, options.truncateAt);
       return finish(decision, output, false, replayed ? { replayed } : {});
     };
@@ -216,7 +221,12 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
       if (executed.kind === 'failed') {
         await attempt?.failed();
-        return finish('failed', `${tool.name} failed: ${executed.message}`, true);
+        // The error text is the tool's too (e.g. 'card 6222... was declined'): hooks mask it.
+        return finish(
+          'failed',
+          await postToolUse(`${tool.name} failed: ${executed.message}`),
+          true,
+        );
       }
 
       const text = resultText(executed.value);

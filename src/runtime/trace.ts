@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { maskCardNumber } from './hooks/mask-card-numbers.js';
+import { redactValue } from '../core/redact.js';
 import type { ModelEvent } from './model-client.js';
 import type { RunStats } from './types.js';
 
@@ -66,9 +66,12 @@ export interface TraceSink {
   write(event: TraceEvent): void;
 }
 
-/** Tool inputs are logged, but never a full card number (the model may have typed one). */
+/**
+ * Tool inputs are logged, but never a full card number or a credential (the model may have
+ * typed one). Works on the value, so a 19-digit JSON number cannot break it; never throws.
+ */
 export function redactForTrace(value: unknown): unknown {
-  return JSON.parse(maskCardNumber(JSON.stringify(value ?? null)));
+  return redactValue(value ?? null);
 }
 
 /**
@@ -84,7 +87,8 @@ export function createJsonlTrace(
   if (!options.append) writeFileSync(file, '');
   return {
     file,
-    write: (event) => appendFileSync(file, `${JSON.stringify(event)}\n`),
+    // Every event, not only tool inputs: details and reasons may quote a tool's text.
+    write: (event) => appendFileSync(file, `${JSON.stringify(redactValue(event))}\n`),
   };
 }
 

@@ -118,7 +118,10 @@ export type PreToolUseHook = (
   run: RunState,
 ) => PreToolUseResult | Promise<PreToolUseResult>;
 
-/** PostToolUse: receives the result text the model would see, returns the text it will see. */
+/**
+ * PostToolUse: receives the result text the model would see, returns the text it will see.
+ * Also called with the text of a tool's failure (`<tool> failed: <message>`, decision `failed`).
+ */
 export type PostToolUseHook = (
   call: ToolCall,
   output: string,

@@ -122,4 +122,29 @@ describe('renderMarkdown', () => {
     expect(tricky).toContain('| T1 | a \\| b &lt;i> | upgraded |');
     expect(tricky).toContain('````text\n```\nstill inside\n````');
   });
+
+  it('masks card numbers and credentials in failure and stale-fixture messages', () => {
+    const text = render([
+      makeRecord({
+        variant: 'baseline',
+        outcome: 'failed',
+        messages: [
+          "the full card number must never reach an answer: expected 'account 6222020200112233445' not to contain '6222020200112233445'",
+        ],
+      }),
+      makeRecord({
+        trial: 2,
+        outcome: 'stale',
+        messages: [
+          'fixtures/T1/upgraded/trial-2.json is stale: - recorded: "sk-ant-api03-PLANTED0123456789" + live: {"authorization":"Basic dXNlcg"}',
+        ],
+      }),
+    ]);
+    expect(text).toContain("expected 'account 6222****3445' not to contain '6222****3445'");
+    expect(text).toContain('"sk-ant-[redacted]"');
+    expect(text).toContain('{"authorization":"[redacted]"}');
+    for (const secret of ['6222020200112233445', 'PLANTED', 'dXNlcg']) {
+      expect(text).not.toContain(secret);
+    }
+  });
 });

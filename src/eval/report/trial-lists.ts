@@ -1,3 +1,4 @@
+import { redactForDisplay } from '../../core/redact.js';
 import type { TrialRecord } from '../trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture } from './report-schema.js';
@@ -11,7 +12,10 @@ function byTrial(left: TrialRecord, right: TrialRecord): number {
   );
 }
 
-/** Failed and errored trials with their assertion messages and trace paths. */
+/**
+ * Failed and errored trials with their assertion messages and trace paths. Messages quote
+ * answers and request bodies: card numbers and credentials are masked (they reach CI).
+ */
 export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
   return records
     .filter((record) => record.outcome === 'failed' || record.outcome === 'errored')
@@ -22,7 +26,7 @@ export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
       variant: record.variant,
       trial: record.trial,
       outcome: record.outcome === 'failed' ? 'failed' : 'errored',
-      messages: record.messages,
+      messages: record.messages.map(redactForDisplay),
       ...(record.tracePath === undefined ? {} : { tracePath: record.tracePath }),
     }));
 }
@@ -38,7 +42,7 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       variant: record.variant,
       trial: record.trial,
       outcome: record.outcome === 'stale' ? 'stale' : 'missing',
-      messages: record.messages,
+      messages: record.messages.map(redactForDisplay),
       ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
       ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),
     }));

@@ -32,6 +32,8 @@ export interface FakeMessagesApi {
   setHeaders(headers: Record<string, string>): void;
   /** Text appended to every later final answer (to plant things in bodies). */
   setSuffix(text: string): void;
+  /** Split streamed text into `text_delta` events of this many characters (default: 8, then the rest). */
+  setDeltaSize(size: number | undefined): void;
   /** Streams wait for this before their last events: proves the client reads while the stream is open. */
   holdStreamsUntil(gate: Promise<void>): void;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startFakeMessagesApi(): Promise<FakeMessagesApi> {
   const failures: Array<{ status: number; headers: Record<string, string> }> = [];
   let extraHeaders: Record<string, string> = {};
   let suffix = '';
+  let deltaSize: number | undefined;
   let gate: Promise<void> = Promise.resolve();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -71,7 +74,7 @@ export async function startFakeMessagesApi(): Promise<FakeMessagesApi> {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', ...extraHeaders });
-    const events = streamEvents(message);
+    const events = streamEvents(message, deltaSize);
     for (const [index, [event, data]] of events.entries()) {
       if (index === events.length - 2) await gate;
       response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -97,6 +100,9 @@ export async function startFakeMessagesApi(): Promise<FakeMessagesApi> {
     },
     setSuffix: (text) => {
       suffix = text;
+    },
+    setDeltaSize: (size) => {
+      deltaSize = size;
     },
     holdStreamsUntil: (next) => {
       gate = next;
@@ -143,7 +149,7 @@ function answer(body: FakeRequestBody, count: number, suffix: string): FakeMessa
   };
 }
 
-function streamEvents(message: FakeMessage): Array<[string, unknown]> {
+function streamEvents(message: FakeMessage, deltaSize?: number): Array<[string, unknown]> {
   const events: Array<[string, unknown]> = [
     [
       'message_start',
@@ -157,7 +163,11 @@ function streamEvents(message: FakeMessage): Array<[string, unknown]> {
         'content_block_start',
         { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
       ]);
-      for (const text of [block.text.slice(0, 8), block.text.slice(8)]) {
+      const pieces =
+        deltaSize === undefined
+          ? [block.text.slice(0, 8), block.text.slice(8)]
+          : (block.text.match(new RegExp(`[^]{1,${deltaSize}}`, 'g')) ?? []);
+      for (const text of pieces) {
         events.push([
           'content_block_delta',
           { type: 'content_block_delta', index, delta: { type: 'text_delta', text } },

@@ -1,16 +1,12 @@
+import { maskCardNumber } from '../../core/card-numbers.js';
 import type { PostToolUseHook } from '../types.js';
 
-/** 12-19 digits with no digit on either side: a longer run (an id, a hash) is not a card number. */
-const CARD_NUMBER = /(?<!\d)\d{12,19}(?!\d)/g;
-
-/** Keep the first 4 and last 4 digits of each card-number-like run: 6222020200112233445 -> 6222****3445. */
-export function maskCardNumber(text: string): string {
-  return text.replace(CARD_NUMBER, (digits) => `${digits.slice(0, 4)}****${digits.slice(-4)}`);
-}
+export { maskCardNumber };
 
 /**
- * PostToolUse hook that masks card numbers in every tool result before the model (or a trace)
- * sees them.
+ * PostToolUse hook that masks card numbers (first 4 + `****` + last 4) in every tool result,
+ * and in the text of a tool's failure, before the model sees them. Which digit runs count as a
+ * card number, and in which written forms: see `maskCardNumber` in core/card-numbers.ts.
  *
  * @example
  * const hooks = { postToolUse: [maskCardNumbers()] };

@@ -1,0 +1,115 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FixtureError } from '../core/errors.js';
+import { type Cassette, cassettePath, type Exchange } from './cassette.js';
+import { displayPath, readCassette, serializeCassette } from './cassette-file.js';
+import { createReplayServer, type ReplayServer } from './replay-server.js';
+import { testCassette, textExchange } from './testing/cassettes.js';
+
+const KEY = 'sk-ant-api03-PLANTED0123456789abcdef';
+const RERECORD = 'npm run record -- --task T1 --variant upgraded --trial 2';
+
+let root: string;
+let server: ReplayServer;
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'secret-on-read-'));
+  server = createReplayServer();
+  server.listen();
+});
+afterAll(async () => {
+  server.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+let counter = 0;
+/** Writes the cassette as a person or a broken tool would: bypassing writeCassette's scan. */
+async function plant(cassette: Cassette): Promise<string> {
+  const file = cassettePath(root, 'T1', 'upgraded', ++counter);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(
+    file,
+    serializeCassette({ ...cassette, meta: { ...cassette.meta, trial: counter } }),
+  );
+  return file;
+}
+
+/** A streamed answer whose text arrives in pieces of `size` characters. */
+function streamedExchange(text: string, size: number): Exchange {
+  const pieces = text.match(new RegExp(`[^]{1,${size}}`, 'g')) ?? [];
+  const delta = (piece: string) => ({
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } },
+  });
+  return {
+    ...textExchange('hi', ''),
+    response: {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      events: [
+        {
+          event: 'content_block_start',
+          data: {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          },
+        },
+        ...pieces.map(delta),
+        { event: 'message_stop', data: { type: 'message_stop' } },
+      ],
+    },
+  };
+}
+
+describe('readCassette: a credential inside is a fixture problem, never a replay', () => {
+  it('refuses a key in a recorded answer as fixture_secret, naming the file and the fix, not the key', async () => {
+    const file = await plant(testCassette([textExchange('hi', `here: ${KEY}`)]));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(FixtureError);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^${displayPath(file).replace(/[.\\]/g, '\\$&')}: line \\d+ contains an sk-ant- API key`,
+      ),
+    );
+    expect((error as Error).message).toContain('re-record the trial');
+    expect((error as Error).message).not.toContain('PLANTED');
+  });
+
+  it('finds a key split across text_delta events by the text they assemble to', async () => {
+    const file = await plant(testCassette([streamedExchange(`the key is ${KEY} ok`, 6)]));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+    expect((error as Error).message).toContain(
+      'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+    );
+  });
+
+  it('replays such a cassette as a problem with the re-record command: the run never starts', async () => {
+    const file = await plant(testCassette([textExchange('hi', `here: ${KEY}`)]));
+    let ran = false;
+    const result = await server.replay(
+      {
+        file,
+        label: { task: 'T1', variant: 'upgraded', trial: counter },
+        rerecordCommand: RERECORD,
+      },
+      async () => {
+        ran = true;
+        return 'passed';
+      },
+    );
+    expect(ran).toBe(false);
+    expect(result.value).toBeUndefined();
+    expect(result.problem?.code).toBe('fixture_secret');
+    expect(result.problem?.message).toContain(`${displayPath(file)} holds a credential (task T1`);
+    expect(result.problem?.message).toContain(`re-record: ${RERECORD}`);
+  });
+
+  it('still reads an ordinary streamed cassette', async () => {
+    const file = await plant(testCassette([streamedExchange('sk- is not a key; 6222****3445', 4)]));
+    expect((await readCassette(file)).exchanges).toHaveLength(1);
+  });
+});
