@@ -5,6 +5,7 @@ import { startVitest } from 'vitest/node';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { buildReport } from './report/build-report.js';
+import { absentRows } from './report/compare.js';
 import { renderMarkdown } from './report/markdown.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
@@ -83,6 +84,15 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       `not compared with ${relative(process.cwd(), reference.file)}: it was made with --trials ${reference.report.trials}, this run has ${trials}`,
     );
   }
+  // Whatever the trial counts: a task deleted from evals/ must not pass unnoticed.
+  const { gone } = reference
+    ? absentRows(reference.report, { tasks: [] }, reporter.declared)
+    : { gone: [] };
+  if (options.updateReference && gone.length > 0) {
+    notes.push(
+      `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
+    );
+  }
   const report = buildReport({
     records: reporter.records,
     trials,
@@ -90,6 +100,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       floors.map((floor) => ({ task, floor })),
     ),
     ...(comparable && { reference: comparable.report }),
+    declared: reporter.declared,
+    ...(!options.updateReference && { gone }),
     generatedAt: new Date(),
   });
   if (reporter.loadErrors.length > 0) {
