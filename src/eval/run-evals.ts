@@ -10,7 +10,8 @@ import { renderMarkdown } from './report/markdown.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
 import { EvalReporter } from './reporter.js';
-import { EVAL_ENV, suiteMatches } from './settings.js';
+import { checkNotEmpty } from './selection.js';
+import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
 
 export interface RunEvalsOptions {
@@ -191,6 +192,7 @@ function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void 
       'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
     );
   }
+  checkNotEmpty(options, reporter.declared, readEvalSettings());
 }
 
 /** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */
