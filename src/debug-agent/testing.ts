@@ -50,9 +50,10 @@ export async function execute(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   run: RunState = fakeRun(),
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<unknown> {
   return tool.execute(args as never, {
-    signal: new AbortController().signal,
+    signal,
     clock: run.clock,
     run,
   });
