@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
+import { runAgentCli } from './agent.js';
+import { captureCli } from './cli-testing.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const agent = join(root, 'src/cli/agent.ts');
-const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 const QUESTION =
   'The customer of ORD1001 confirmed a new payee account. Please resubmit the refund.';
 let simulator: RunningSimulator;
@@ -26,13 +23,14 @@ afterAll(async () => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
+// In-process: the three runs below used to be three CLI processes inside one 30 s budget,
+// which failed on a busy machine. The entry point itself is covered by agent.test.ts.
 function agentCli(args: string[]) {
-  return run(process.execPath, ['--import', tsx, agent, ...args], {
-    cwd,
-    env: { ...process.env, ANTHROPIC_BASE_URL: simulator.url, ANTHROPIC_API_KEY: 'any', CI: '' },
-  }).then(
-    (result) => ({ code: 0, ...result }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
+  return captureCli(() =>
+    runAgentCli(args, {
+      cwd,
+      env: { ANTHROPIC_BASE_URL: simulator.url, ANTHROPIC_API_KEY: 'any' },
+    }),
   );
 }
 
@@ -62,7 +60,7 @@ describe('npm run agent -- --resume', () => {
       .map((line) => JSON.parse(line).type);
     expect(types.filter((type) => type === 'run_resume')).toHaveLength(2);
     expect(types.filter((type) => type === 'run_start')).toHaveLength(1);
-  }, 30_000);
+  });
 
   it('names the checkpoint folder and the fix for an unknown run id', async () => {
     const { code, stderr } = await agentCli(['--resume', 'no-such-run']);
@@ -70,5 +68,5 @@ describe('npm run agent -- --resume', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain("agent: checkpoint_missing: no checkpoint for run 'no-such-run'");
     expect(stderr).toContain('runs/checkpoints/no-such-run.json');
-  }, 20_000);
+  });
 });

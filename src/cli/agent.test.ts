@@ -1,17 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../simulator/server.js';
+import { runAgentCli } from './agent.js';
+import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from './cli-testing.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const agent = join(root, 'src/cli/agent.ts');
-// `npm run agent` is `node --import tsx`; from another cwd the loader must be named by path.
-const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 let simulator: Awaited<ReturnType<typeof startSimulator>>;
 let cwd: string;
 
@@ -25,13 +19,7 @@ afterAll(async () => {
 });
 
 function agentCli(args: string[], env: Record<string, string | undefined>) {
-  return run(process.execPath, ['--import', tsx, agent, ...args], {
-    cwd,
-    env: { ...process.env, ...env, CI: '' },
-  }).then(
-    (result) => ({ code: 0, ...result }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
+  return captureCli(() => runAgentCli(args, { cwd, env }));
 }
 
 describe('npm run agent', () => {
@@ -44,6 +32,7 @@ describe('npm run agent', () => {
       },
     );
     expect(code).toBe(0);
+    expect(stdout).toMatch(/^run \S+ \(checkpoints: /);
     expect(stdout).toMatch(
       /^step 1 get_order\(\{"order_id":"ORD3003"\}\) -> failed \[is_error\] \d+ms$/m,
     );
@@ -55,7 +44,7 @@ describe('npm run agent', () => {
       .map((line) => JSON.parse(line));
     expect(events[0].type).toBe('run_start');
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'done' });
-  }, 20_000);
+  });
 
   it('gives one clear line and exit 2 without a key', async () => {
     const { code, stdout, stderr } = await agentCli(['hi'], { ANTHROPIC_API_KEY: '' });
@@ -63,5 +52,43 @@ describe('npm run agent', () => {
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('ANTHROPIC_API_KEY is not set');
-  }, 20_000);
+  });
+
+  it('gives one clear line and exit 2 for an unreachable host; retries only with --verbose', async () => {
+    // A port nothing listens on: the simulator's, after it closed.
+    const closed = await startSimulator();
+    await closed.close();
+    const env = { ANTHROPIC_BASE_URL: closed.url, ANTHROPIC_API_KEY: 'test-key' };
+    const args = ['Where is ORD1001?', '--unattended', '--max-retries', '1'];
+    const quiet = await agentCli(args, env);
+    expect(quiet.code).toBe(2);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^agent: model_api: cannot reach the Messages API at ${closed.url}.*check ANTHROPIC_BASE_URL`,
+        ),
+      ),
+    ]);
+    const verbose = await agentCli([...args, '--verbose'], env);
+    expect(verbose.code).toBe(2);
+    expect(verbose.stdout).toMatch(/^step 1 model \S+: cannot reach .*; retry 1 in \d+ms$/m);
+    expect(verbose.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it(
+    'runs as a script: one line on stderr and exit 2 for bad input',
+    async () => {
+      const { code, stdout, stderr } = await spawnCli('src/cli/agent.ts', ['hi'], {
+        cwd,
+        env: { ANTHROPIC_API_KEY: '' },
+      });
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringContaining('agent: configuration: ANTHROPIC_API_KEY is not set'),
+      ]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

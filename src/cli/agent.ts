@@ -1,7 +1,8 @@
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { createRealClock } from '../core/clock.js';
-import { ConfigError, errorMessage, HarnessError } from '../core/errors.js';
+import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
@@ -16,6 +17,7 @@ import { releaseHeldLocksSync } from '../runtime/run-lock.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
 import { listFlag, positiveInteger } from './args.js';
+import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
 
@@ -32,6 +34,7 @@ is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run contin
                         refuses (comma-separated)
   --max-retries N       retries per model call; waits honour retry-after (default 4)
   --stream              use SSE streaming for model calls
+  --verbose             also print each retry of a model call
   --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
   --resume RUN_ID       continue a run from its last checkpoint; a finished run just prints
                         its result (the model is not called again)
@@ -61,8 +64,12 @@ function terminalApprover(): Approver | undefined {
   };
 }
 
-/** Mirrors the trace file and prints what a person watching the run wants to see. */
-function printingTrace(file: TraceSink): TraceSink {
+/**
+ * Mirrors the trace file and prints what a person watching the run wants to see. `first`
+ * runs before the first printed line (the run's header: a run that fails before any step
+ * prints one line, not a header and an error). Retries show only with `verbose`.
+ */
+function printingTrace(file: TraceSink, first: () => void, verbose: boolean): TraceSink {
   const line = (event: TraceEvent): string | undefined => {
     switch (event.type) {
       case 'tool_call': {
@@ -71,6 +78,7 @@ function printingTrace(file: TraceSink): TraceSink {
         return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error}${replayed} ${event.ms}ms`;
       }
       case 'model_retry':
+        if (!verbose) return undefined;
         return `step ${event.step} model ${event.model}: ${event.error}; retry ${event.attempt} in ${event.wait_ms}ms`;
       case 'model_fallback':
         return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
@@ -97,12 +105,45 @@ function printingTrace(file: TraceSink): TraceSink {
     write(event) {
       file.write(event);
       const text = line(event);
-      if (text) console.log(text);
+      if (text === undefined) return;
+      first();
+      console.log(text);
     },
   };
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Where the CLI runs: the environment it reads and the directory its relative paths use. */
+export interface AgentCliContext {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * `npm run agent` as a function: prints what the CLI prints (console.log / console.error)
+ * and returns the exit code. Bad input, a missing or bad key and an unreachable host are
+ * one line on stderr and exit 2.
+ *
+ * @example process.exitCode = await runAgentCli(process.argv.slice(2));
+ */
+export function runAgentCli(argv: string[], context: AgentCliContext = {}): Promise<number> {
+  return main(argv, context).catch((error: unknown) => {
+    // One clear line, never a stack trace.
+    const prefix =
+      error instanceof ConfigError
+        ? 'configuration'
+        : error instanceof HarnessError
+          ? error.code
+          : 'error';
+    console.error(`agent: ${prefix}: ${errorMessage(error)}`);
+    return 2;
+  });
+}
+
+async function main(argv: string[], context: AgentCliContext): Promise<number> {
+  const env = context.env ?? process.env;
+  const cwd = resolve(context.cwd ?? process.cwd());
+  // Paths stay relative (as printed) unless a directory was given.
+  const at = (path: string) => (context.cwd === undefined ? path : join(cwd, path));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -123,20 +164,46 @@ async function main(argv: string[]): Promise<number> {
       '--resolve-write decides a write of an earlier run; use it with --resume <run-id>',
     );
   }
-  const checkpoints = createFileCheckpointStore({ dir: values.checkpoints ?? 'runs/checkpoints' });
+  const checkpoints = createFileCheckpointStore({
+    dir: at(values.checkpoints ?? 'runs/checkpoints'),
+  });
   const clock = createRealClock();
   const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
+  // A host that never answered or a key it refused is the user's setup, not the run's fault.
+  let setupFailure: ModelApiError | undefined;
+  let answered = false;
   const liveModel = (): ModelClient => {
     // Our retry layer retries (and reports it); the SDK's own retries would double it.
-    const client = createLiveClient().withOptions({ maxRetries: 0 });
+    const client = createLiveClient(env).withOptions({ maxRetries: 0 });
     const fallbackModels = listFlag(values['fallback-model']);
-    return createRetryingModel({
+    const model = createRetryingModel({
       model: createAnthropicModel({ client, stream: values.stream ?? false }),
       clock,
       maxRetries,
       ...(fallbackModels && { fallbackModels }),
     });
+    return {
+      createMessage: (request, options) =>
+        model.createMessage(request, options).then(
+          (response) => {
+            answered = true;
+            return response;
+          },
+          (error: unknown) => {
+            const setup =
+              error instanceof ModelApiError && (error.status ?? 401) === 401 && !answered;
+            if (setup) setupFailure = error;
+            throw error;
+          },
+        ),
+    };
   };
+  let header: string | undefined;
+  const printHeader = () => {
+    if (header !== undefined) console.log(header);
+    header = undefined;
+  };
+  const verbose = values.verbose ?? false;
   const approver = values['approve-later']
     ? async () => 'defer' as const
     : values.unattended
@@ -163,19 +230,19 @@ async function main(argv: string[]): Promise<number> {
     }
     // A finished run is answered from its checkpoint: no key needed, no model call made.
     const model = checkpoint.state === 'finished' ? notCalled : liveModel();
-    const file = createJsonlTrace(`runs/${runId}.jsonl`, { append: true });
-    traceFile = file.file;
+    traceFile = `runs/${runId}.jsonl`;
+    const file = createJsonlTrace(at(traceFile), { append: true });
     result = await resumeAgent({
       runId,
       checkpoints,
-      harness: createRefundDeskHarness(variant, { projectDir: process.cwd() }),
+      harness: createRefundDeskHarness(variant, { projectDir: cwd }),
       model,
       ...(values.model !== undefined && { modelId: values.model }),
       clock,
       ...(approver && { approver }),
       ...((values.approve || values.reject) && { approvals: values.approve === true }),
       ...(resolveWrites && { resolveWrites }),
-      trace: printingTrace(file),
+      trace: printingTrace(file, printHeader, verbose),
     });
   } else {
     const question = positionals.join(' ').trim();
@@ -185,26 +252,28 @@ async function main(argv: string[]): Promise<number> {
     }
     const model = liveModel();
     const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
-      projectDir: process.cwd(),
+      projectDir: cwd,
     });
     const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}`;
-    const file = createJsonlTrace(`runs/${runId}.jsonl`);
-    traceFile = file.file;
-    console.log(`run ${runId} (checkpoints: ${checkpoints.describe(runId)})`);
+    traceFile = `runs/${runId}.jsonl`;
+    const file = createJsonlTrace(at(traceFile));
+    header = `run ${runId} (checkpoints: ${checkpoints.describe(runId)})`;
     result = await runAgent({
       harness,
       model,
-      modelId: resolveModelId(values.model),
+      modelId: resolveModelId(values.model, env),
       prompt: question,
       clock,
       mode: values.unattended ? 'unattended' : 'interactive',
       ...(approver && { approver }),
-      trace: printingTrace(file),
+      trace: printingTrace(file, printHeader, verbose),
       runId,
       checkpoints,
     });
   }
 
+  if (result.status === 'error' && setupFailure) throw setupFailure;
+  printHeader();
   if (result.answer) console.log(`\n${result.answer}\n`);
   for (const write of result.unresolvedWrites ?? []) {
     console.log(
@@ -238,6 +307,7 @@ function parse(argv: string[]) {
       'fallback-model': { type: 'string' },
       'max-retries': { type: 'string' },
       stream: { type: 'boolean' },
+      verbose: { type: 'boolean' },
       'approve-later': { type: 'boolean' },
       resume: { type: 'string' },
       approve: { type: 'boolean' },
@@ -249,33 +319,21 @@ function parse(argv: string[]) {
   });
 }
 
-// A run's lock must not outlive the process: release it on exit and on the usual signals
-// (a SIGKILL leaves it behind; the next process sees its pid is gone and takes it over).
-process.on('exit', releaseHeldLocksSync);
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-] as const) {
-  process.once(signal, () => {
-    releaseHeldLocksSync();
-    process.exit(code);
+if (isEntryPoint(import.meta.url)) {
+  // A run's lock must not outlive the process: release it on exit and on the usual signals
+  // (a SIGKILL leaves it behind; the next process sees its pid is gone and takes it over).
+  process.on('exit', releaseHeldLocksSync);
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    process.once(signal, () => {
+      releaseHeldLocksSync();
+      process.exit(code);
+    });
+  }
+  runAgentCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
   });
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // One clear line, never a stack trace.
-    const prefix =
-      error instanceof ConfigError
-        ? 'configuration'
-        : error instanceof HarnessError
-          ? error.code
-          : 'error';
-    console.error(`agent: ${prefix}: ${errorMessage(error)}`);
-    process.exitCode = 2;
-  },
-);

@@ -4,6 +4,7 @@ import { shortFixtures } from '../eval/fixture-inventory.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { listFlag, oneOf, positiveInteger } from './args.js';
+import { isEntryPoint } from './entry-point.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--compare FILE] [--replay strict|lenient] [--update-reference]
@@ -89,12 +90,19 @@ async function main(argv: string[]): Promise<number> {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
+/**
+ * `npm run eval` as a function: prints what the CLI prints and returns the exit code.
+ * Bad input is one line on stderr and exit 2 (`--help` prints the usage).
+ */
+export function runEvalCli(argv: string[]): Promise<number> {
+  return main(argv).catch((error: unknown) => {
+    console.error(`eval: ${errorMessage(error)}`);
+    return 2;
+  });
+}
+
+if (isEntryPoint(import.meta.url)) {
+  runEvalCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`eval: ${errorMessage(error)}\n\n${USAGE}`);
-    process.exitCode = 2;
-  },
-);
+  });
+}

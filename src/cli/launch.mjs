@@ -1,5 +1,6 @@
 // Launch a TypeScript CLI of this package: load vitest's heavy Node API natively first
 // (through tsx's loader hooks it takes ~1 s longer), then let tsx handle our own .ts files.
+import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 const [entry, ...rest] = process.argv.slice(2);
@@ -9,5 +10,7 @@ if (!entry) {
 }
 if (/[\\/]cli[\\/](eval|record)\.ts$/.test(entry)) await import('vitest/node');
 register();
-process.argv = [process.argv[0], entry, ...rest];
-await import(new URL(`../../${entry}`, import.meta.url).href);
+const url = new URL(`../../${entry}`, import.meta.url);
+// The absolute path, as `node file.ts` would give it: a CLI checks it to know it is the entry point.
+process.argv = [process.argv[0], fileURLToPath(url), ...rest];
+await import(url.href);

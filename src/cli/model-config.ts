@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '../core/errors.js';
+import { findSecret } from '../replay/secret-scan.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5';
 
@@ -19,13 +20,27 @@ export function createLiveClient(
       'ANTHROPIC_API_KEY is not set: export your key, or start a local stand-in (npm run simulator) and set ANTHROPIC_BASE_URL to its URL with any key',
     );
   }
-  const baseURL = env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com';
-  try {
-    new URL(baseURL);
-  } catch {
-    throw new ConfigError(
-      `ANTHROPIC_BASE_URL '${baseURL}' is not a URL: use e.g. http://127.0.0.1:8787`,
-    );
-  }
+  const baseURL = checkBaseUrl(env);
   return new Anthropic({ apiKey, baseURL, maxRetries: 2, ...extra });
+}
+
+/**
+ * ANTHROPIC_BASE_URL (the live API when unset), or a ConfigError naming it and the fix when
+ * it is not an http(s) URL. The value is shown unless it looks like a credential.
+ */
+export function checkBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const baseURL = env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com';
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(baseURL).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'http:' || protocol === 'https:') return baseURL;
+  const shown = findSecret(baseURL, { env })
+    ? '(a value that looks like a key)'
+    : `'${baseURL.slice(0, 100)}'`;
+  throw new ConfigError(
+    `ANTHROPIC_BASE_URL ${shown} is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API`,
+  );
 }

@@ -4,7 +4,8 @@ import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
-import { resolveModelId } from './model-config.js';
+import { isEntryPoint } from './entry-point.js';
+import { checkBaseUrl, resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID]
@@ -56,9 +57,7 @@ async function main(argv: string[]): Promise<number> {
       'ANTHROPIC_API_KEY is not set: export it to record against the live API, or pass --simulated',
     );
   } else {
-    console.log(
-      `recording against ${process.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (source: live)`,
-    );
+    console.log(`recording against ${checkBaseUrl()} (source: live)`);
   }
 
   const started = performance.now();
@@ -105,12 +104,19 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
+/**
+ * `npm run record` as a function: prints what the CLI prints and returns the exit code.
+ * Bad input is one line on stderr and exit 2 (`--help` prints the usage).
+ */
+export function runRecordCli(argv: string[]): Promise<number> {
+  return main(argv).catch((error: unknown) => {
+    console.error(`record: ${errorMessage(error)}`);
+    return 2;
+  });
+}
+
+if (isEntryPoint(import.meta.url)) {
+  runRecordCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`record: ${errorMessage(error)}\n\n${USAGE}`);
-    process.exitCode = 2;
-  },
-);
+  });
+}

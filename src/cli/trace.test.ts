@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runTraceCli } from './trace.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'src/cli/trace.ts');
-const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 let dir: string;
 
 beforeAll(() => {
@@ -51,11 +46,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const traceCli = (args: string[]) =>
-  run(process.execPath, ['--import', tsx, cli, ...args]).then(
-    (result) => ({ code: 0, ...result }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
+// In-process: no process start-up inside a test budget.
+const traceCli = (args: string[]) => captureCli(() => runTraceCli(args));
 
 describe('npm run trace', () => {
   it('prints per-tool and per-run tables, or markdown with --markdown', async () => {
@@ -65,11 +57,11 @@ describe('npm run trace', () => {
     expect(table.stdout).toMatch(/│ r1\.jsonl\s+│ T1\s+│ upgraded │ done/);
     const markdown = await traceCli([dir, '--markdown']);
     expect(markdown.stdout).toContain('| get_order | 1 | 3 | 3 | 0% | allow 1 |');
-  }, 20_000);
+  });
 
   it('exits 2 with one line for a path that does not exist', async () => {
     const { code, stderr } = await traceCli([join(dir, 'nope')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^trace: config: .*nope does not exist/);
-  }, 20_000);
+  });
 });

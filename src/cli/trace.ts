@@ -3,6 +3,7 @@ import { errorMessage, HarnessError } from '../core/errors.js';
 import { formatTraceMarkdown, formatTraceTables } from '../trace-report/format.js';
 import { readTraces } from '../trace-report/read-traces.js';
 import { summarizeTraces } from '../trace-report/summarize.js';
+import { isEntryPoint } from './entry-point.js';
 
 const USAGE = `usage: npm run trace -- <file or folder>... [--markdown]
 
@@ -50,13 +51,17 @@ function parse(argv: string[]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
+/** `npm run trace` as a function: prints what the CLI prints and returns the exit code. */
+export function runTraceCli(argv: string[]): Promise<number> {
+  return main(argv).catch((error: unknown) => {
     const prefix = error instanceof HarnessError ? error.code : 'error';
     console.error(`trace: ${prefix}: ${errorMessage(error)}`);
-    process.exitCode = 2;
-  },
-);
+    return 2;
+  });
+}
+
+if (isEntryPoint(import.meta.url)) {
+  runTraceCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -7,7 +7,8 @@ describe('createVirtualClock', () => {
     const started = performance.now();
     await clock.sleep(10_000);
     expect(clock.now()).toBe(10_000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A real sleep would take 10 s; any load short of that cannot fail this.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('wakes the earlier of two racing sleepers first and lets abort cancel the other', async () => {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { RUN_MARKER_VARIABLE, sweepProcesses } from './process-sweep.js';
 
 export interface ChildOptions {
   command: string;
@@ -25,9 +27,11 @@ export interface ChildResult {
 const GROUPS = process.platform !== 'win32';
 
 /**
- * Run a command with a real-time timeout. The child leads its own process group
- * (`detached`), and the whole group is killed with SIGKILL on timeout, on abort, and once
- * the child exits (reaping anything it left running), so no grandchild outlives the call.
+ * Run a command with a real-time timeout. The child leads its own session and process group
+ * (`detached`), and its environment carries a marker unique to this call. On timeout, on
+ * abort, and once the child exits, the whole group is killed with SIGKILL and, on Linux,
+ * so is every process that carries the marker or descends from one (`sweepProcesses`):
+ * that catches grandchildren that left the group with `setsid` or a double fork.
  * Output is collected per stream, so the result does not depend on how two pipes interleave.
  *
  * @example
@@ -40,9 +44,10 @@ export function runChild(options: ChildOptions): Promise<ChildResult> {
     let stderr = '';
     let timedOut = false;
     let aborted = false;
+    const marker = randomUUID();
     const child = spawn(options.command, [...options.args], {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [RUN_MARKER_VARIABLE]: marker },
       detached: GROUPS,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
@@ -55,6 +60,7 @@ export function runChild(options: ChildOptions): Promise<ChildResult> {
       } catch {
         // ESRCH: the group is already gone.
       }
+      sweepProcesses(child.pid, marker);
     };
     const timer = setTimeout(() => {
       timedOut = true;

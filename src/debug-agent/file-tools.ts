@@ -1,9 +1,9 @@
-import { constants } from 'node:fs';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../runtime/define-tool.js';
 import type { ToolDefinition, ToolExecuteContext } from '../runtime/types.js';
 import type { Sandbox } from './sandbox.js';
+import { openInSandbox } from './sandbox-open.js';
 import { type Confinement, resolveSandboxPath } from './sandbox-path.js';
 import { recordWrite } from './store.js';
 import { listFiles, readTextHead, searchFiles } from './text-files.js';
@@ -20,8 +20,6 @@ export interface FileToolOptions {
   readBudgetBytes?: number;
 }
 
-const WRITE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 const path = z
   .string()
   .min(1)
@@ -59,7 +57,7 @@ export function createReadFileTool(options: FileToolOptions): ToolDefinition {
       const target = resolveSandboxPath(sandbox, input, { confinement, mustExist: true });
       if (confinement === 'lexical')
         return (await readFile(target.absolute, 'utf8')).slice(0, 4000);
-      const head = await readTextHead(target.absolute, target.relative, budget);
+      const head = await readTextHead(sandbox, target, budget);
       const header = head.cut
         ? `${target.relative} (first ${budget} of ${head.size} bytes: the read budget; use search_code to find lines further down)`
         : `${target.relative} (${head.size} bytes)`;
@@ -124,8 +122,8 @@ export function createWriteFileTool(options: FileToolOptions): ToolDefinition {
       } else {
         if (content.includes('\0'))
           throw new Error('the content contains a NUL byte; write_file writes text files only');
-        // O_NOFOLLOW: a link swapped in after the check is refused, not written through.
-        const handle = await open(target.absolute, WRITE_FLAGS, 0o644);
+        // No link swapped in after the check is followed; FIFOs and devices are refused.
+        const handle = await openInSandbox(sandbox, target, 'write');
         try {
           await handle.writeFile(content, 'utf8');
         } finally {

@@ -5,38 +5,12 @@ import { runChild } from './child-process.js';
 import { createRunTestTool, type TestCommand } from './run-test.js';
 import { testRunsOf } from './store.js';
 import { normaliseTestOutput, tail } from './test-output.js';
-import { execute, fakeRun, usePlaygrounds } from './testing.js';
+import { allGone, execute, fakeRun, usePlaygrounds } from './testing.js';
 
 const playground = usePlaygrounds();
 const plainNode: TestCommand = (file) => ({ command: process.execPath, args: [file] });
 
-/** True while the process exists and is not a zombie waiting to be reaped. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // Linux: an orphan killed here may stay a zombie if PID 1 does not reap it.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
-/** Wait (in real time) until none of the pids is alive, or give up after `ms`. */
-async function allGone(pids: readonly number[], ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    if (!pids.some(isAlive)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return !pids.some(isAlive);
-}
-
-describe('run_test', () => {
+describe('run_test', { timeout: 120_000 }, () => {
   it('runs the seed project tests with tsx and reports the failures, sandbox-free', async () => {
     const { sandbox } = playground();
     const runTest = createRunTestTool({ sandbox, confinement: 'strict' });
@@ -68,20 +42,25 @@ describe('run_test', () => {
     );
   });
 
-  it('kills a hanging test at its timeout, together with the processes it started', async () => {
-    const { sandbox } = playground();
-    // The test starts a grandchild that shares its stdout (so the pipe stays open) and hangs.
+  /** A test that starts a grandchild sharing its stdout (so the pipe stays open) and hangs. */
+  function plantHangingTest(root: string): void {
     writeFileSync(
-      join(sandbox.root, 'test', 'hang.spec.mjs'),
+      join(root, 'test', 'hang.spec.mjs'),
       [
         "import { spawn } from 'node:child_process';",
-        "import { writeFileSync } from 'node:fs';",
+        "import { renameSync, writeFileSync } from 'node:fs';",
         "const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'inherit' });",
-        "writeFileSync('pids.txt', [process.pid, child.pid].join(' '));",
         "console.log('started; now hanging');",
+        "writeFileSync('pids.tmp', [process.pid, child.pid].join(' '));",
+        "renameSync('pids.tmp', 'pids.txt');",
         'setInterval(() => {}, 1000);',
       ].join('\n'),
     );
+  }
+
+  it('kills a hanging test at its timeout and says so', async () => {
+    const { sandbox } = playground();
+    plantHangingTest(sandbox.root);
     const runTest = createRunTestTool({
       sandbox,
       confinement: 'strict',
@@ -89,21 +68,40 @@ describe('run_test', () => {
       command: plainNode,
     });
     const run = fakeRun();
-    const started = performance.now();
     const error = await execute(runTest, { path: 'test/hang.spec.mjs' }, run).then(
       () => undefined,
       (caught: Error) => caught,
     );
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(error?.message).toBe(
-      'test/hang.spec.mjs did not finish within 1000 ms; the test process and everything it started were killed. Look for an endless loop or a wait that never ends.\nOutput before the kill:\nstarted; now hanging',
-    );
-    const pids = readFileSync(join(sandbox.root, 'pids.txt'), 'utf8').split(' ').map(Number);
-    expect(pids).toHaveLength(2);
-    expect(await allGone(pids, 2000), `processes ${pids.join(', ')} outlived the timeout`).toBe(
-      true,
+    // Whether the test printed before the kill depends on how busy the machine is.
+    expect(error?.message).toMatch(
+      /^test\/hang\.spec\.mjs did not finish within 1000 ms; the test process and everything it started were killed\. Look for an endless loop or a wait that never ends\.(\nOutput before the kill:\nstarted; now hanging)?$/,
     );
     expect(testRunsOf(run.store)[0]).toMatchObject({ passed: false, timedOut: true });
+  });
+
+  it('kills a cancelled test together with the processes it started', async () => {
+    const { sandbox } = playground();
+    plantHangingTest(sandbox.root);
+    const runTest = createRunTestTool({ sandbox, confinement: 'strict', command: plainNode });
+    const run = fakeRun();
+    const controller = new AbortController();
+    const pending = execute(runTest, { path: 'test/hang.spec.mjs' }, run, controller.signal).then(
+      () => undefined,
+      (caught: Error) => caught,
+    );
+    const pidFile = join(sandbox.root, 'pids.txt');
+    const deadline = performance.now() + 60_000;
+    while (!existsSync(pidFile) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    controller.abort();
+    const error = await pending;
+    expect(error?.message).toBe(
+      'test/hang.spec.mjs was cancelled; the test process and everything it started were killed. Look for an endless loop or a wait that never ends.\nOutput before the kill:\nstarted; now hanging',
+    );
+    const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
+    expect(pids).toHaveLength(2);
+    expect(await allGone(pids), `processes ${pids.join(', ')} outlived the cancel`).toBe(true);
   });
 
   it('reaps a background process that a finished test left behind', async () => {
@@ -122,7 +120,7 @@ describe('run_test', () => {
     const runTest = createRunTestTool({ sandbox, confinement: 'strict', command: plainNode });
     expect(String(await execute(runTest, { path: 'test/leak.spec.mjs' }))).toMatch(/^Tests passed/);
     const pid = Number(readFileSync(join(sandbox.root, 'pid.txt'), 'utf8'));
-    expect(await allGone([pid], 2000)).toBe(true);
+    expect(await allGone([pid])).toBe(true);
   });
 
   it('refuses a directory without test files', async () => {
@@ -149,7 +147,7 @@ describe('run_test', () => {
   });
 });
 
-describe('runChild', () => {
+describe('runChild', { timeout: 120_000 }, () => {
   it('kills the process group when the signal aborts', async () => {
     const { sandbox } = playground();
     const pidFile = join(sandbox.root, 'pid.txt');
@@ -165,14 +163,14 @@ describe('runChild', () => {
       timeoutMs: 10_000,
       signal: controller.signal,
     });
-    const deadline = performance.now() + 5000;
+    const deadline = performance.now() + 30_000;
     while (!existsSync(pidFile) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     controller.abort();
     const result = await running;
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
-    expect(await allGone([Number(readFileSync(pidFile, 'utf8'))], 2000)).toBe(true);
+    expect(await allGone([Number(readFileSync(pidFile, 'utf8'))])).toBe(true);
   });
 });
 

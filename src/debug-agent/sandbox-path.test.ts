@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createReadFileTool, createSearchCodeTool, createWriteFileTool } from './file-tools.js';
 import { createRunTestTool } from './run-test.js';
-import { resolveSandboxPath } from './sandbox-path.js';
+import { isInside, resolveSandboxPath } from './sandbox-path.js';
 import { CANARY, execute, usePlaygrounds } from './testing.js';
 
 const playground = usePlaygrounds();
@@ -84,6 +84,17 @@ describe('resolveSandboxPath (strict)', () => {
     ).toThrow('symbolic link to nothing inside the sandbox');
   });
 
+  it('refuses a symlink into a sibling directory whose name starts with the sandbox name', () => {
+    const { sandbox } = playground();
+    const sibling = `${sandbox.realRoot}-evil`;
+    mkdirSync(sibling);
+    writeFileSync(join(sibling, 'secret.txt'), `${CANARY}\n`);
+    symlinkSync(join(sibling, 'secret.txt'), join(sandbox.root, 'notes.txt'));
+    expect(() => resolveSandboxPath(sandbox, 'notes.txt', strict)).toThrow(
+      "'notes.txt' leads outside the sandbox through a symbolic link",
+    );
+  });
+
   it('accepts a symlink that stays inside the sandbox', () => {
     const { sandbox } = playground();
     symlinkSync(join(sandbox.root, 'src', 'math.ts'), join(sandbox.root, 'math-link.ts'));
@@ -112,12 +123,31 @@ describe('resolveSandboxPath (lexical, the seed baseline)', () => {
     }
   });
 
+  it('refuses a sibling directory whose name starts with the sandbox name', () => {
+    const { sandbox } = playground();
+    const input = `../${basename(sandbox.realRoot)}-evil/secret.txt`;
+    expect(() => resolveSandboxPath(sandbox, input, lexical)).toThrow(
+      'path is outside the working directory',
+    );
+  });
+
   it('walks straight through a planted symlink: the gap the strict check closes', () => {
     const { sandbox, outside } = withSecret();
     symlinkSync(outside, join(sandbox.root, 'vendor'));
     expect(resolveSandboxPath(sandbox, 'vendor/secret.txt', lexical).relative).toBe(
       'vendor/secret.txt',
     );
+  });
+});
+
+describe('isInside', () => {
+  it('needs the separator after the root: a sibling sharing its prefix is outside', () => {
+    const root = `${sep}tmp${sep}sandbox`;
+    expect(isInside(root, root)).toBe(true);
+    expect(isInside(root, `${root}${sep}src${sep}math.ts`)).toBe(true);
+    expect(isInside(root, `${root}-evil${sep}secret.txt`)).toBe(false);
+    expect(isInside(root, `${root}-evil`)).toBe(false);
+    expect(isInside(`${root}${sep}`, `${root}${sep}x`)).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -50,10 +50,40 @@ export async function execute(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   run: RunState = fakeRun(),
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<unknown> {
   return tool.execute(args as never, {
-    signal: new AbortController().signal,
+    signal,
     clock: run.clock,
     run,
   });
+}
+
+/** True while the process exists and is not a zombie waiting to be reaped. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // Linux: an orphan killed here may stay a zombie if PID 1 does not reap it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Wait (in real time) until none of the pids is alive, or give up after `ms`. Killed
+ * processes go within milliseconds; the generous default only bounds a real failure.
+ */
+export async function allGone(pids: readonly number[], ms = 20_000): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
+    if (!pids.some(isAlive)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !pids.some(isAlive);
 }

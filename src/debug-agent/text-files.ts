@@ -1,12 +1,11 @@
-import { constants } from 'node:fs';
-import { lstat, open, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Sandbox } from './sandbox.js';
+import { openInSandbox } from './sandbox-open.js';
+import type { SandboxPath } from './sandbox-path.js';
 
 /** NUL in the first bytes is how git and grep tell binary files apart. */
 const BINARY_SNIFF_BYTES = 8000;
-// O_NONBLOCK: opening a FIFO planted in the sandbox must not hang the tool.
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const SKIPPED_DIRS = new Set(['node_modules', '.git']);
 
 export function looksBinary(bytes: Uint8Array): boolean {
@@ -24,18 +23,17 @@ export interface TextHead {
 /**
  * Read at most `budget` bytes of a regular file (never the rest of a huge one), refusing
  * directories, devices, FIFOs and binary files with a message the model can act on.
+ * The file is opened by `openInSandbox`, so a swapped parent directory cannot lead outside.
  */
 export async function readTextHead(
-  absolute: string,
-  shown: string,
+  sandbox: Sandbox,
+  target: SandboxPath,
   budget: number,
 ): Promise<TextHead> {
-  const info = await stat(absolute);
-  if (info.isDirectory())
-    throw new Error(`${shown} is a directory; read a file inside it or use search_code`);
-  if (!info.isFile()) throw new Error(`${shown} is not a regular file; it was not read`);
-  const handle = await open(absolute, READ_FLAGS);
+  const shown = target.relative;
+  const handle = await openInSandbox(sandbox, target, 'read');
   try {
+    const info = await handle.stat();
     const length = Math.min(info.size, budget);
     const buffer = Buffer.alloc(length);
     let filled = 0;
@@ -104,7 +102,11 @@ export async function searchFiles(
     const shown = options.sandbox.toRelative(file);
     let head: TextHead;
     try {
-      head = await readTextHead(file, shown, options.fileBudget);
+      head = await readTextHead(
+        options.sandbox,
+        { absolute: file, relative: shown },
+        options.fileBudget,
+      );
     } catch {
       skipped += 1;
       continue;

@@ -83,7 +83,8 @@ describe('debug agent: tools offered per level', () => {
   });
 });
 
-describe('debug agent: baseline vs upgraded (scripted model)', () => {
+// These runs start real test processes: a generous ceiling, so a busy machine cannot fail them.
+describe('debug agent: baseline vs upgraded (scripted model)', { timeout: 120_000 }, () => {
   it('gives the baseline the seed prompt, the upgraded the project rules, date and mode', async () => {
     const baseline = await run('baseline', [textTurn('hi')]);
     const upgraded = await run('upgraded', [textTurn('hi')]);

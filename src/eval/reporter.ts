@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { keyOf } from './report/compare.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 
 /**
@@ -15,6 +16,8 @@ export class EvalReporter implements Reporter {
   readonly knownTasks = new Set<string>();
   readonly knownVariants = new Set<string>();
   readonly knownSuites = new Set<string>();
+  /** Every (suite, task, variant) declared, selected or not, as `keyOf` keys. */
+  readonly declared = new Set<string>();
   private readonly onTrial: ((record: TrialRecord, ms: number) => void) | undefined;
   private readonly root: string;
 
@@ -31,6 +34,8 @@ export class EvalReporter implements Reporter {
     if (taskSuite?.parent.type === 'suite') this.knownSuites.add(taskSuite.parent.name);
     const variant = testCase.name.split(' ')[0];
     if (variant) this.knownVariants.add(variant);
+    const suite = taskSuite?.parent.type === 'suite' ? taskSuite.parent.name : undefined;
+    if (suite && taskId && variant) this.declared.add(keyOf({ suite, task: taskId, variant }));
     const meta = testCase.meta();
     if (!meta.trial) {
       const result = testCase.result();

@@ -5,11 +5,13 @@ import { startVitest } from 'vitest/node';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { buildReport } from './report/build-report.js';
+import { absentRows } from './report/compare.js';
 import { renderMarkdown } from './report/markdown.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
 import { EvalReporter } from './reporter.js';
-import { EVAL_ENV, suiteMatches } from './settings.js';
+import { checkNotEmpty } from './selection.js';
+import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
 
 export interface RunEvalsOptions {
@@ -83,6 +85,15 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       `not compared with ${relative(process.cwd(), reference.file)}: it was made with --trials ${reference.report.trials}, this run has ${trials}`,
     );
   }
+  // Whatever the trial counts: a task deleted from evals/ must not pass unnoticed.
+  const { gone } = reference
+    ? absentRows(reference.report, { tasks: [] }, reporter.declared)
+    : { gone: [] };
+  if (options.updateReference && gone.length > 0) {
+    notes.push(
+      `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
+    );
+  }
   const report = buildReport({
     records: reporter.records,
     trials,
@@ -90,6 +101,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       floors.map((floor) => ({ task, floor })),
     ),
     ...(comparable && { reference: comparable.report }),
+    declared: reporter.declared,
+    ...(!options.updateReference && { gone }),
     generatedAt: new Date(),
   });
   if (reporter.loadErrors.length > 0) {
@@ -179,6 +192,7 @@ function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void 
       'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
     );
   }
+  checkNotEmpty(options, reporter.declared, readEvalSettings());
 }
 
 /** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */

@@ -86,11 +86,24 @@ export function createReplayCursor(
       const open = unplayed();
       if (open.length === 0) return undefined;
       const first = exchanges[open[0]!]!;
-      const detail = `${open.map((index) => `exchanges[${index}]`).join(', ')} never requested (served ${latenciesMs.length} of ${exchanges.length}; first unused: ${describeRequest(first.request)})`;
+      const detail = `${listExchanges(open)} never requested (served ${latenciesMs.length} of ${exchanges.length}; first unused: ${describeRequest(first.request)})`;
       problem = fixtureProblem('fixture_leftover', options, detail);
       return problem;
     },
   };
+}
+
+/** Leftover indices named in a message: a few, then how many more (not 9,997 of them). */
+const LISTED_EXCHANGES = 3;
+
+/** `exchanges[3], exchanges[4], exchanges[5] ... and 9,994 more`. */
+export function listExchanges(indices: readonly number[]): string {
+  const listed = indices
+    .slice(0, LISTED_EXCHANGES)
+    .map((index) => `exchanges[${index}]`)
+    .join(', ');
+  const more = indices.length - LISTED_EXCHANGES;
+  return more > 0 ? `${listed} ... and ${more.toLocaleString('en-US')} more` : listed;
 }
 
 function describeStale(index: number, divergence: RequestDivergence): string {

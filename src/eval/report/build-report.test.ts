@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
+import { keyOf } from './compare.js';
+import { renderMarkdown } from './markdown.js';
+import { renderTerminal } from './terminal.js';
 import { makeRecord, sampleRecords } from './test-records.js';
 
 describe('buildReport', () => {
@@ -48,5 +51,41 @@ describe('buildReport', () => {
       'T1 upgraded pass@1 1.00 -> 0.50 (lower than the reference)',
       'T1 upgraded pass^2 1.00 -> 0.00 (lower than the reference)',
     ]);
+  });
+
+  it('shows unselected reference rows as not run and fails on a task that no longer exists', () => {
+    const reference = buildReport({
+      records: ['T1', 'T2', 'T7'].map((task) => makeRecord({ task, trial: 1 })),
+      trials: 1,
+      floors: [],
+      generatedAt: 'then',
+    });
+    const declared = new Set(
+      ['T1', 'T2'].map((task) => keyOf({ suite: 'refund-desk', task, variant: 'upgraded' })),
+    );
+    const gone = reference.tasks.filter((row) => row.task === 'T7');
+    const report = buildReport({
+      records: [makeRecord({ task: 'T1', trial: 1 })],
+      trials: 1,
+      floors: [],
+      reference,
+      declared,
+      gone,
+      generatedAt: 'now',
+    });
+    expect(report.comparison?.entries.map((entry) => [entry.task, entry.flag])).toEqual([
+      ['T1', 'same'],
+      ['T7', 'gone'],
+    ]);
+    expect(report.gate.passed).toBe(false);
+    expect(report.gate.reasons).toEqual([
+      expect.stringMatching(
+        /^T7 upgraded \(suite refund-desk\) is in the reference but no eval task declares it any more: .*--update-reference/,
+      ),
+    ]);
+    for (const text of [renderMarkdown(report), renderTerminal(report)]) {
+      expect(text).toContain('Not run (not selected, so not compared): T2 (upgraded)');
+      expect(text).not.toMatch(/T2[^\n]*gone/);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { FixtureSource, TrialRecord } from '../trial-record.js';
-import { type ComparableReport, compareReports } from './compare.js';
+import { type ComparableReport, compareReports, type TaskKey } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { compareNames } from './order.js';
 import type { EvalReport } from './report-schema.js';
@@ -14,6 +14,10 @@ export interface BuildReportOptions {
   floors: readonly TaskFloor[];
   /** The report to compare against (`--compare FILE` or reports/reference.json). */
   reference?: ComparableReport;
+  /** Every row a task file declares (`keyOf`), selected or not: tells "not run" from "gone". */
+  declared?: ReadonlySet<string>;
+  /** Reference rows that no task declares any more; each fails the gate. */
+  gone?: readonly TaskKey[];
   generatedAt: Date | string;
 }
 
@@ -37,13 +41,14 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       : options.generatedAt.toISOString();
   const tasks = summarizeTasks(records, { trials: options.trials });
   const comparison = options.reference
-    ? compareReports(options.reference, { generatedAt, tasks })
+    ? compareReports(options.reference, { generatedAt, tasks }, options.declared)
     : undefined;
   const gate = evaluateGate({
     records,
     summaries: tasks,
     floors: options.floors,
     ...(comparison ? { comparison } : {}),
+    ...(options.gone ? { gone: options.gone } : {}),
   });
   return {
     schemaVersion: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareReports } from './compare.js';
+import { compareReports, describeNotRun, keyOf } from './compare.js';
 import { summarizeTasks } from './summarize.js';
 import { makeRecord } from './test-records.js';
 
@@ -40,6 +40,31 @@ describe('compareReports', () => {
       'T5 upgraded': 'new',
       'T4 upgraded': 'gone',
     });
+  });
+
+  it('lists rows whose task still exists as not run, not as gone entries', () => {
+    const declared = new Set(
+      ['T1', 'T2', 'T3'].flatMap((task) =>
+        ['baseline', 'upgraded'].map((variant) => keyOf({ suite: 'refund-desk', task, variant })),
+      ),
+    );
+    const reference = side({
+      'T1 upgraded': 'PPP',
+      'T2 baseline': 'FFF',
+      'T2 upgraded': 'PPP',
+      'T3 upgraded': 'PP',
+      'T9 upgraded': 'PPP',
+    });
+    const comparison = compareReports(reference, side({ 'T1 upgraded': 'PPP' }), declared);
+    expect(
+      comparison.entries.map((entry) => `${entry.task} ${entry.variant} ${entry.flag}`),
+    ).toEqual(['T1 upgraded same', 'T9 upgraded gone']);
+    expect(comparison.notRun).toEqual([
+      { suite: 'refund-desk', task: 'T2', variant: 'baseline' },
+      { suite: 'refund-desk', task: 'T2', variant: 'upgraded' },
+      { suite: 'refund-desk', task: 'T3', variant: 'upgraded' },
+    ]);
+    expect(describeNotRun(comparison.notRun ?? [])).toBe('T2 (baseline, upgraded), T3 (upgraded)');
   });
 
   it('compares pass^k at the largest k both reports have', () => {

@@ -1,19 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../trial-record.js';
-import { compareReports } from './compare.js';
+import { absentRows, compareReports, keyOf } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { summarizeTasks } from './summarize.js';
 import { makeRecord } from './test-records.js';
 
-function gate(records: TrialRecord[], floors: TaskFloor[] = [], reference?: TrialRecord[]) {
+/** `declared`: the rows task files still declare ('T4 upgraded'); every run row by default. */
+function gate(
+  records: TrialRecord[],
+  floors: TaskFloor[] = [],
+  reference?: TrialRecord[],
+  declaredRows: string[] = [],
+) {
   const summaries = summarizeTasks(records);
-  const comparison = reference
-    ? compareReports(
-        { generatedAt: 'then', tasks: summarizeTasks(reference) },
-        { generatedAt: 'now', tasks: summaries },
-      )
+  const declared = new Set(
+    [...summaries, ...declaredRows.map(rowOf)].map((row) =>
+      keyOf({ ...row, suite: 'refund-desk' }),
+    ),
+  );
+  const before = reference && { generatedAt: 'then', tasks: summarizeTasks(reference) };
+  const comparison = before
+    ? compareReports(before, { generatedAt: 'now', tasks: summaries }, declared)
     : undefined;
-  return evaluateGate({ records, summaries, floors, ...(comparison ? { comparison } : {}) });
+  const gone = before ? absentRows(before, { tasks: [] }, declared).gone : [];
+  return evaluateGate({ records, summaries, floors, gone, ...(comparison ? { comparison } : {}) });
+}
+
+function rowOf(label: string) {
+  const [task = '', variant = ''] = label.split(' ');
+  return { task, variant };
 }
 
 function trials(task: string, variant: string, outcomes: string): TrialRecord[] {
@@ -81,10 +96,22 @@ describe('evaluateGate', () => {
     ]);
   });
 
-  it('passes when the comparison only shows improvements, new or gone tasks', () => {
+  it('passes when the comparison only shows improvements, new tasks or tasks not run', () => {
     const reference = [...trials('T3', 'upgraded', 'PFF'), ...trials('T4', 'upgraded', 'P')];
     const current = [...trials('T3', 'upgraded', 'PPP'), ...trials('T5', 'upgraded', 'F')];
-    expect(gate(current, [], reference)).toEqual({ passed: true, reasons: [] });
+    // T4 still has its task file: it was only not selected (--task T3,T5).
+    expect(gate(current, [], reference, ['T4 upgraded'])).toEqual({ passed: true, reasons: [] });
+  });
+
+  it('fails when a task of the reference no longer exists, naming it and the fix', () => {
+    const reference = [...trials('T3', 'upgraded', 'PPP'), ...trials('T4', 'upgraded', 'PPP')];
+    const current = trials('T3', 'upgraded', 'PPP');
+    expect(gate(current, [], reference)).toEqual({
+      passed: false,
+      reasons: [
+        'T4 upgraded (suite refund-desk) is in the reference but no eval task declares it any more: restore its task file, or accept the removal with npm run eval -- --update-reference and commit reports/reference.json',
+      ],
+    });
   });
 
   it('fails a run without any trial', () => {

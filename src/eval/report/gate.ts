@@ -1,4 +1,5 @@
 import type { Floor, TrialRecord } from '../trial-record.js';
+import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
 import { direction, largestK, rateAt } from './rates.js';
 import type { Comparison, GateResult, TaskSummary } from './report-schema.js';
@@ -14,6 +15,11 @@ export interface GateInput {
   summaries: readonly TaskSummary[];
   floors: readonly TaskFloor[];
   comparison?: Comparison;
+  /**
+   * Rows of the reference that no task declares any more (a deleted task file or variant).
+   * Checked whatever the trial counts, so a removal cannot hide behind an uncompared run.
+   */
+  gone?: readonly TaskKey[];
 }
 
 const UNRESOLVED = [
@@ -83,9 +89,17 @@ function dropReasons(comparison: Comparison | undefined): string[] {
   return reasons.map((reason) => `${reason} (lower than the reference)`);
 }
 
+function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
+  return (gone ?? []).map(
+    (row) =>
+      `${row.task} ${row.variant} (suite ${row.suite}) is in the reference but no eval task declares it any more: restore its task file, or accept the removal with npm run eval -- --update-reference and commit reports/reference.json`,
+  );
+}
+
 /**
  * The exit code's verdict. Fails on any stale, missing or errored trial, any declared floor
- * that does not hold, and any pass@1 or pass^k drop against the reference. Failed trials
+ * that does not hold, any pass@1 or pass^k drop against the reference, and any reference
+ * row whose task no longer exists (a deleted task cannot pass as "gone"). Failed trials
  * alone (a weak baseline, say) are data, not a failed run.
  */
 export function evaluateGate(input: GateInput): GateResult {
@@ -93,6 +107,7 @@ export function evaluateGate(input: GateInput): GateResult {
     ...unresolvedReasons(input.records),
     ...floorReasons(input.summaries, input.floors),
     ...dropReasons(input.comparison),
+    ...goneReasons(input.gone),
   ];
   return { passed: reasons.length === 0, reasons };
 }

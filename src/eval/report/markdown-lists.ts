@@ -1,4 +1,5 @@
 import { groupRerecordCommands } from '../rerecord.js';
+import { describeNotRun } from './compare.js';
 import { formatChange, trialLabel } from './format.js';
 import { codeBlock, details, escapeText, inlineCode, table } from './markdown-parts.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
@@ -28,6 +29,12 @@ export function comparisonSection(report: EvalReport): string {
     'Before → after; pass^k at the largest k both runs have.',
     '',
     table(['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change'], rows, 'llrrrl'),
+    ...(comparison.notRun
+      ? [
+          '',
+          `Not run (not selected, so not compared): ${escapeText(describeNotRun(comparison.notRun))}.`,
+        ]
+      : []),
   ].join('\n');
 }
 

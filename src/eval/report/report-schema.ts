@@ -127,7 +127,14 @@ export const ComparisonEntrySchema = z
 export type ComparisonEntry = z.infer<typeof ComparisonEntrySchema>;
 
 export const ComparisonSchema = z
-  .object({ referenceGeneratedAt: z.string(), entries: z.array(ComparisonEntrySchema) })
+  .object({
+    referenceGeneratedAt: z.string(),
+    entries: z.array(ComparisonEntrySchema),
+    /** Reference rows this run did not select (their tasks still exist): not compared. */
+    notRun: z
+      .array(z.object({ suite: z.string(), task: z.string(), variant: z.string() }).strict())
+      .optional(),
+  })
   .strict();
 export type Comparison = z.infer<typeof ComparisonSchema>;
 

@@ -1,3 +1,4 @@
+import { describeNotRun } from './compare.js';
 import {
   countedCell,
   describeSources,
@@ -127,6 +128,11 @@ function comparisonLines(report: EvalReport, color: boolean): string[] {
   return [
     `Compared with the reference (${comparison.referenceGeneratedAt})`,
     fitTable(head, rows, { color }),
+    ...(comparison.notRun
+      ? wrap(`Not run (not selected, so not compared): ${describeNotRun(comparison.notRun)}`, {
+          indent: '  ',
+        })
+      : []),
   ];
 }
 

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runRecordCli } from './record.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** `npm run record` in-process, with a live-API environment around it. */
+function recordWith(baseUrl: string, args: string[] = ['--task', 'T2']) {
+  vi.stubEnv('CI', '');
+  vi.stubEnv('ANTHROPIC_API_KEY', 'test-key-not-secret');
+  vi.stubEnv('ANTHROPIC_BASE_URL', baseUrl);
+  return captureCli(() => runRecordCli(args));
+}
+
+describe('npm run record: bad input is one line and exit 2', () => {
+  it.each([
+    ['not a url', "ANTHROPIC_BASE_URL 'not a url' is not an http(s) URL"],
+    ['127.0.0.1:8787', "ANTHROPIC_BASE_URL '127.0.0.1:8787' is not an http(s) URL"],
+    ['ftp://example.test', "ANTHROPIC_BASE_URL 'ftp://example.test' is not an http(s) URL"],
+  ])('refuses ANTHROPIC_BASE_URL=%j before recording anything', async (value, problem) => {
+    const { code, stdout, stderr } = await recordWith(value);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      `record: ${problem}: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API`,
+    ]);
+  });
+
+  it('does not echo a base URL that looks like a key', async () => {
+    const key = `sk-ant-api03-${'x'.repeat(24)}`;
+    const { code, stderr } = await recordWith(key);
+    expect(code).toBe(2);
+    expect(stderr).not.toContain(key);
+    expect(stderr).toContain('ANTHROPIC_BASE_URL (a value that looks like a key) is not');
+  });
+
+  it('names an unknown flag in one line', async () => {
+    const { code, stderr } = await recordWith('http://127.0.0.1:1', ['--bogus']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^record: .*--bogus/);
+  });
+});
