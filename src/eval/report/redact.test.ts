@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { redactForReport } from './redact.js';
+
+describe('redactForReport', () => {
+  it('masks card numbers to their first and last four digits', () => {
+    expect(redactForReport('"refund_account":"6222020200112233445"', {})).toBe(
+      '"refund_account":"6222****3445"',
+    );
+  });
+
+  it('replaces API keys and the value of ANTHROPIC_API_KEY', () => {
+    const env = { ANTHROPIC_API_KEY: 'my-gateway-token-123' };
+    const text = redactForReport('key sk-ant-api03-abcdefghijkl and my-gateway-token-123', env);
+    expect(text).toBe('key sk-ant-[redacted] and [redacted ANTHROPIC_API_KEY]');
+  });
+});
