@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * downloads a browser). Locally the test skips when chromium is missing; with CI set it fails.
  * Screenshots go to reports/screenshots/ (gitignored; CI uploads them as an artifact).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const CARD = '6222020200112233445';
