@@ -84,6 +84,7 @@ describe('reports/latest.html in headless Chromium', () => {
       const file = join(project, 'reports', 'latest.html');
       await page.goto(pathToFileURL(file).href);
       await page.getByTestId('scores').waitFor();
+      await page.locator('body[data-ready=true]').waitFor();
     }, 300_000);
 
     afterAll(async () => {

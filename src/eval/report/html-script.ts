@@ -6,8 +6,9 @@
 export const HTML_SCRIPT = String.raw`
 (function () {
   'use strict';
-  var data = JSON.parse(document.getElementById('report-data').textContent);
-  var model = data.model, trials = data.trials, texts = data.texts;
+  var model = JSON.parse(document.getElementById('report-model').textContent);
+  // The trials' data comes after this script in the file: parsed once the page has loaded.
+  var trials = null, texts = [];
   var PAGE = 200;
   var state = { suite: '', task: '', variant: '', outcome: '', shown: PAGE };
 
@@ -85,9 +86,10 @@ export const HTML_SCRIPT = String.raw`
       node.addEventListener('change', function () { state[name] = node.value; state.shown = PAGE; render(); });
       root.appendChild(el('label', null, name, node));
     }
-    select('suite', unique(trials.map(function (t) { return t.suite; })));
-    select('task', unique(trials.map(function (t) { return t.task; })));
-    select('variant', unique(trials.map(function (t) { return t.variant; })));
+    var rows = model.scores.rows;
+    select('suite', unique(rows.map(function (r) { return r.suite; })));
+    select('task', unique(rows.map(function (r) { return r.task; })));
+    select('variant', unique(rows.map(function (r) { return r.variant; })));
     select('outcome', ['passed', 'failed', 'stale', 'missing', 'errored']);
   }
 
@@ -125,7 +127,7 @@ export const HTML_SCRIPT = String.raw`
     var scores = table(head, body, numeric);
     scores.setAttribute('data-testid', 'scores');
     root.appendChild(scores);
-    var costs = model.costs.filter(rowMatches).map(function (r) {
+    var costs = rows.map(function (r) {
       return [r.task, r.variant, amount(r.tokens.input), amount(r.tokens.output), amount(r.tokens.cacheRead),
         amount(r.tokens.cacheWrite), mean(r.steps), mean(r.toolCalls), mean(r.toolErrors), mean(r.unconfirmedWrites),
         amount(r.modelLatencyMs.p50), amount(r.modelLatencyMs.p95), amount(r.toolMs)];
@@ -152,6 +154,7 @@ export const HTML_SCRIPT = String.raw`
   function renderTrials() {
     var root = document.getElementById('trials');
     root.textContent = '';
+    if (!trials) { root.appendChild(el('p', { cls: 'muted', text: 'Loading the trials\u2026' })); return; }
     var matching = trials.filter(function (t) { return rowMatches(t) && (!state.outcome || t.outcome === state.outcome); });
     root.appendChild(el('h2', { text: 'Trials (' + matching.length + ' of ' + trials.length + ')' }));
     var rows = matching.slice(0, state.shown).map(function (t) {
@@ -240,8 +243,15 @@ export const HTML_SCRIPT = String.raw`
   renderHeader();
   renderFilters();
   render();
-  // Time from navigation start to rendered scores, for the load-time figure of the report.
+  // Times from navigation start, for the report's load-time figures.
   document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));
-  document.body.setAttribute('data-ready', 'true');
+  document.addEventListener('DOMContentLoaded', function () {
+    var data = JSON.parse(document.getElementById('report-trials').textContent);
+    trials = data.trials;
+    texts = data.texts;
+    renderTrials();
+    document.body.setAttribute('data-trials-ms', String(Math.round(performance.now())));
+    document.body.setAttribute('data-ready', 'true');
+  });
 })();
 `;

@@ -34,8 +34,13 @@ async function render() {
 }
 
 function embeddedData(html: string) {
-  const match = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html);
-  return JSON.parse(match?.[1] ?? 'null');
+  const block = (id: string) =>
+    JSON.parse(
+      new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, 's').exec(
+        html,
+      )?.[1] ?? 'null',
+    );
+  return { model: block('report-model'), ...block('report-trials') };
 }
 
 describe('renderHtml', () => {
@@ -62,7 +67,7 @@ describe('renderHtml', () => {
     expect(data.trials).toHaveLength(3);
     expect(data.texts.filter((entry: string) => entry === text)).toHaveLength(1);
     expect(data.trials[0].transcript.system).toBe(data.trials[1].transcript.system);
-    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html.match(/<\/script>/g)).toHaveLength(3);
     expect(data.trials[0].messages[0]).toContain('</script><b>x</b>');
   });
 

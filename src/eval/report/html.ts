@@ -69,7 +69,8 @@ export interface HtmlTrial {
 /**
  * `reports/latest.html`: one self-contained file (inline CSS and JS, no network) with the
  * scores, the gate, filters, and every trial's transcript. The data is embedded once as JSON;
- * the page renders transcripts only when one is opened. Recorded text is redacted here.
+ * the page renders the scores first, the trial list once the page has loaded, and a transcript
+ * only when it is opened. Recorded text is redacted here.
  *
  * @example await writeFileAtomic('reports/latest.html', renderHtml(model, trials));
  */
@@ -85,7 +86,17 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
         : { unavailable: transcript.unavailable }),
     };
   });
-  const data = scriptJson({ model, trials: rows, texts });
+  // What the page shows of the model; the rates for every k and the per-trial lists stay out.
+  const shown = {
+    header: model.header,
+    gate: model.gate,
+    scores: {
+      ...model.scores,
+      rows: model.scores.rows.map(({ passAtK: _at, passHatK: _hat, ...row }) => row),
+    },
+    comparison: model.comparison,
+    stale: { commands: model.stale.commands },
+  };
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -98,8 +109,10 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     '<header id="header"></header>',
     '<main><div class="filters" id="filters"></div><section id="scores"></section>',
     '<section id="trials"></section><section class="panel" id="panel"></section></main>',
-    `<script type="application/json" id="report-data">${data}</script>`,
+    // The scores first: the page shows them before the parser reaches the trials' data.
+    `<script type="application/json" id="report-model">${scriptJson(shown)}</script>`,
     `<script>${HTML_SCRIPT}</script>`,
+    `<script type="application/json" id="report-trials">${scriptJson({ trials: rows, texts })}</script>`,
     '<noscript>This report needs JavaScript; reports/latest.md has the tables.</noscript>',
     '</body></html>',
     '',
