@@ -23,6 +23,7 @@ const { values } = parseArgs({
   options: { trials: { type: 'string' }, unique: { type: 'boolean' } },
 });
 const trials = positiveInteger('--trials', values.trials, 100);
+const ROUNDS = 7;
 const root = process.cwd();
 const fixtures = join(root, 'fixtures');
 
@@ -94,22 +95,27 @@ if (existsSync(browserPath)) {
   });
   const page = browser.pages()[0] ?? (await browser.newPage());
   // The first navigation also warms the browser up; the figures are from the loads after it.
-  const loads: string[] = [];
-  for (let round = 0; round < 4; round += 1) {
+  const scores: number[] = [];
+  const parsed: number[] = [];
+  for (let round = 0; round <= ROUNDS; round += 1) {
     await page.goto(pathToFileURL(file).href);
     await page.locator('body[data-ready=true]').waitFor();
     const body = page.locator('body');
-    const scores = await body.getAttribute('data-rendered-ms');
-    if (round > 0)
-      loads.push(`${scores} (trial list ${await body.getAttribute('data-trials-ms')})`);
+    if (round === 0) continue;
+    scores.push(Number(await body.getAttribute('data-rendered-ms')));
+    parsed.push(Number(await body.getAttribute('data-details-ms')));
   }
+  const spread = (values: number[]) => {
+    const sorted = [...values].sort((left, right) => left - right);
+    return `best ${sorted[0]} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms`;
+  };
+  console.log(`navigation to rendered scores and trial list: ${spread(scores)}`);
+  console.log(`navigation to parsed transcripts: ${spread(parsed)}`);
   const opened = performance.now();
   await page.locator('button[data-action=transcript]').first().click();
   await page.getByTestId('transcript').waitFor();
   const openMs = performance.now() - opened;
-  console.log(
-    `navigation to rendered scores: ${loads.join(', ')} ms; opening a transcript: ${openMs.toFixed(0)} ms`,
-  );
+  console.log(`opening a transcript (click to shown): ${openMs.toFixed(0)} ms`);
   await browser.close();
   rmSync(profile, { recursive: true, force: true });
 } else {

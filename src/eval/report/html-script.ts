@@ -7,8 +7,9 @@ export const HTML_SCRIPT = String.raw`
 (function () {
   'use strict';
   var model = JSON.parse(document.getElementById('report-model').textContent);
-  // The trials' data comes after this script in the file: parsed once the page has loaded.
-  var trials = null, texts = [];
+  var trials = model.trials;
+  // The trials' details come after this script in the file: parsed once the page has loaded.
+  var details = null, texts = [];
   var PAGE = 200;
   var state = { suite: '', task: '', variant: '', outcome: '', shown: PAGE };
 
@@ -154,15 +155,13 @@ export const HTML_SCRIPT = String.raw`
   function renderTrials() {
     var root = document.getElementById('trials');
     root.textContent = '';
-    if (!trials) { root.appendChild(el('p', { cls: 'muted', text: 'Loading the trials\u2026' })); return; }
     var matching = trials.filter(function (t) { return rowMatches(t) && (!state.outcome || t.outcome === state.outcome); });
     root.appendChild(el('h2', { text: 'Trials (' + matching.length + ' of ' + trials.length + ')' }));
     var rows = matching.slice(0, state.shown).map(function (t) {
-      var first = (t.messages[0] || '').split('\n')[0];
       var actions = el('span', null,
         el('button', { 'data-action': 'transcript', onclick: function () { openTranscript(t); }, text: 'transcript' }), ' ',
         el('button', { 'data-action': 'side-by-side', onclick: function () { openSideBySide(t); }, text: 'side by side' }));
-      return [t.suite, t.task, t.variant, String(t.trial), badge(t.outcome), first, actions];
+      return [t.suite, t.task, t.variant, String(t.trial), badge(t.outcome), t.message, actions];
     });
     var list = table(['Suite', 'Task', 'Variant', 'Trial', 'Outcome', 'Message', ''], rows, [3]);
     list.className = 'trials';
@@ -186,8 +185,10 @@ export const HTML_SCRIPT = String.raw`
         el('pre', { cls: call.isError ? 'error' : '', text: s(call.result) }));
   }
 
-  function transcriptView(t) {
-    var box = el('div', { 'data-testid': 'transcript', 'data-trial': label(t) });
+  function transcriptView(entry) {
+    var box = el('div', { 'data-testid': 'transcript', 'data-trial': label(entry) });
+    if (!details) { box.appendChild(el('p', { cls: 'muted', text: 'The transcripts are still loading; try again in a moment.' })); return box; }
+    var t = Object.assign({}, entry, details[entry.i]);
     box.appendChild(el('h3', null, label(t) + ' ', badge(t.outcome)));
     box.appendChild(el('div', { cls: 'muted', text: [t.title, t.source ? 'fixtures: ' + t.source : '', t.status ? 'stop: ' + t.status : '',
       t.fixture || '', t.tracePath || ''].filter(Boolean).join(' \u00b7 ') }));
@@ -247,10 +248,9 @@ export const HTML_SCRIPT = String.raw`
   document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));
   document.addEventListener('DOMContentLoaded', function () {
     var data = JSON.parse(document.getElementById('report-trials').textContent);
-    trials = data.trials;
+    details = data.details;
     texts = data.texts;
-    renderTrials();
-    document.body.setAttribute('data-trials-ms', String(Math.round(performance.now())));
+    document.body.setAttribute('data-details-ms', String(Math.round(performance.now())));
     document.body.setAttribute('data-ready', 'true');
   });
 })();

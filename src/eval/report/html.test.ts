@@ -64,11 +64,12 @@ describe('renderHtml', () => {
     const text = result?.kind === 'tool' ? (result.call.result ?? '') : '';
     expect(text.length).toBeGreaterThan(80);
     const data = embeddedData(html);
-    expect(data.trials).toHaveLength(3);
+    expect(data.model.trials).toHaveLength(3);
+    expect(data.details).toHaveLength(3);
     expect(data.texts.filter((entry: string) => entry === text)).toHaveLength(1);
-    expect(data.trials[0].transcript.system).toBe(data.trials[1].transcript.system);
+    expect(data.details[0].transcript.system).toBe(data.details[1].transcript.system);
     expect(html.match(/<\/script>/g)).toHaveLength(3);
-    expect(data.trials[0].messages[0]).toContain('</script><b>x</b>');
+    expect(data.details[0].messages[0]).toContain('</script><b>x</b>');
   });
 
   it('keeps rates as numbers: a long decimal is not taken for a card number', async () => {

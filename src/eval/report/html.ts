@@ -10,6 +10,9 @@ import type { Transcript, TranscriptBlock } from './transcript.js';
 /** Texts at least this long are stored once and referenced by index (system prompts, tool results). */
 const SHARED_TEXT_LENGTH = 80;
 
+/** How much of a trial's first message line the trial list shows. */
+const FIRST_LINE_LENGTH = 200;
+
 /** A text, or the index of a shared text in `texts`. */
 type Packed = string | number;
 
@@ -69,15 +72,26 @@ export interface HtmlTrial {
 /**
  * `reports/latest.html`: one self-contained file (inline CSS and JS, no network) with the
  * scores, the gate, filters, and every trial's transcript. The data is embedded once as JSON;
- * the page renders the scores first, the trial list once the page has loaded, and a transcript
- * only when it is opened. Recorded text is redacted here.
+ * the page renders the scores and the trial list first, parses the transcripts once the page has
+ * loaded, and renders a transcript only when it is opened. Recorded text is redacted here.
  *
  * @example await writeFileAtomic('reports/latest.html', renderHtml(model, trials));
  */
 export function renderHtml(input: ReportModel | EvalReport, trials: readonly HtmlTrial[]): string {
   const model = 'header' in input ? input : buildReportModel(input);
   const { texts, pack } = createTextTable();
-  const rows = trials.map(({ record, transcript }) => {
+  // The list of trials is small and comes with the scores; their details (messages, paths,
+  // transcripts) are the bulk of the file and are parsed once the page has loaded.
+  const index = trials.map(({ record }, at) => ({
+    i: at,
+    suite: record.suite,
+    task: record.task,
+    variant: record.variant,
+    trial: record.trial,
+    outcome: record.outcome,
+    message: (record.messages[0] ?? '').split('\n')[0]!.slice(0, FIRST_LINE_LENGTH),
+  }));
+  const details = trials.map(({ record, transcript }) => {
     const { stats: _stats, modelLatenciesMs: _latencies, ...shown } = record;
     return {
       ...shown,
@@ -96,6 +110,7 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     },
     comparison: model.comparison,
     stale: { commands: model.stale.commands },
+    trials: index,
   };
   return [
     '<!doctype html>',
@@ -109,10 +124,10 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     '<header id="header"></header>',
     '<main><div class="filters" id="filters"></div><section id="scores"></section>',
     '<section id="trials"></section><section class="panel" id="panel"></section></main>',
-    // The scores first: the page shows them before the parser reaches the trials' data.
+    // The scores and the trial list first: shown before the parser reaches the transcripts.
     `<script type="application/json" id="report-model">${scriptJson(shown)}</script>`,
     `<script>${HTML_SCRIPT}</script>`,
-    `<script type="application/json" id="report-trials">${scriptJson({ trials: rows, texts })}</script>`,
+    `<script type="application/json" id="report-trials">${scriptJson({ details, texts })}</script>`,
     '<noscript>This report needs JavaScript; reports/latest.md has the tables.</noscript>',
     '</body></html>',
     '',
