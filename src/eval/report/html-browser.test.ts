@@ -1,12 +1,25 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: the test checks what a reader sees, which is innerText
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCassette } from '../../replay/cassette-file.js';
+import { buildReport } from './build-report.js';
+import { renderHtml } from './html.js';
+import { makeRecord } from './test-records.js';
+import { decodeTranscript } from './transcript.js';
 
 /**
  * The HTML report in a real browser: Debian's chromium driven by playwright-core (which never
@@ -156,6 +169,31 @@ describe('reports/latest.html in headless Chromium', () => {
       expect(dom.text).toContain('6222****3445');
       expect(dom.html).not.toContain(CARD);
       expect(dom.text).not.toContain(CARD);
+    }, 60_000);
+
+    it('shows a stale trial with its diff and the command that re-records it', async () => {
+      const fixture = join(root, 'fixtures/T1/upgraded/trial-2.json');
+      const transcript = decodeTranscript(await readCassette(fixture));
+      const command = 'npm run record -- --task T1 --variant upgraded --trial 2 --simulated';
+      const record = makeRecord({
+        trial: 2,
+        outcome: 'stale',
+        messages: [
+          'exchanges[0] differs in body at /system/0/text:\n- says "Overdue"\n+ states "Overdue"',
+        ],
+        rerecordCommand: command,
+      });
+      const report = buildReport({ records: [record], trials: 2, floors: [], generatedAt: 'now' });
+      const file = join(project, 'reports', 'stale.html');
+      writeFileSync(file, renderHtml(report, [{ record, transcript: { transcript } }]));
+      await page.goto(pathToFileURL(file).href);
+      await page.locator('body[data-ready=true]').waitFor();
+      await page.locator('[data-filter=outcome]').selectOption('stale');
+      await page.locator('button[data-action=transcript]').click();
+      const stale = page.getByTestId('transcript').getByTestId('stale');
+      expect(await stale.innerText()).toContain('+ states "Overdue"');
+      expect(await stale.innerText()).toContain(command);
+      expect(await page.getByTestId('gate').innerText()).toContain('FAILED');
     }, 60_000);
   });
 });
