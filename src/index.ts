@@ -44,9 +44,13 @@ export { defineTask, type TaskDefinition, type TrialRun } from './eval/define-ta
 export { passAtK, passHatK } from './eval/metrics.js';
 // reports and the gate
 export { buildReport } from './eval/report/build-report.js';
+export { type HtmlTrial, renderHtml } from './eval/report/html.js';
+export { loadTranscripts, type TrialTranscript } from './eval/report/load-transcripts.js';
 export { renderMarkdown } from './eval/report/markdown.js';
+export { buildReportModel, type ReportModel } from './eval/report/report-model.js';
 export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
 export { renderTerminal } from './eval/report/terminal.js';
+export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';
 // refund desk (the reference agent)
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';

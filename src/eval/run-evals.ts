@@ -6,9 +6,13 @@ import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { buildReport } from './report/build-report.js';
 import { absentRows } from './report/compare.js';
-import { renderMarkdown } from './report/markdown.js';
+import { renderHtml } from './report/html.js';
+import { loadTranscripts } from './report/load-transcripts.js';
+import { HTML_REPORT_NOTE, renderMarkdown } from './report/markdown.js';
+import { buildReportModel } from './report/report-model.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
+import { byTrial } from './report/trial-lists.js';
 import { EvalReporter } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
@@ -108,15 +112,23 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   if (reporter.loadErrors.length > 0) {
     report.gate = { passed: false, reasons: [...reporter.loadErrors, ...report.gate.reasons] };
   }
-  const terminal = renderTerminal(report, { color: options.color ?? false });
+  const model = buildReportModel(report);
+  const terminal = renderTerminal(model, { color: options.color ?? false });
   const written: string[] = [];
   if (options.writeReports === false)
     return { report, records: reporter.records, terminal, written, notes };
-  const markdown = renderMarkdown(report);
+  const markdown = renderMarkdown(model, { htmlNote: HTML_REPORT_NOTE });
   const reports = join(projectDir, 'reports');
   await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(join(reports, 'latest.md'), markdown);
-  written.push('reports/latest.json', 'reports/latest.md');
+  const records = [...reporter.records].sort(byTrial);
+  const transcripts = await loadTranscripts(records, projectDir);
+  const html = renderHtml(
+    model,
+    records.map((record, index) => ({ record, transcript: transcripts[index]! })),
+  );
+  await writeFileAtomic(join(reports, 'latest.html'), html);
+  written.push('reports/latest.json', 'reports/latest.md', 'reports/latest.html');
   if (options.updateReference) {
     await writeFileAtomic(join(reports, 'reference.json'), `${JSON.stringify(report, null, 2)}\n`);
     written.push('reports/reference.json');

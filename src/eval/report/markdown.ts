@@ -1,88 +1,132 @@
+import { describeNotRun } from './compare.js';
 import {
-  countedCell,
-  describeSources,
   formatAmount,
+  formatChange,
   formatDelta,
   formatMean,
   formatRate,
   NONE,
-  rateCell,
-  rateNear,
+  trialLabel,
 } from './format.js';
-import { comparisonSection, failuresSection, staleSection } from './markdown-lists.js';
-import { barChart, escapeText, inlineCode, table } from './markdown-parts.js';
-import type { EvalReport, TaskSummary } from './report-schema.js';
+import { buildReportModel, type ReportModel } from './report-model.js';
+import type { ComparisonFlag, EvalReport } from './report-schema.js';
 
-function header(report: EvalReport): string {
-  const source = describeSources(report.fixtureSources);
-  const models = report.models.length > 0 ? report.models.map(inlineCode).join(', ') : NONE;
+/** Where CI keeps the HTML report; the markdown points readers to it. */
+export const HTML_REPORT_NOTE =
+  'Transcripts of every trial: `reports/latest.html` (open it with `npm run view`; in CI, the `eval-report-*` artifact).';
+
+/** Text safe inside a GFM table cell or an HTML summary. */
+export function escapeText(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** A run of backticks longer than any inside the text, so the text cannot close it. */
+function fenceFor(text: string, minimum: number): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  return '`'.repeat(Math.max(minimum, longest + 1));
+}
+
+export function inlineCode(text: string): string {
+  const flat = text.replace(/\r?\n/g, ' ');
+  const fence = fenceFor(flat, 1);
+  // CommonMark strips one space each side, which is only needed next to a backtick.
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+export function codeBlock(text: string, language = ''): string {
+  const fence = fenceFor(text, 3);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** A GFM table; `align` has one letter per column, l or r (default: all left). */
+export function table(
+  head: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  align = '',
+): string {
+  const rule = head.map((_, index) => (align[index] === 'r' ? '---:' : '---'));
+  return [head, rule, ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
+}
+
+function details(summary: string, body: readonly string[]): string {
+  return ['<details>', `<summary>${summary}</summary>`, '', ...body, '', '</details>'].join('\n');
+}
+
+function header(model: ReportModel): string {
+  const { header } = model;
+  const models = header.models.length > 0 ? header.models.map(inlineCode).join(', ') : NONE;
   return [
     '# Eval report',
     '',
-    `> Fixtures: **${source.label}** (${source.note})`,
+    `> Fixtures: **${header.source.label}** (${header.source.note})`,
     '>',
-    `> Model: ${models} · Date: ${report.generatedAt} · Trials: ${report.trials} per task and variant` +
-      ` · Suite: ${report.suites.map(escapeText).join(', ') || NONE}`,
+    `> Model: ${models} · Date: ${header.generatedAt} · Trials: ${header.trials} per task and variant` +
+      ` · Suite: ${header.suites.map(escapeText).join(', ') || NONE}`,
   ].join('\n');
 }
 
-function gateSection(report: EvalReport): string {
-  if (report.gate.passed) return '## Gate: ✅ passed';
-  const reasons = report.gate.reasons.map((reason) => `- ${escapeText(reason)}`);
+function gateSection(model: ReportModel): string {
+  if (model.gate.passed) return '## Gate: ✅ passed';
+  const reasons = model.gate.reasons.map((reason) => `- ${escapeText(reason)}`);
   return ['## Gate: ❌ failed', '', ...reasons].join('\n');
 }
 
-/** "Δ pass@1 vs baseline" when every delta has the same reference variant. */
-function deltaHeads(tasks: readonly TaskSummary[]): [string, string] {
-  const against = new Set(tasks.flatMap((row) => (row.delta ? [row.delta.against] : [])));
-  const suffix = against.size === 1 ? ` vs ${escapeText([...against][0]!)}` : '';
-  return [`Δ pass@1${suffix}`, `Δ pass^k${suffix}`];
-}
-
-function scoresSection(report: EvalReport): string {
-  const k = report.trials;
+function scoresSection(model: ReportModel): string {
+  const { k, deltaAgainst } = model.scores;
+  const suffix = deltaAgainst === undefined ? '' : ` vs ${escapeText(deltaAgainst)}`;
   const head = ['Suite', 'Task', 'Title', 'Variant', 'c/n', 'pass@1', `pass@${k}`, `pass^${k}`];
-  const rows = report.tasks.map((row) => [
+  const rows = model.scores.rows.map((row) => [
     escapeText(row.suite),
     escapeText(row.task),
     escapeText(row.title),
     escapeText(row.variant),
-    countedCell(row),
+    row.counted,
     formatRate(row.passAt1),
-    rateCell(row.passAtK, k),
-    rateCell(row.passHatK, k),
+    row.passAtKCell.text,
+    row.passHatKCell.text,
     row.delta ? formatDelta(row.delta.passAt1) : '',
     row.delta ? formatDelta(row.delta.passHatK) : '',
   ]);
-  return ['## Scores', '', table([...head, ...deltaHeads(report.tasks)], rows, 'llllrrrrrr')].join(
-    '\n',
-  );
+  const deltas = [`Δ pass@1${suffix}`, `Δ pass^k${suffix}`];
+  return ['## Scores', '', table([...head, ...deltas], rows, 'llllrrrrrr')].join('\n');
 }
 
-function chartSection(report: EvalReport): string {
-  const bars = report.tasks.map((row) => {
-    const { k, value } = rateNear(row.passHatK, report.trials);
-    const shortfall = k !== undefined && k !== report.trials ? ` (k=${k})` : '';
-    return { label: `${row.task} ${row.variant}${shortfall}`, value };
-  });
-  if (bars.every((bar) => bar.value === null)) return 'No pass^k to chart: no trial was counted.';
-  const note = bars.some((bar) => bar.value === null)
+/** An `xychart-beta` bar chart; bars without a value are left out. */
+function chartSection(model: ReportModel): string {
+  const { title, bars: all } = model.chart;
+  if (all.every((bar) => bar.value === null)) return 'No pass^k to chart: no trial was counted.';
+  const note = all.some((bar) => bar.value === null)
     ? '\n\nRows without a counted trial have no bar.'
     : '';
-  const title = `pass^${report.trials} per task and variant`;
-  return `${barChart({ title, yLabel: 'pass^k', bars })}${note}`;
+  const quote = (text: string) => `"${text.replace(/"/g, "'")}"`;
+  const bars = all.filter((bar) => bar.value !== null);
+  const chart = [
+    '```mermaid',
+    'xychart-beta',
+    `  title ${quote(title)}`,
+    `  x-axis [${bars.map((bar) => quote(bar.label)).join(', ')}]`,
+    `  y-axis ${quote('pass^k')} 0 --> 1`,
+    `  bar [${bars.map((bar) => formatRate(bar.value)).join(', ')}]`,
+    '```',
+  ].join('\n');
+  return `${chart}${note}`;
 }
 
-function summarySection(report: EvalReport): string {
-  const k = report.trials;
+function summarySection(model: ReportModel): string {
+  const k = model.scores.k;
   const head = ['Suite', 'Variant', 'Tasks', 'pass@1', `pass@${k}`, `pass^${k}`, 'Input', 'Output'];
-  const rows = report.summary.map((row) => [
+  const rows = model.summary.map((row) => [
     escapeText(row.suite),
     escapeText(row.variant),
     `${row.tasks}${row.excludedTasks.length > 0 ? ` (left out: ${row.excludedTasks.map(escapeText).join(', ')})` : ''}`,
     formatRate(row.passAt1),
-    rateCell(row.passAtK, k),
-    rateCell(row.passHatK, k),
+    row.passAtKCell.text,
+    row.passHatKCell.text,
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
@@ -95,11 +139,11 @@ function summarySection(report: EvalReport): string {
   ].join('\n');
 }
 
-function costsSection(report: EvalReport): string {
+function costsSection(model: ReportModel): string {
   const head = ['Task', 'Variant', 'Input', 'Output', 'Cache read', 'Cache write', 'Steps']
     .concat(['Tool calls', 'Tool errors', 'Unconfirmed writes', 'Model p50 ms', 'Model p95 ms'])
     .concat(['Tool ms']);
-  const rows = report.tasks.map((row) => [
+  const rows = model.costs.map((row) => [
     escapeText(row.task),
     escapeText(row.variant),
     ...[row.tokens.input, row.tokens.output, row.tokens.cacheRead, row.tokens.cacheWrite].map(
@@ -108,9 +152,7 @@ function costsSection(report: EvalReport): string {
     ...[row.steps, row.toolCalls, row.toolErrors, row.unconfirmedWrites].map(formatMean),
     ...[row.modelLatencyMs.p50, row.modelLatencyMs.p95, row.toolMs].map(formatAmount),
   ]);
-  const estimates = report.fixtureSources.includes('simulator')
-    ? ' Simulator token counts are estimates.'
-    : '';
+  const estimates = model.header.estimatedTokens ? ' Simulator token counts are estimates.' : '';
   return [
     '## Tokens and timing',
     '',
@@ -120,21 +162,99 @@ function costsSection(report: EvalReport): string {
   ].join('\n');
 }
 
+const FLAG_LABELS: Record<ComparisonFlag, string> = {
+  dropped: '▼ dropped',
+  improved: '▲ improved',
+  same: 'same',
+  new: 'new',
+  gone: 'gone',
+};
+
+function comparisonSection(model: ReportModel): string {
+  const { comparison } = model;
+  if (!comparison) return '';
+  const rows = comparison.entries.map((entry) => [
+    escapeText(entry.task),
+    escapeText(entry.variant),
+    formatChange(entry.passAt1.before, entry.passAt1.after),
+    entry.passHatK.k === null ? '' : String(entry.passHatK.k),
+    formatChange(entry.passHatK.before, entry.passHatK.after),
+    FLAG_LABELS[entry.flag],
+  ]);
+  return [
+    `## Compared with the reference (${escapeText(comparison.referenceGeneratedAt)})`,
+    '',
+    'Before → after; pass^k at the largest k both runs have.',
+    '',
+    table(['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change'], rows, 'llrrrl'),
+    ...(comparison.notRun
+      ? [
+          '',
+          `Not run (not selected, so not compared): ${escapeText(describeNotRun(comparison.notRun))}.`,
+        ]
+      : []),
+  ].join('\n');
+}
+
+function messagesBlock(messages: readonly string[]): string[] {
+  return messages.length === 0 ? ['(no message)'] : [codeBlock(messages.join('\n\n'), 'text')];
+}
+
+function staleSection(model: ReportModel): string {
+  const { entries: stale, commands } = model.stale;
+  if (stale.length === 0) return '';
+  const rerecord =
+    commands.length > 0 ? ['Re-record with:', '', codeBlock(commands.join('\n'), 'sh'), ''] : [];
+  const entries = stale.map((entry) =>
+    details(`${escapeText(trialLabel(entry))}: ${entry.outcome}`, [
+      ...(entry.fixture ? [`Fixture: ${inlineCode(entry.fixture)}`, ''] : []),
+      ...(entry.rerecordCommand ? [`Re-record: ${inlineCode(entry.rerecordCommand)}`, ''] : []),
+      ...messagesBlock(entry.messages),
+    ]),
+  );
+  return [
+    `## Stale or missing fixtures (${stale.length})`,
+    '',
+    'These trials were not counted: not as passes, not as failures.',
+    '',
+    ...rerecord,
+    entries.join('\n\n'),
+  ].join('\n');
+}
+
+function failuresSection(model: ReportModel): string {
+  const failures = model.failures;
+  if (failures.length === 0) return '';
+  const entries = failures.map((failure) =>
+    details(`${escapeText(trialLabel(failure))}: ${failure.outcome}`, [
+      ...(failure.tracePath ? [`Trace: ${inlineCode(failure.tracePath)}`, ''] : []),
+      ...messagesBlock(failure.messages),
+    ]),
+  );
+  return [`## Failed trials (${failures.length})`, '', entries.join('\n\n')].join('\n');
+}
+
 /**
  * `reports/latest.md` and the GitHub job summary: fixture source up front, the gate, score
  * and cost tables, a Mermaid chart, the comparison, failed trials and stale fixtures.
+ * With `htmlNote`, a line saying where the HTML report with the transcripts is.
  */
-export function renderMarkdown(report: EvalReport): string {
+export function renderMarkdown(
+  input: ReportModel | EvalReport,
+  options: { htmlNote?: string } = {},
+): string {
+  const model = 'header' in input ? input : buildReportModel(input);
   const sections = [
-    header(report),
-    gateSection(report),
-    scoresSection(report),
-    chartSection(report),
-    summarySection(report),
-    costsSection(report),
-    comparisonSection(report),
-    staleSection(report),
-    failuresSection(report),
+    header(model),
+    gateSection(model),
+    options.htmlNote ?? '',
+    scoresSection(model),
+    chartSection(model),
+    summarySection(model),
+    costsSection(model),
+    comparisonSection(model),
+    staleSection(model),
+    failuresSection(model),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }

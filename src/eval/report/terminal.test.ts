@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import { renderTerminal } from './terminal.js';
-import { visibleLength, wrap } from './terminal-parts.js';
+import { renderTerminal, visibleLength, wrap } from './terminal.js';
 import { makeRecord, sampleRecords } from './test-records.js';
 
 const report = buildReport({

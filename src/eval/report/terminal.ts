@@ -1,58 +1,139 @@
+import Table from 'cli-table3';
 import { describeNotRun } from './compare.js';
 import {
-  countedCell,
-  describeSources,
   formatAmount,
   formatChange,
   formatDelta,
   formatMean,
   formatRate,
-  rateCell,
+  trialLabel,
 } from './format.js';
+import { buildReportModel, type ReportModel } from './report-model.js';
 import type { EvalReport } from './report-schema.js';
-import { failureLines, staleLines } from './terminal-lists.js';
-import { fitTable, paint, wrap } from './terminal-parts.js';
 
 export interface TerminalOptions {
   /** ANSI colours; pass `process.stdout.isTTY` or leave off for plain text. */
   color?: boolean;
 }
 
-function headerLines(report: EvalReport, color: boolean): string[] {
-  const source = describeSources(report.fixtureSources);
-  const fixtures = paint('bold', `Fixtures: ${source.label.toUpperCase()}`, color);
-  const gate = report.gate.passed
+/** The width every line of terminal output stays within. */
+export const TERMINAL_WIDTH = 100;
+
+// Long assertion diffs belong in reports/latest.md, not in the terminal.
+const MAX_MESSAGE_LINES = 6;
+const MAX_DETAILED_STALE = 2;
+const MAX_STALE_DETAIL_LINES = 16;
+
+const ESCAPE = '\u001b';
+const ANSI = new RegExp(`${ESCAPE}\\[[0-9;]*m`, 'g');
+const CODES = { bold: 1, red: 31, green: 32, yellow: 33, cyan: 36 } as const;
+
+/** Wraps `text` in an ANSI style when `enabled`; plain text otherwise. */
+export function paint(style: keyof typeof CODES, text: string, enabled: boolean): string {
+  return enabled ? `${ESCAPE}[${CODES[style]}m${text}${ESCAPE}[0m` : text;
+}
+
+export function visibleLength(text: string): number {
+  return text.replace(ANSI, '').length;
+}
+
+/**
+ * Greedy word wrap to `width` columns, continuation lines indented by `indent`. With
+ * `shell`, broken lines end in ` \` so a wrapped command still pastes as one.
+ */
+export function wrap(
+  text: string,
+  options: { width?: number; indent?: string; shell?: boolean } = {},
+): string[] {
+  const width = options.width ?? TERMINAL_WIDTH;
+  const indent = options.indent ?? '';
+  const tail = options.shell ? ' \\' : '';
+  const lines: string[] = [];
+  let line = /^ */.exec(text)?.[0] ?? '';
+  let empty = true;
+  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+    const candidate = empty ? line + word : `${line} ${word}`;
+    if (!empty && visibleLength(candidate) + tail.length > width) {
+      lines.push(line + tail);
+      line = indent + word;
+    } else {
+      line = candidate;
+    }
+    empty = false;
+    // A single word wider than the line is cut, never allowed to overflow.
+    while (visibleLength(line) > width) {
+      lines.push(line.slice(0, width));
+      line = indent + line.slice(width);
+    }
+  }
+  if (!empty) lines.push(line);
+  return lines;
+}
+
+/**
+ * A cli-table3 table that fits `width`: the widest columns shrink (their cells wrap)
+ * until the borders and padding fit.
+ */
+export function fitTable(
+  head: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  options: { color: boolean; right?: readonly number[]; width?: number },
+): string {
+  const width = options.width ?? TERMINAL_WIDTH;
+  const widths = head.map(
+    (title, index) =>
+      Math.max(visibleLength(title), ...rows.map((row) => visibleLength(row[index] ?? ''))) + 2,
+  );
+  const borders = head.length + 1;
+  while (widths.reduce((sum, column) => sum + column, 0) + borders > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= 6) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  const table = new Table({
+    head: head.map((title) => paint('cyan', title, options.color)),
+    colWidths: widths,
+    colAligns: head.map((_, index) => (options.right?.includes(index) ? 'right' : 'left')),
+    wordWrap: true,
+    style: { head: [], border: [], compact: true },
+  });
+  for (const row of rows) table.push([...row]);
+  return table.toString();
+}
+
+function headerLines(model: ReportModel, color: boolean): string[] {
+  const { header } = model;
+  const fixtures = paint('bold', `Fixtures: ${header.source.label.toUpperCase()}`, color);
+  const gate = model.gate.passed
     ? paint('green', 'Gate: PASSED', color)
     : paint('red', 'Gate: FAILED', color);
   return [
-    ...wrap(`${fixtures} (${source.note})`),
+    ...wrap(`${fixtures} (${header.source.note})`),
     ...wrap(
-      `Model: ${report.models.join(', ') || '—'} · ${report.generatedAt} · ` +
-        `${report.trials} trials per task and variant`,
+      `Model: ${header.models.join(', ') || '—'} · ${header.generatedAt} · ` +
+        `${header.trials} trials per task and variant`,
     ),
     '',
     gate,
-    ...report.gate.reasons.flatMap((reason) => wrap(`  - ${reason}`, { indent: '    ' })),
+    ...model.gate.reasons.flatMap((reason) => wrap(`  - ${reason}`, { indent: '    ' })),
   ];
 }
 
-function scoreTable(report: EvalReport, color: boolean): string {
-  const k = report.trials;
+function scoreTable(model: ReportModel, color: boolean): string {
+  const { k, bySuite } = model.scores;
   const delta = (value: number | null | undefined) => {
     const text = formatDelta(value);
     if (value === null || value === undefined || text === '0.00') return text;
     return paint(value > 0 ? 'green' : 'red', text, color);
   };
-  // The suite column only earns its width when more than one suite ran.
-  const bySuite = new Set(report.tasks.map((row) => row.suite)).size > 1;
-  const rows = report.tasks.map((row) => [
+  const rows = model.scores.rows.map((row) => [
     ...(bySuite ? [row.suite] : []),
     row.task,
     row.variant,
-    countedCell(row),
+    row.counted,
     formatRate(row.passAt1),
-    rateCell(row.passAtK, k),
-    rateCell(row.passHatK, k),
+    row.passAtKCell.text,
+    row.passHatKCell.text,
     row.delta ? delta(row.delta.passAt1) : '',
     row.delta ? delta(row.delta.passHatK) : '',
   ]);
@@ -71,17 +152,17 @@ function scoreTable(report: EvalReport, color: boolean): string {
   return fitTable(head, rows, { color, right });
 }
 
-function summaryTable(report: EvalReport, color: boolean): string {
-  const k = report.trials;
-  const rows = report.summary.map((row) => [
+function summaryTable(model: ReportModel, color: boolean): string {
+  const k = model.scores.k;
+  const rows = model.summary.map((row) => [
     row.suite,
     row.variant,
     row.excludedTasks.length > 0
       ? `${row.tasks} (-${row.excludedTasks.join(',')})`
       : `${row.tasks}`,
     formatRate(row.passAt1),
-    rateCell(row.passAtK, k),
-    rateCell(row.passHatK, k),
+    row.passAtKCell.text,
+    row.passHatKCell.text,
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
@@ -89,8 +170,8 @@ function summaryTable(report: EvalReport, color: boolean): string {
   return fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] });
 }
 
-function tokenTable(report: EvalReport, color: boolean): string {
-  const rows = report.tasks.map((row) => [
+function tokenTable(model: ReportModel, color: boolean): string {
+  const rows = model.costs.map((row) => [
     row.task,
     row.variant,
     ...[row.tokens.input, row.tokens.output, row.tokens.cacheRead, row.tokens.cacheWrite].map(
@@ -101,8 +182,8 @@ function tokenTable(report: EvalReport, color: boolean): string {
   return fitTable(head, rows, { color, right: [2, 3, 4, 5] });
 }
 
-function timingTable(report: EvalReport, color: boolean): string {
-  const rows = report.tasks.map((row) => [
+function timingTable(model: ReportModel, color: boolean): string {
+  const rows = model.costs.map((row) => [
     row.task,
     row.variant,
     ...[row.steps, row.toolCalls, row.toolErrors, row.unconfirmedWrites].map(formatMean),
@@ -112,8 +193,8 @@ function timingTable(report: EvalReport, color: boolean): string {
   return fitTable([...head, 'Tool ms'], rows, { color, right: [2, 3, 4, 5, 6, 7, 8] });
 }
 
-function comparisonLines(report: EvalReport, color: boolean): string[] {
-  const { comparison } = report;
+function comparisonLines(model: ReportModel, color: boolean): string[] {
+  const { comparison } = model;
   if (!comparison) return [];
   const rows = comparison.entries.map((entry) => [
     entry.task,
@@ -136,22 +217,74 @@ function comparisonLines(report: EvalReport, color: boolean): string[] {
   ];
 }
 
+/** Stale and missing trials (the first few with their diff, line by line), then each re-record command once. */
+function staleLines(model: ReportModel): string[] {
+  const { entries, commands } = model.stale;
+  if (entries.length === 0) return [];
+  const lines = ['Stale or missing fixtures (not counted)'];
+  entries.forEach((entry, index) => {
+    lines.push(...wrap(`  ${trialLabel(entry)}: ${entry.outcome}`));
+    if (index >= MAX_DETAILED_STALE) return;
+    // The divergence is a line diff: keep its lines, drop the re-record line listed below.
+    const detail = (entry.messages[0] ?? '')
+      .split(/\r?\n/)
+      .filter((line) => !line.startsWith('re-record:'));
+    for (const line of detail.slice(0, MAX_STALE_DETAIL_LINES)) {
+      lines.push(...wrap(`    ${line}`, { indent: '      ' }));
+    }
+    if (detail.length > MAX_STALE_DETAIL_LINES)
+      lines.push('    … (all of it in reports/latest.md)');
+  });
+  if (entries.length > MAX_DETAILED_STALE) {
+    lines.push(
+      `  (details of the first ${MAX_DETAILED_STALE} only; all of them in reports/latest.md)`,
+    );
+  }
+  if (commands.length > 0) lines.push('Re-record with:');
+  lines.push(
+    ...commands.flatMap((command) => wrap(`  ${command}`, { indent: '    ', shell: true })),
+  );
+  return lines;
+}
+
+/** Failed and errored trials: the first lines of their messages and the trace path. */
+function failureLines(model: ReportModel): string[] {
+  if (model.failures.length === 0) return [];
+  const lines = ['Failed trials'];
+  for (const failure of model.failures) {
+    lines.push(...wrap(`  ${trialLabel(failure)}: ${failure.outcome}`));
+    const messageLines = failure.messages.flatMap((message) => message.split(/\r?\n/));
+    for (const message of messageLines.slice(0, MAX_MESSAGE_LINES)) {
+      lines.push(...wrap(`    ${message}`, { indent: '    ' }));
+    }
+    if (messageLines.length > MAX_MESSAGE_LINES)
+      lines.push('    … (all of it in reports/latest.md)');
+    if (failure.tracePath)
+      lines.push(...wrap(`    trace: ${failure.tracePath}`, { indent: '    ' }));
+  }
+  return lines;
+}
+
 /**
  * The eval report for a terminal, every line within 100 columns.
  *
- * @example process.stdout.write(renderTerminal(report, { color: process.stdout.isTTY }))
+ * @example process.stdout.write(renderTerminal(model, { color: process.stdout.isTTY }))
  */
-export function renderTerminal(report: EvalReport, options: TerminalOptions = {}): string {
+export function renderTerminal(
+  input: ReportModel | EvalReport,
+  options: TerminalOptions = {},
+): string {
+  const model = 'header' in input ? input : buildReportModel(input);
   const color = options.color ?? false;
   const sections = [
-    headerLines(report, color).join('\n'),
-    ['Scores', scoreTable(report, color)].join('\n'),
-    ['Suite summary (means over tasks)', summaryTable(report, color)].join('\n'),
-    ['Tokens (mean per counted trial)', tokenTable(report, color)].join('\n'),
-    ['Steps and timing (mean per counted trial)', timingTable(report, color)].join('\n'),
-    comparisonLines(report, color).join('\n'),
-    staleLines(report).join('\n'),
-    failureLines(report).join('\n'),
+    headerLines(model, color).join('\n'),
+    ['Scores', scoreTable(model, color)].join('\n'),
+    ['Suite summary (means over tasks)', summaryTable(model, color)].join('\n'),
+    ['Tokens (mean per counted trial)', tokenTable(model, color)].join('\n'),
+    ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
+    comparisonLines(model, color).join('\n'),
+    staleLines(model).join('\n'),
+    failureLines(model).join('\n'),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }

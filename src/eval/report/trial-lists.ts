@@ -3,7 +3,8 @@ import type { TrialRecord } from '../trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture } from './report-schema.js';
 
-function byTrial(left: TrialRecord, right: TrialRecord): number {
+/** Suite, task, variant (natural order), then trial number. */
+export function byTrial(left: TrialRecord, right: TrialRecord): number {
   return (
     compareNames(left.suite, right.suite) ||
     compareNames(left.task, right.task) ||

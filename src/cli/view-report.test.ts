@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveReport, serveReport } from './view-report.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+const dir = mkdtempSync(join(tmpdir(), 'view-cli-'));
+const report = join(dir, 'report.html');
+writeFileSync(report, '<!doctype html><title>r</title>');
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run view', () => {
+  it('resolves reports/latest.html by default and says to run the eval when it is missing', () => {
+    expect(() => resolveReport(dir)).toThrow(
+      /reports\/latest.html does not exist yet: run npm run eval/,
+    );
+    expect(() => resolveReport(dir, 'other.html')).toThrow(/other.html: no such file/);
+    expect(resolveReport(dir, 'report.html')).toBe(report);
+  });
+
+  it('serves the report on 127.0.0.1 and stops when closed', async () => {
+    const server = await serveReport({ file: report });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const response = await fetch(server.url);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(await response.text()).toContain('<title>r</title>');
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it('prints the file:// URL and exits without a terminal (never blocks)', async () => {
+    const cli = join(root, 'src/cli/view.ts');
+    const { stdout } = await run(process.execPath, ['--import', tsx, cli, report], { cwd: dir });
+    expect(stdout.trim()).toBe(pathToFileURL(report).href);
+    const failed = await run(process.execPath, ['--import', tsx, cli], { cwd: dir }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain('run npm run eval first');
+  }, 60_000);
+});

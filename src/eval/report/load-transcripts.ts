@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { errorMessage } from '../../core/errors.js';
+import { readCassette } from '../../replay/cassette-file.js';
+import type { TraceEvent } from '../../runtime/trace.js';
+import type { TrialRecord } from '../trial-record.js';
+import { decodeTranscript, type Transcript } from './transcript.js';
+
+/** A trial's transcript, or why there is none (a missing cassette, a corrupt one). */
+export type TrialTranscript = { transcript: Transcript } | { unavailable: string };
+
+async function readTrace(file: string): Promise<TraceEvent[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  // A crashed run keeps the lines it wrote; a torn last line is skipped, not fatal.
+  return text.split('\n').flatMap((line) => {
+    if (line.trim() === '') return [];
+    try {
+      return [JSON.parse(line) as TraceEvent];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Decode one trial's cassette and trace; never throws (the report still gets written). */
+export async function loadTranscript(
+  record: TrialRecord,
+  projectDir: string,
+): Promise<TrialTranscript> {
+  if (!record.fixture) return { unavailable: 'no cassette recorded for this trial' };
+  const resolve = (file: string) => (isAbsolute(file) ? file : join(projectDir, file));
+  try {
+    const cassette = await readCassette(resolve(record.fixture));
+    const trace = record.tracePath ? await readTrace(resolve(record.tracePath)) : [];
+    return { transcript: decodeTranscript(cassette, trace) };
+  } catch (error) {
+    return { unavailable: errorMessage(error) };
+  }
+}
+
+/** Transcripts of the given trials, a few files at a time, in the records' order. */
+export async function loadTranscripts(
+  records: readonly TrialRecord[],
+  projectDir: string,
+): Promise<TrialTranscript[]> {
+  const results: TrialTranscript[] = new Array(records.length);
+  const width = 16;
+  for (let start = 0; start < records.length; start += width) {
+    const batch = records.slice(start, start + width);
+    const loaded = await Promise.all(batch.map((record) => loadTranscript(record, projectDir)));
+    loaded.forEach((value, index) => {
+      results[start + index] = value;
+    });
+  }
+  return results;
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import type { Cassette } from '../../replay/cassette.js';
+import { readCassette } from '../../replay/cassette-file.js';
+import type { TraceEvent } from '../../runtime/trace.js';
+import { decodeTranscript } from './transcript.js';
+
+const fixture = (path: string) =>
+  readCassette(new URL(`../../../fixtures/${path}`, import.meta.url).pathname);
+
+function toolCall(step: number, tool: string, decision: string, ms: number): TraceEvent {
+  return {
+    type: 'tool_call',
+    step,
+    tool,
+    input: {},
+    decision,
+    is_error: decision !== 'allow',
+    ms,
+    result_chars: 0,
+  };
+}
+
+describe('decodeTranscript', () => {
+  it('rebuilds the conversation of a trial from its cassette, with decisions and timings from its trace', async () => {
+    const cassette = await fixture('T3/upgraded/trial-1.json');
+    const transcript = decodeTranscript(cassette, [
+      toolCall(1, 'get_order', 'allow', 0),
+      toolCall(2, 'get_payment', 'timeout', 3000),
+    ]);
+    expect(transcript.user).toBe('Has the refund for order ORD4004 arrived?');
+    expect(transcript.system).toContain('AGENTS.md');
+    expect(transcript.turns.map((turn) => turn.stopReason)).toContain('end_turn');
+    const calls = transcript.turns.flatMap((turn) =>
+      turn.blocks.flatMap((block) => (block.kind === 'tool' ? [block.call] : [])),
+    );
+    expect(calls[0]).toMatchObject({ name: 'get_order', decision: 'allow', ms: 0, isError: false });
+    expect(calls[1]).toMatchObject({
+      name: 'get_payment',
+      decision: 'timeout',
+      ms: 3000,
+      isError: true,
+    });
+    expect(calls[1]?.result).toContain('timed out after 3000 ms');
+    expect(calls[0]?.input).toContain('"order_id": "ORD4004"');
+    expect(transcript.turns[0]?.latencyMs).toBe(cassette.exchanges[0]?.latencyMs);
+    expect(transcript.turns[0]?.tokens.input).toBeGreaterThan(0);
+    expect(transcript.finalAnswer).not.toBe('');
+  });
+
+  it('shows a result as the model saw it, truncation notice included', async () => {
+    const transcript = decodeTranscript(await fixture('T4/upgraded/trial-1.json'));
+    const results = transcript.turns.flatMap((turn) =>
+      turn.blocks.flatMap((block) => (block.kind === 'tool' ? [block.call.result ?? ''] : [])),
+    );
+    expect(
+      results.some((result) => /\[truncated: 2000 of \d+ characters kept\]/.test(result)),
+    ).toBe(true);
+  });
+
+  it('leaves the decision out when the trace names another tool', async () => {
+    const transcript = decodeTranscript(await fixture('T3/upgraded/trial-1.json'), [
+      toolCall(1, 'get_payment', 'deny', 5),
+    ]);
+    const first = transcript.turns[0]?.blocks.find((block) => block.kind === 'tool');
+    expect(first?.kind === 'tool' && first.call.decision).toBe(undefined);
+  });
+
+  it('assembles streamed responses: text, thinking and tool input', () => {
+    const cassette: Cassette = {
+      version: 1,
+      meta: {
+        task: 'T1',
+        variant: 'upgraded',
+        trial: 1,
+        recordedAt: '2026-01-01T00:00:00Z',
+        now: '2026-01-01T00:00:00Z',
+        model: 'm',
+        sdkVersion: '1',
+        source: 'live',
+        host: 'api',
+      },
+      exchanges: [
+        {
+          request: {
+            method: 'POST',
+            path: '/v1/messages',
+            headers: {},
+            body: {
+              system: [{ type: 'text', text: 'sys' }],
+              messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+            },
+          },
+          response: {
+            status: 200,
+            headers: {},
+            events: [
+              {
+                event: 'message_start',
+                data: {
+                  type: 'message_start',
+                  message: { usage: { input_tokens: 7, output_tokens: 1 } },
+                },
+              },
+              {
+                event: 'content_block_start',
+                data: {
+                  type: 'content_block_start',
+                  index: 0,
+                  content_block: { type: 'thinking', thinking: '' },
+                },
+              },
+              {
+                event: 'content_block_delta',
+                data: {
+                  type: 'content_block_delta',
+                  index: 0,
+                  delta: { type: 'thinking_delta', thinking: 'let me ' },
+                },
+              },
+              {
+                event: 'content_block_delta',
+                data: {
+                  type: 'content_block_delta',
+                  index: 0,
+                  delta: { type: 'thinking_delta', thinking: 'see' },
+                },
+              },
+              {
+                event: 'content_block_start',
+                data: {
+                  type: 'content_block_start',
+                  index: 1,
+                  content_block: { type: 'text', text: '' },
+                },
+              },
+              {
+                event: 'content_block_delta',
+                data: {
+                  type: 'content_block_delta',
+                  index: 1,
+                  delta: { type: 'text_delta', text: 'Hello' },
+                },
+              },
+              {
+                event: 'content_block_start',
+                data: {
+                  type: 'content_block_start',
+                  index: 2,
+                  content_block: { type: 'tool_use', id: 'tu1', name: 'get_order', input: {} },
+                },
+              },
+              {
+                event: 'content_block_delta',
+                data: {
+                  type: 'content_block_delta',
+                  index: 2,
+                  delta: { type: 'input_json_delta', partial_json: '{"order_id":' },
+                },
+              },
+              {
+                event: 'content_block_delta',
+                data: {
+                  type: 'content_block_delta',
+                  index: 2,
+                  delta: { type: 'input_json_delta', partial_json: '"ORD1001"}' },
+                },
+              },
+              {
+                event: 'message_delta',
+                data: {
+                  type: 'message_delta',
+                  delta: { stop_reason: 'tool_use' },
+                  usage: { output_tokens: 30 },
+                },
+              },
+            ],
+          },
+          latencyMs: 42,
+        },
+      ],
+    };
+    const [turn] = decodeTranscript(cassette).turns;
+    expect(turn?.blocks).toEqual([
+      { kind: 'thinking', text: 'let me see' },
+      { kind: 'text', text: 'Hello' },
+      { kind: 'tool', call: { name: 'get_order', input: '{\n  "order_id": "ORD1001"\n}' } },
+    ]);
+    expect(turn?.tokens).toEqual({ input: 7, output: 30, cacheRead: 0, cacheWrite: 0 });
+    expect(turn?.stopReason).toBe('tool_use');
+  });
+});

@@ -1,0 +1,194 @@
+import {
+  type Cassette,
+  type Exchange,
+  isSseResponse,
+  type SseEvent,
+} from '../../replay/cassette.js';
+import type { TraceEvent } from '../../runtime/trace.js';
+
+/** One tool call as the model asked for it and as the harness answered it. */
+export interface TranscriptToolCall {
+  name: string;
+  /** The input as JSON text. */
+  input: string;
+  /** The harness's decision label from the trace (allow, deny, timeout, ...), when traced. */
+  decision?: string;
+  ms?: number;
+  /** The tool_result text exactly as the model saw it (truncation and timeout notices included). */
+  result?: string;
+  isError?: boolean;
+}
+
+export type TranscriptBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | { kind: 'tool'; call: TranscriptToolCall };
+
+/** One model call: what the assistant said and did, with its tokens and recorded latency. */
+export interface TranscriptTurn {
+  step: number;
+  stopReason: string | null;
+  blocks: TranscriptBlock[];
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  latencyMs: number;
+  /** An error response (status and message) instead of a message. */
+  error?: string;
+}
+
+/** A trial's conversation, decoded from its cassette (plus decisions and timings from its trace). */
+export interface Transcript {
+  system: string;
+  user: string;
+  turns: TranscriptTurn[];
+  finalAnswer: string;
+}
+
+type Block = Record<string, unknown>;
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block: Block) => (typeof block.text === 'string' ? block.text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+/** The message a streamed response adds up to: content blocks and usage. */
+function assembleStream(events: readonly SseEvent[]): Block {
+  const message: Block = { content: [] as Block[], usage: {} };
+  const content = message.content as Block[];
+  const partialJson: string[] = [];
+  for (const { data } of events) {
+    const event = (data ?? {}) as Block;
+    if (event.type === 'message_start') {
+      const start = (event.message ?? {}) as Block;
+      message.usage = { ...(start.usage as Block) };
+    } else if (event.type === 'content_block_start') {
+      content[Number(event.index)] = { ...(event.content_block as Block) };
+      partialJson[Number(event.index)] = '';
+    } else if (event.type === 'content_block_delta') {
+      const index = Number(event.index);
+      const block = content[index] ?? {};
+      const delta = (event.delta ?? {}) as Block;
+      if (delta.type === 'text_delta') block.text = `${block.text ?? ''}${delta.text}`;
+      if (delta.type === 'thinking_delta')
+        block.thinking = `${block.thinking ?? ''}${delta.thinking}`;
+      if (delta.type === 'input_json_delta')
+        partialJson[index] = `${partialJson[index] ?? ''}${delta.partial_json}`;
+    } else if (event.type === 'message_delta') {
+      message.stop_reason = ((event.delta ?? {}) as Block).stop_reason;
+      message.usage = { ...(message.usage as Block), ...(event.usage as Block) };
+    }
+  }
+  content.forEach((block, index) => {
+    if (block.type === 'tool_use' && partialJson[index])
+      block.input = JSON.parse(partialJson[index]);
+  });
+  return message;
+}
+
+function responseMessage(exchange: Exchange): Block {
+  const { response } = exchange;
+  if (isSseResponse(response)) return assembleStream(response.events);
+  return (response.body ?? {}) as Block;
+}
+
+function toolResults(
+  exchanges: readonly Exchange[],
+): Map<string, { text: string; isError: boolean }> {
+  const results = new Map<string, { text: string; isError: boolean }>();
+  for (const exchange of exchanges) {
+    const messages = ((exchange.request.body ?? {}) as Block).messages;
+    if (!Array.isArray(messages)) continue;
+    for (const message of messages as Block[]) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content as Block[]) {
+        if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+        results.set(block.tool_use_id, {
+          text: textOf(block.content),
+          isError: block.is_error === true,
+        });
+      }
+    }
+  }
+  return results;
+}
+
+function usage(message: Block): TranscriptTurn['tokens'] {
+  const raw = (message.usage ?? {}) as Record<string, unknown>;
+  const count = (key: string) => (typeof raw[key] === 'number' ? (raw[key] as number) : 0);
+  return {
+    input: count('input_tokens'),
+    output: count('output_tokens'),
+    cacheRead: count('cache_read_input_tokens'),
+    cacheWrite: count('cache_creation_input_tokens'),
+  };
+}
+
+/**
+ * The conversation of one trial. The cassette holds it whole (each request carries the history;
+ * each response is one assistant turn); the trace adds what the cassette cannot know: the
+ * harness's decision on each tool call and how long the call took.
+ */
+export function decodeTranscript(
+  cassette: Cassette,
+  trace: readonly TraceEvent[] = [],
+): Transcript {
+  const exchanges = cassette.exchanges.filter((exchange) =>
+    exchange.request.path.startsWith('/v1/messages'),
+  );
+  const first = (exchanges[0]?.request.body ?? {}) as Block;
+  const firstMessage = Array.isArray(first.messages)
+    ? (first.messages[0] as Block | undefined)
+    : undefined;
+  const results = toolResults(exchanges);
+  const calls = trace.filter((event) => event.type === 'tool_call');
+  const turns = exchanges.map((exchange, index): TranscriptTurn => {
+    const step = index + 1;
+    const message = responseMessage(exchange);
+    const traced = calls.filter((event) => event.step === step);
+    const blocks: TranscriptBlock[] = [];
+    let toolIndex = 0;
+    for (const block of Array.isArray(message.content) ? (message.content as Block[]) : []) {
+      if (block.type === 'text' && typeof block.text === 'string')
+        blocks.push({ kind: 'text', text: block.text });
+      if (block.type === 'thinking' && typeof block.thinking === 'string')
+        blocks.push({ kind: 'thinking', text: block.thinking });
+      if (block.type === 'redacted_thinking')
+        blocks.push({ kind: 'thinking', text: '[redacted thinking]' });
+      if (block.type !== 'tool_use') continue;
+      const event = traced[toolIndex++];
+      const result = results.get(String(block.id));
+      const call: TranscriptToolCall = {
+        name: String(block.name),
+        input: JSON.stringify(block.input ?? {}, null, 2),
+      };
+      // The trace lists the step's calls in call order; trust it only when the tool matches.
+      if (event && event.tool === call.name)
+        Object.assign(call, { decision: event.decision, ms: event.ms });
+      if (result) Object.assign(call, { result: result.text, isError: result.isError });
+      blocks.push({ kind: 'tool', call });
+    }
+    const status = exchange.response.status;
+    const error =
+      status >= 400 ? `HTTP ${status}: ${JSON.stringify(message.error ?? message)}` : undefined;
+    return {
+      step,
+      stopReason: typeof message.stop_reason === 'string' ? message.stop_reason : null,
+      blocks,
+      tokens: usage(message),
+      latencyMs: exchange.latencyMs,
+      ...(error && { error }),
+    };
+  });
+  const last = turns.at(-1);
+  return {
+    system: textOf(first.system),
+    user: textOf(firstMessage?.content),
+    turns,
+    finalAnswer: (last?.blocks ?? [])
+      .flatMap((block) => (block.kind === 'text' ? [block.text] : []))
+      .join('\n'),
+  };
+}
