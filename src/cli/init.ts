@@ -1,0 +1,2 @@
+console.error('init: not yet');
+process.exitCode = 2;
