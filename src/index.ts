@@ -1,5 +1,34 @@
+// agent adapters (agents written without this runtime)
+export {
+  type AnthropicToolLoopOptions,
+  createAnthropicToolLoop,
+} from './adapters/anthropic-tool-loop.js';
+export {
+  type ChatCompletionsAgentOptions,
+  createChatCompletionsAgent,
+} from './adapters/chat-completions-agent.js';
+export {
+  type ChatCompletionOptions,
+  type ChatCompletionRequest,
+  type ChatCompletionResult,
+  type ChatMessage,
+  createChatCompletion,
+} from './adapters/chat-completions-client.js';
+export type {
+  AdapterTool,
+  AgentAdapter,
+  AgentContext,
+  AgentOutput,
+  AgentToolCall,
+  Provider,
+  TokenUsage,
+} from './adapters/types.js';
+export { anthropicUsage, chatCompletionsUsage } from './adapters/usage.js';
+
 // core
 
+// zod, for tool parameters: the same instance the runtime reads schemas with
+export { z } from 'zod';
 export { canonicalize, canonicalJson } from './core/canonical-json.js';
 export {
   type Clock,
@@ -97,6 +126,15 @@ export type {
   ToolCallRecord,
   ToolDefinition,
 } from './runtime/types.js';
+// offline model scripts (record --simulated)
+export {
+  defineModelScript,
+  type ModelScriptOptions,
+  type ScriptRequest,
+  type ScriptTurn,
+} from './simulator/model-script.js';
+export type { Policy } from './simulator/policy.js';
+export type { Rng } from './simulator/rng.js';
 // trace report
 export { formatTraceMarkdown, formatTraceTables } from './trace-report/format.js';
 export { parseTrace, readTraces, type TraceFile } from './trace-report/read-traces.js';
