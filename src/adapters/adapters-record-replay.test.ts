@@ -112,8 +112,17 @@ describe('agent adapters through record and replay', () => {
       });
       expect(replayed.record.outcome).toBe('passed');
       expect(replayed.run?.answer).toBe(recorded.run?.answer);
-      expect(replayed.run?.stats).toEqual(recorded.run?.stats);
+      // Model time is the recorded latency in replay, measured around the call when recording.
+      const { modelMs, ...replayedStats } = replayed.run!.stats;
+      const { modelMs: _measured, ...recordedStats } = recorded.run!.stats;
+      expect(replayedStats).toEqual(recordedStats);
       expect(replayed.record.modelLatenciesMs).toHaveLength(2);
+      expect(modelMs).toBe(replayed.record.modelLatenciesMs.reduce((sum, ms) => sum + ms, 0));
+      const trace = (await readFile(join(root, replayed.record.tracePath!), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type);
+      expect(trace).toEqual(['run_start', 'tool_call', 'run_end']);
 
       const changed = taskFor(id, provider, build('You report the weather, briefly.'));
       const stale = await runTrial({
