@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { defineTask, sandboxWritesOf } from '../src/index.js';
+import { defineTask } from '../src/index.js';
+import { sandboxWritesOf } from '../src/reference-agents.js';
 import { debugAgent } from './debug-agent.agent.js';
 
 defineTask({

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { defineTask, sandboxWritesOf, testRunsOf } from '../src/index.js';
+import { defineTask } from '../src/index.js';
+import { sandboxWritesOf, testRunsOf } from '../src/reference-agents.js';
 import { debugAgent } from './debug-agent.agent.js';
 
 defineTask({

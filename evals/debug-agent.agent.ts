@@ -1,11 +1,10 @@
+import { ConfigError, defineAgent } from '../src/index.js';
 import {
-  ConfigError,
   createDebugAgentHarness,
   createSandbox,
   DEBUG_AGENT_VARIANTS,
   type DebugAgentVariant,
-  defineAgent,
-} from '../src/index.js';
+} from '../src/reference-agents.js';
 
 /**
  * The seed-001 code-debugging agent under test. Every trial gets its own copy of the demo

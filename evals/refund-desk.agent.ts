@@ -1,10 +1,9 @@
+import { ConfigError, defineAgent } from '../src/index.js';
 import {
-  ConfigError,
   createRefundDeskHarness,
-  defineAgent,
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
-} from '../src/index.js';
+} from '../src/reference-agents.js';
 
 /** The refund desk under test: two harness variants around the same model and tools. */
 export const refundDesk = defineAgent({

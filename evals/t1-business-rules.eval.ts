@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { defineTask, FULL_CARD_NUMBER } from '../src/index.js';
+import { defineTask } from '../src/index.js';
+import { FULL_CARD_NUMBER } from '../src/reference-agents.js';
 import { refundDesk } from './refund-desk.agent.js';
 
 defineTask({

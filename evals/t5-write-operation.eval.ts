@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { defineTask, refundSubmissionsOf } from '../src/index.js';
+import { defineTask } from '../src/index.js';
+import { refundSubmissionsOf } from '../src/reference-agents.js';
 import { refundDesk } from './refund-desk.agent.js';
 
 defineTask({

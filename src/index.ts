@@ -1,5 +1,34 @@
+// agent adapters (agents written without this runtime)
+export {
+  type AnthropicToolLoopOptions,
+  createAnthropicToolLoop,
+} from './adapters/anthropic-tool-loop.js';
+export {
+  type ChatCompletionsAgentOptions,
+  createChatCompletionsAgent,
+} from './adapters/chat-completions-agent.js';
+export {
+  type ChatCompletionOptions,
+  type ChatCompletionRequest,
+  type ChatCompletionResult,
+  type ChatMessage,
+  createChatCompletion,
+} from './adapters/chat-completions-client.js';
+export type {
+  AdapterTool,
+  AgentAdapter,
+  AgentContext,
+  AgentOutput,
+  AgentToolCall,
+  Provider,
+  TokenUsage,
+} from './adapters/types.js';
+export { anthropicUsage, chatCompletionsUsage } from './adapters/usage.js';
+
 // core
 
+// zod, for tool parameters: the same instance the runtime reads schemas with
+export { z } from 'zod';
 export { canonicalize, canonicalJson } from './core/canonical-json.js';
 export {
   type Clock,
@@ -16,28 +45,6 @@ export {
   ToolTimeoutError,
 } from './core/errors.js';
 export { redactText, redactValue } from './core/redact.js';
-// debug agent (the seed-001 example: a sandboxed code-debugging agent)
-export { blockRepeatUnlessChanged } from './debug-agent/block-repeat-unless-changed.js';
-export { type ChildResult, runChild } from './debug-agent/child-process.js';
-export { type LeveledTool, type PermissionLevel, toolsUpTo } from './debug-agent/levels.js';
-export { bundledTestCommand, createRunTestTool, type TestCommand } from './debug-agent/run-test.js';
-export { createSandbox, SANDBOX_TEMPLATE_DIR, type Sandbox } from './debug-agent/sandbox.js';
-export { type Confinement, resolveSandboxPath } from './debug-agent/sandbox-path.js';
-export {
-  type SandboxWrite,
-  sandboxWritesOf,
-  type TestRun,
-  testRunsOf,
-} from './debug-agent/store.js';
-export {
-  createDebugAgentHarness,
-  createDebugAgentTools,
-  DEBUG_AGENT_VARIANTS,
-  type DebugAgentOptions,
-  type DebugAgentVariant,
-  debugAgentRules,
-  SEED_SYSTEM_PROMPT,
-} from './debug-agent/variants.js';
 // evals
 export { type AgentSpec, defineAgent } from './eval/agent-spec.js';
 export { defineTask, type TaskDefinition, type TrialRun } from './eval/define-task.js';
@@ -52,21 +59,6 @@ export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/re
 export { renderTerminal } from './eval/report/terminal.js';
 export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';
-// refund desk (the reference agent)
-export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
-export {
-  refundDeskTools,
-  refundSubmissionsIn,
-  refundSubmissionsOf,
-} from './refund-desk/tools.js';
-export {
-  createBaselineHarness,
-  createRefundDeskHarness,
-  createUpgradedHarness,
-  REFUND_DESK_RULES,
-  REFUND_DESK_VARIANTS,
-  type RefundDeskVariant,
-} from './refund-desk/variants.js';
 // record / replay
 export {
   type Cassette,
@@ -152,6 +144,15 @@ export type {
   ToolCallRecord,
   ToolDefinition,
 } from './runtime/types.js';
+// offline model scripts (record --simulated)
+export {
+  defineModelScript,
+  type ModelScriptOptions,
+  type ScriptRequest,
+  type ScriptTurn,
+} from './simulator/model-script.js';
+export type { Policy } from './simulator/policy.js';
+export type { Rng } from './simulator/rng.js';
 // trace report
 export { formatTraceMarkdown, formatTraceTables } from './trace-report/format.js';
 export { parseTrace, readTraces, type TraceFile } from './trace-report/read-traces.js';

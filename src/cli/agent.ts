@@ -319,9 +319,12 @@ function parse(argv: string[]) {
   });
 }
 
-if (isEntryPoint(import.meta.url)) {
-  // A run's lock must not outlive the process: release it on exit and on the usual signals
-  // (a SIGKILL leaves it behind; the next process sees its pid is gone and takes it over).
+/**
+ * The agent CLI as the process's main program (`npm run agent`, `harness-evals agent`): a run's
+ * lock must not outlive the process, so it is released on exit and on the usual signals (a
+ * SIGKILL leaves it behind; the next process sees its pid is gone and takes it over).
+ */
+export function runAgentMain(argv: string[]): Promise<number> {
   process.on('exit', releaseHeldLocksSync);
   for (const [signal, code] of [
     ['SIGINT', 130],
@@ -333,7 +336,11 @@ if (isEntryPoint(import.meta.url)) {
       process.exit(code);
     });
   }
-  runAgentCli(process.argv.slice(2)).then((code) => {
+  return runAgentCli(argv);
+}
+
+if (isEntryPoint(import.meta.url)) {
+  runAgentMain(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

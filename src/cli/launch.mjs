@@ -1,5 +1,6 @@
-// Launch a TypeScript CLI of this package: load vitest's heavy Node API natively first
-// (through tsx's loader hooks it takes ~1 s longer), then let tsx handle our own .ts files.
+// Launch a TypeScript CLI of this package from source (this repository's npm scripts; the
+// installed package runs the built dist/cli/main.js instead). Load vitest's heavy Node API
+// natively first (through tsx's loader hooks it takes ~1 s longer), then let tsx handle our .ts.
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
@@ -8,7 +9,10 @@ if (!entry) {
   console.error('usage: node src/cli/launch.mjs <file.ts> [args...]');
   process.exit(2);
 }
-if (/[\\/]cli[\\/](eval|record)\.ts$/.test(entry)) await import('vitest/node');
+const runsVitest =
+  /[\\/]cli[\\/](eval|record|init)\.ts$/.test(entry) ||
+  (/[\\/]cli[\\/]main\.ts$/.test(entry) && ['eval', 'record', 'init'].includes(rest[0] ?? ''));
+if (runsVitest) await import('vitest/node');
 register();
 const url = new URL(`../../${entry}`, import.meta.url);
 // The absolute path, as `node file.ts` would give it: a CLI checks it to know it is the entry point.

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
+import { SIMULATOR_URL_ENV } from '../eval/upstream.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
@@ -11,8 +12,9 @@ const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task 
                          [--simulated] [--missing-only] [--concurrency K] [--model ID]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
-Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set), or with --simulated against the
-local simulator, labelled source: simulator. A trial that fails writes nothing and keeps the
+Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
+agents with provider: 'openai'), or with --simulated offline: the task's or agent's model script,
+else the built-in simulator policies, labelled source: simulator. A trial that fails writes nothing and keeps the
 old cassette. Refuses to run in CI.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -46,15 +48,19 @@ async function main(argv: string[]): Promise<number> {
       : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
   const simulated = values.simulated ?? false;
-  const simulator = simulated ? await startSimulator({ delayMs: [40, 160] }) : undefined;
+  // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
+  const simulator = simulated
+    ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })
+    : undefined;
   if (simulator) {
     // The simulator accepts any key; this one can never be mistaken for a real credential.
     process.env.ANTHROPIC_BASE_URL = simulator.url;
+    process.env[SIMULATOR_URL_ENV] = simulator.url;
     process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
     console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
-  } else if (!process.env.ANTHROPIC_API_KEY) {
+  } else if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY) {
     throw new ConfigError(
-      'ANTHROPIC_API_KEY is not set: export it to record against the live API, or pass --simulated',
+      'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI-compatible agents): export it to record against the live API, or pass --simulated',
     );
   } else {
     console.log(`recording against ${checkBaseUrl()} (source: live)`);

@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import type { RunResult } from '../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
+import type { Policy } from '../simulator/policy.js';
 import type { AgentSpec } from './agent-spec.js';
 import { readEvalSettings } from './settings.js';
 import type { Floor, TrialRecord } from './trial-record.js';
@@ -35,6 +36,8 @@ export interface TaskDefinition {
   floors?: Floor[];
   mode?: RunMode;
   approver?: Approver;
+  /** The offline model for `record --simulated`; overrides the agent's. */
+  modelScript?: Policy;
   /** Code assertions with vitest `expect`; a thrown assertion fails the trial. */
   check(run: TrialRun): void | Promise<void>;
 }

@@ -68,7 +68,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     'test',
     [],
     {
-      config: join(projectDir, 'vitest.evals.config.ts'),
+      config: evalConfigOf(projectDir),
       root: projectDir,
       watch: false,
       reporters: [reporter],
@@ -139,6 +139,18 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     written.push('$GITHUB_STEP_SUMMARY');
   }
   return { report, records: reporter.records, terminal, written, notes };
+}
+
+/** `vitest.evals.config.ts`, or `.mts` (what init scaffolds: ESM even in a CommonJS package). */
+function evalConfigOf(projectDir: string): string {
+  const names = ['vitest.evals.config.ts', 'vitest.evals.config.mts', 'vitest.evals.config.js'];
+  const found = names.map((name) => join(projectDir, name)).find((file) => existsSync(file));
+  if (!found) {
+    throw new ConfigError(
+      `no vitest.evals.config.ts in ${projectDir}: run npx harness-evals init, or add one that includes evals/**/*.eval.ts`,
+    );
+  }
+  return found;
 }
 
 async function loadReference(projectDir: string, compare: string | undefined) {

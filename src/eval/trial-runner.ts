@@ -2,19 +2,21 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
-import { errorMessage, FixtureError } from '../core/errors.js';
+import { errorMessage } from '../core/errors.js';
 import { cassettePath } from '../replay/cassette.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createJsonlTrace } from '../runtime/trace.js';
+import { adapterDriver } from './adapter-trial.js';
 import type { TaskDefinition } from './define-task.js';
-import { refuseSimulator } from './refuse-simulator.js';
 import { sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
 import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
+import type { TrialDriver } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
+import { openUpstream } from './upstream.js';
 
 export interface TrialRequest {
   task: TaskDefinition;
@@ -32,22 +34,25 @@ export interface TrialOutcome {
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
 export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
-  const harness = request.task.agent.createHarness(request.variant, {
-    projectDir: request.settings.projectDir,
-  });
+  const { agent } = request.task;
+  const driver = agent.run
+    ? adapterDriver(agent.run, request)
+    : harnessDriver(
+        request,
+        agent.createHarness!(request.variant, { projectDir: request.settings.projectDir }),
+      );
   try {
-    return await runTrialWith(request, harness);
+    return await runTrialWith(request, driver);
   } finally {
     // Per-trial resources (the debug agent's sandbox) go away with the trial, pass or fail.
-    await harness.dispose?.();
+    await driver.dispose?.();
   }
 }
 
-async function runTrialWith(request: TrialRequest, harness: Harness): Promise<TrialOutcome> {
+async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialOutcome> {
   const { task, variant, trial, settings } = request;
   const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
   const fixture = relative(settings.projectDir, file);
-  const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
   const base: TrialRecord = {
     suite: task.agent.suite,
     task: task.id,
@@ -58,25 +63,12 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
     messages: [],
     modelLatenciesMs: [],
     fixture,
-    tracePath: relative(settings.projectDir, tracePath),
+    ...(driver.tracePath && { tracePath: relative(settings.projectDir, driver.tracePath) }),
   };
-  const mode = task.mode ?? task.agent.mode ?? 'unattended';
-  const approver = task.approver ?? task.agent.approver;
   let clock: VirtualClock | undefined;
-  const run = (model: ModelClient, modelId: string, start: number) => {
+  const startClock = (start: number) => {
     clock = createVirtualClock({ start });
-    return runAgent({
-      harness,
-      model,
-      modelId,
-      prompt: task.prompt,
-      clock,
-      mode,
-      ...(approver && { approver }),
-      trace: createJsonlTrace(tracePath),
-      runId: `${task.id}-${variant}-${trial}`,
-      task: task.id,
-    });
+    return clock;
   };
   const finish = (
     result: RunResult,
@@ -109,22 +101,15 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
-      const client = new Anthropic({
-        apiKey: 'replay-without-key',
-        baseURL: session.baseURL,
-        fetch: session.fetch,
-        maxRetries: 0,
-      });
       const first = session.cassette.exchanges[0]?.response;
-      const model = createAnthropicModel({
-        client,
+      return driver.drive({
+        fetch: session.fetch,
+        baseURL: session.baseURL,
+        apiKey: 'replay-without-key',
+        modelId: settings.model ?? session.cassette.meta.model,
+        clock: startClock(Date.parse(session.cassette.meta.now)),
         stream: first !== undefined && 'events' in first,
       });
-      return run(
-        model,
-        settings.model ?? session.cassette.meta.model,
-        Date.parse(session.cassette.meta.now),
-      );
     },
   );
   if (replayed.problem) {
@@ -150,74 +135,57 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
   });
 
   async function record(): Promise<TrialOutcome> {
-    const apiKey = process.env.ANTHROPIC_API_KEY;
-    if (!apiKey)
-      throw new FixtureError(
-        'fixture_missing',
-        'recording needs ANTHROPIC_API_KEY (or --simulated)',
-      );
-    const upstreamBaseURL = process.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com';
+    const upstream = await openUpstream({
+      provider: driver.provider,
+      script: task.modelScript ?? task.agent.modelScript,
+      task: task.id,
+      variant,
+      trial,
+      settings,
+    });
     const modelId = settings.model ?? 'claude-opus-5';
     const start = Date.now();
     const latencies: number[] = [];
-    const recorded = await sharedReplayServer().record(
-      {
-        file,
-        meta: {
-          suite: task.agent.suite,
-          task: task.id,
-          variant,
-          trial,
-          now: new Date(start).toISOString(),
-          model: modelId,
-          source: settings.source,
-        },
-        upstreamBaseURL,
-        secrets: [apiKey],
-      },
-      async (session) => {
-        const client = new Anthropic({
-          apiKey,
-          baseURL: session.baseURL,
-          fetch: settings.source === 'live' ? refuseSimulator(session.fetch) : session.fetch,
-          // Retries live in the model layer below (honouring retry-after); the SDK's are off.
-          maxRetries: 0,
-          // The simulator seeds its habits per trial; the real API ignores this header.
-          ...(settings.source === 'simulator' && {
-            defaultHeaders: { 'x-harness-seed': `${task.id}/${variant}/${trial}` },
-          }),
-        });
-        // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
-        const live = createRetryingModel({
-          model: createAnthropicModel({ client }),
-          clock: createRealClock(),
-          limit: sharedLiveLimit(settings.concurrency),
-        });
-        const timed: ModelClient = {
-          async createMessage(body, options) {
-            const started = performance.now();
-            try {
-              return await live.createMessage(body, options);
-            } finally {
-              const ms = Math.round(performance.now() - started);
-              latencies.push(ms);
-              clock?.advance(ms);
-            }
+    const recorded = await sharedReplayServer()
+      .record(
+        {
+          file,
+          meta: {
+            suite: task.agent.suite,
+            task: task.id,
+            variant,
+            trial,
+            now: new Date(start).toISOString(),
+            model: modelId,
+            source: settings.source,
           },
-        };
-        const result = await run(timed, modelId, start);
-        // A run the API failed is not a recording: throwing keeps the old cassette.
-        if (result.status === 'error') throw new Error(result.detail ?? 'the model call failed');
-        return result;
-      },
-    );
-    if (recorded.error !== undefined || !recorded.value) {
+          upstreamBaseURL: upstream.baseURL,
+          secrets: [upstream.apiKey],
+        },
+        async (session) => {
+          const result = await driver.drive({
+            fetch: upstream.wrap(session.fetch),
+            baseURL: session.baseURL,
+            apiKey: upstream.apiKey,
+            modelId,
+            clock: startClock(start),
+            latencies,
+          });
+          // A run the API failed is not a recording: throwing keeps the old cassette.
+          if (result.status === 'error') throw new Error(result.detail ?? 'the model call failed');
+          return result;
+        },
+      )
+      .finally(() => upstream.close());
+    // Nothing answered offline: one line that says how to add a model script, instead of the API error.
+    const error = upstream.unscripted() ?? recorded.error;
+    if (error !== undefined || !recorded.value) {
       return {
         record: {
           ...base,
-          messages: [`recording failed, nothing written: ${errorMessage(recorded.error)}`],
+          messages: [`recording failed, nothing written: ${errorMessage(error)}`],
         },
-        error: recorded.error,
+        error,
       };
     }
     return finish(recorded.value, latencies, {
@@ -226,4 +194,66 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       recordedAt: new Date().toISOString(),
     });
   }
+}
+
+/** This runtime's loop (runAgent) around the agent's harness variant. */
+function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
+  const { task, variant, trial, settings } = request;
+  const mode = task.mode ?? task.agent.mode ?? 'unattended';
+  const approver = task.approver ?? task.agent.approver;
+  const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+  return {
+    provider: 'anthropic',
+    tracePath,
+    ...(harness.dispose && { dispose: () => harness.dispose?.() }),
+    drive(options) {
+      const client = new Anthropic({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        fetch: options.fetch,
+        // Retries live in the model layer below (honouring retry-after); the SDK's are off.
+        maxRetries: 0,
+      });
+      const model = options.latencies
+        ? timedModel(
+            // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
+            createRetryingModel({
+              model: createAnthropicModel({ client }),
+              clock: createRealClock(),
+              limit: sharedLiveLimit(settings.concurrency),
+            }),
+            options.latencies,
+            options.clock,
+          )
+        : createAnthropicModel({ client, stream: options.stream === true });
+      return runAgent({
+        harness,
+        model,
+        modelId: options.modelId,
+        prompt: task.prompt,
+        clock: options.clock,
+        mode,
+        ...(approver && { approver }),
+        trace: createJsonlTrace(tracePath),
+        runId: `${task.id}-${variant}-${trial}`,
+        task: task.id,
+      });
+    },
+  };
+}
+
+/** Live calls, measured: the latency is recorded and the run's virtual clock advances by it. */
+function timedModel(live: ModelClient, latencies: number[], clock: VirtualClock): ModelClient {
+  return {
+    async createMessage(body, options) {
+      const started = performance.now();
+      try {
+        return await live.createMessage(body, options);
+      } finally {
+        const ms = Math.round(performance.now() - started);
+        latencies.push(ms);
+        clock.advance(ms);
+      }
+    },
+  };
 }

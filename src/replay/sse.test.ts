@@ -35,3 +35,19 @@ describe('sseStream', () => {
     expect(parseSseEvents(chunks.join(''))).toEqual(events);
   });
 });
+
+describe('sseStream of Chat Completions events', () => {
+  it('sends data-only events and a raw [DONE], as an OpenAI-compatible server does', async () => {
+    const text = await new Response(
+      sseStream([
+        { event: 'message', data: { choices: [] } },
+        { event: 'message', data: '[DONE]' },
+      ]),
+    ).text();
+    expect(text).toBe('data: {"choices":[]}\n\ndata: [DONE]\n\n');
+    expect(parseSseEvents(text)).toEqual([
+      { event: 'message', data: { choices: [] } },
+      { event: 'message', data: '[DONE]' },
+    ]);
+  });
+});

@@ -23,7 +23,7 @@ export function parseSseEvents(text: string): SseEvent[] {
   return events;
 }
 
-/** One `event: X\ndata: JSON\n\n` chunk per event, as the Messages API streams them. */
+/** One `event: X\ndata: JSON\n\n` chunk per event, as the API streamed them. */
 export function sseStream(events: readonly SseEvent[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let index = 0;
@@ -31,11 +31,18 @@ export function sseStream(events: readonly SseEvent[]): ReadableStream<Uint8Arra
     pull(controller) {
       const next = events[index++];
       if (!next) return controller.close();
-      controller.enqueue(
-        encoder.encode(`event: ${next.event}\ndata: ${JSON.stringify(next.data)}\n\n`),
-      );
+      controller.enqueue(encoder.encode(formatEvent(next)));
     },
   });
+}
+
+/**
+ * `event:` is left out for the default `message` type (Chat Completions streams only `data:`),
+ * and data that was not JSON (`[DONE]`) goes back as it came.
+ */
+function formatEvent(event: SseEvent): string {
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  return `${event.event === 'message' ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
 }
 
 function parseData(text: string): unknown {

@@ -16,6 +16,36 @@ export interface RespondOptions {
   policies?: readonly Policy[];
   /** Range for the seeded per-response delay, in ms. Default [0, 0]. */
   delayMs?: readonly [number, number];
+  /**
+   * A request no policy matches: `plain-text` (default) answers with a plain sentence;
+   * `error` refuses it with a 400 marked `x-harness-unscripted` (recording must not tape a
+   * made-up answer).
+   */
+  unmatched?: 'plain-text' | 'error';
+}
+
+export const UNSCRIPTED_HEADER = 'x-harness-unscripted';
+
+/** The policy that answers, or undefined when none matches and `unmatched` is `error`. */
+export function choosePolicy(request: SimRequest, options: RespondOptions): Policy | undefined {
+  const policies = options.policies ?? defaultPolicies;
+  const policy = policies.find((candidate) => candidate.matches(request));
+  if (policy || options.unmatched === 'error') return policy;
+  return plainTextPolicy;
+}
+
+/** The refusal for a request nothing answers; the seed names the task, variant and trial. */
+export function unscriptedResult<Body>(body: Body) {
+  return {
+    status: 400,
+    headers: { 'content-type': 'application/json', [UNSCRIPTED_HEADER]: '1' },
+    body,
+    delayMs: 0,
+  };
+}
+
+export function unscriptedMessage(request: SimRequest): string {
+  return `no model script or policy answers request ${request.assistantTurns + 1} (seed ${request.seed})`;
 }
 
 /** What the server sends: a JSON body, or for `stream: true` the SSE events of that body. */
@@ -52,8 +82,10 @@ export function respond(
 
   const request = readRequest(validation.body, header(SEED_HEADER));
   const rng = createRng(request.seed, request.assistantTurns);
-  const policies = options.policies ?? defaultPolicies;
-  const policy = policies.find((candidate) => candidate.matches(request)) ?? plainTextPolicy;
+  const policy = choosePolicy(request, options);
+  if (!policy) {
+    return unscriptedResult(apiErrorBody('invalid_request_error', unscriptedMessage(request)));
+  }
   // `stream` is left out of the key: JSON and SSE answers to one request carry the same ids.
   const { stream: _stream, ...content } = validation.body;
   const key = `${request.seed}#${request.assistantTurns}#${fnv1a(JSON.stringify(content))}`;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorTypeFor } from './api-error.js';
+import { type ChatSimResult, respondChat } from './chat-completions.js';
 import type { Policy } from './policy.js';
 import { errorResult, respond, type SimResult } from './respond.js';
 import { formatSseEvent } from './sse.js';
@@ -23,6 +24,8 @@ export interface SimulatorOptions {
   faults?: SimulatorFault[];
   /** Default: the refund-desk policy (and plain text for anything else). */
   policies?: readonly Policy[];
+  /** A request no policy matches: a plain text answer (default) or a 400 (`error`, for recording). */
+  unmatched?: 'plain-text' | 'error';
 }
 
 export interface RunningSimulator {
@@ -34,7 +37,8 @@ export interface RunningSimulator {
 }
 
 /**
- * Serve the simulated Messages API (`POST /v1/messages`, JSON and SSE) on 127.0.0.1.
+ * Serve the simulated Messages API (`POST /v1/messages`) and OpenAI-compatible Chat Completions
+ * (`POST /v1/chat/completions`), JSON and SSE, on 127.0.0.1.
  *
  * @example
  * const simulator = await startSimulator({ faults: [{ status: 529 }] });
@@ -77,8 +81,9 @@ async function handle(
 ): Promise<void> {
   const text = await readBody(request);
   if (fault) return send(response, faultResult(fault));
-  const path = (request.url ?? '/').split('?')[0];
-  if (request.method !== 'POST' || path !== '/v1/messages') {
+  const path = (request.url ?? '/').split('?')[0] ?? '/';
+  const chat = path.endsWith('/chat/completions');
+  if (request.method !== 'POST' || !(chat || path === '/v1/messages')) {
     return send(response, errorResult(404, 'not_found_error', 'Not found'));
   }
   let body: unknown;
@@ -94,10 +99,14 @@ async function handle(
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const result = respond(body, headers, {
+  const respondOptions = {
     ...(options.policies ? { policies: options.policies } : {}),
     ...(options.delayMs ? { delayMs: options.delayMs } : {}),
-  });
+    ...(options.unmatched ? { unmatched: options.unmatched } : {}),
+  };
+  const result = chat
+    ? respondChat(body, headers, respondOptions)
+    : respond(body, headers, respondOptions);
   if (result.delayMs > 0) await sleep(result.delayMs);
   send(response, result);
 }
@@ -110,10 +119,13 @@ function faultResult(fault: SimulatorFault): SimResult {
   return result;
 }
 
-function send(response: ServerResponse, result: SimResult): void {
+function send(response: ServerResponse, result: SimResult | ChatSimResult): void {
   response.writeHead(result.status, result.headers);
-  if (result.events) {
+  if ('events' in result && result.events) {
     for (const event of result.events) response.write(formatSseEvent(event));
+    response.end();
+  } else if ('chunks' in result && result.chunks) {
+    for (const chunk of result.chunks) response.write(`data: ${chunk}\n\n`);
     response.end();
   } else {
     response.end(JSON.stringify(result.body));

@@ -1,0 +1,163 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../eval/agent-spec.js';
+import type { TaskDefinition } from '../eval/define-task.js';
+import { readEvalSettings } from '../eval/settings.js';
+import { runTrial } from '../eval/trial-runner.js';
+import { defineModelScript } from '../simulator/model-script.js';
+import { createAnthropicToolLoop } from './anthropic-tool-loop.js';
+import { createChatCompletionsAgent } from './chat-completions-agent.js';
+import type { AdapterTool, AgentAdapter, Provider } from './types.js';
+
+const weather: AdapterTool = {
+  name: 'get_weather',
+  description: 'Current weather of a city',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  run: (input) => `${String(input.city)}: 4 °C, rain`,
+};
+
+const script = defineModelScript({
+  name: 'weather-script',
+  turns: [
+    { toolCalls: [{ name: 'get_weather', input: { city: 'Oslo' } }] },
+    { text: 'It is 4 °C and raining in Oslo.' },
+  ],
+});
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'harness-evals-adapters-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function taskFor(id: string, provider: Provider, run: AgentAdapter): TaskDefinition {
+  return {
+    agent: defineAgent({ suite: 'adapters', variants: ['v1'], provider, run, modelScript: script }),
+    id,
+    title: 'weather',
+    prompt: 'What is the weather in Oslo?',
+    check: () => {},
+  };
+}
+
+const settings = (mode: 'record' | 'replay') =>
+  readEvalSettings({
+    HARNESS_EVAL_ROOT: root,
+    HARNESS_EVAL_MODE: mode,
+    HARNESS_EVAL_SOURCE: 'simulator',
+    HARNESS_EVAL_TRIAL: '1',
+  });
+
+const adapters: Array<[string, Provider, (system: string) => AgentAdapter]> = [
+  [
+    'the hand-written @anthropic-ai/sdk loop',
+    'anthropic',
+    (system) => createAnthropicToolLoop({ system, tools: [weather] }),
+  ],
+  [
+    'the Chat Completions client (JSON)',
+    'openai',
+    (system) => createChatCompletionsAgent({ system, tools: [weather] }),
+  ],
+  [
+    'the Chat Completions client (SSE)',
+    'openai',
+    (system) => createChatCompletionsAgent({ system, tools: [weather], stream: true }),
+  ],
+];
+
+describe('agent adapters through record and replay', () => {
+  for (const [name, provider, build] of adapters) {
+    it(`${name}: records against the model script, replays the same run, and a changed request is stale`, async () => {
+      const id = `A-${provider}-${name.includes('SSE') ? 'sse' : 'json'}`;
+      const task = taskFor(id, provider, build('You report the weather.'));
+      const recorded = await runTrial({
+        task,
+        variant: 'v1',
+        trial: 1,
+        settings: settings('record'),
+      });
+      expect(recorded.record.messages).toEqual([]);
+      expect(recorded.run?.answer).toBe('It is 4 °C and raining in Oslo.');
+      expect(recorded.run?.toolCalls.map((call) => [call.tool, call.input])).toEqual([
+        ['get_weather', { city: 'Oslo' }],
+      ]);
+      expect(recorded.run?.stats.steps).toBe(2);
+      expect(recorded.run?.stats.inputTokens).toBeGreaterThan(0);
+      expect(recorded.run?.stats.outputTokens).toBeGreaterThan(0);
+      const cassette = JSON.parse(
+        await readFile(join(root, 'fixtures', id, 'v1', 'trial-1.json'), 'utf8'),
+      );
+      expect(cassette.meta.source).toBe('simulator');
+      expect(cassette.exchanges[0].request.path).toBe(
+        provider === 'openai' ? '/chat/completions' : '/v1/messages',
+      );
+      if (name.includes('SSE'))
+        expect(cassette.exchanges[0].response.events.at(-1).data).toBe('[DONE]');
+
+      const replayed = await runTrial({
+        task,
+        variant: 'v1',
+        trial: 1,
+        settings: settings('replay'),
+      });
+      expect(replayed.record.outcome).toBe('passed');
+      expect(replayed.run?.answer).toBe(recorded.run?.answer);
+      // Model time is the recorded latency in replay, measured around the call when recording.
+      const { modelMs, ...replayedStats } = replayed.run!.stats;
+      const { modelMs: _measured, ...recordedStats } = recorded.run!.stats;
+      expect(replayedStats).toEqual(recordedStats);
+      expect(replayed.record.modelLatenciesMs).toHaveLength(2);
+      expect(modelMs).toBe(replayed.record.modelLatenciesMs.reduce((sum, ms) => sum + ms, 0));
+      const trace = (await readFile(join(root, replayed.record.tracePath!), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type);
+      expect(trace).toEqual(['run_start', 'tool_call', 'run_end']);
+
+      const changed = taskFor(id, provider, build('You report the weather, briefly.'));
+      const stale = await runTrial({
+        task: changed,
+        variant: 'v1',
+        trial: 1,
+        settings: settings('replay'),
+      });
+      expect(stale.record.outcome).toBe('stale');
+      expect(stale.record.messages[0]).toMatch(
+        /exchanges\[0\] differs in body at \/(system|messages\/0\/content)/,
+      );
+      expect(stale.record.rerecordCommand).toBe(
+        `npm run record -- --task ${id} --variant v1 --trial 1 --simulated`,
+      );
+    });
+  }
+
+  it('fails the recording with one line naming the task when the script runs out of turns, and writes nothing', async () => {
+    const short = defineModelScript({
+      name: 'short',
+      turns: [{ toolCalls: [{ name: 'get_weather', input: { city: 'Oslo' } }] }],
+    });
+    const task: TaskDefinition = {
+      ...taskFor('A-short', 'openai', createChatCompletionsAgent({ tools: [weather] })),
+    };
+    task.modelScript = short;
+    const outcome = await runTrial({ task, variant: 'v1', trial: 1, settings: settings('record') });
+    expect(outcome.record.outcome).toBe('errored');
+    expect(outcome.record.messages).toHaveLength(1);
+    expect(outcome.record.messages[0]).toMatch(
+      /^recording failed, nothing written: A-short: nothing answers the agent's requests offline \(model script 'short' has no answer for request 2\): add a model script/,
+    );
+    await expect(readFile(join(root, 'fixtures', 'A-short', 'v1', 'trial-1.json'))).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+});

@@ -1,0 +1,111 @@
+import { ConfigError } from '../core/errors.js';
+import {
+  type ChatMessage,
+  type ChatToolCall,
+  createChatCompletion,
+} from './chat-completions-client.js';
+import {
+  type AdapterTool,
+  type AgentAdapter,
+  type AgentContext,
+  type AgentToolCall,
+  addUsage,
+  emptyUsage,
+} from './types.js';
+
+export interface ChatCompletionsAgentOptions {
+  system?: string | ((context: AgentContext) => string);
+  tools: readonly AdapterTool[];
+  /** Model calls per run (default 8). */
+  maxSteps?: number;
+  /** SSE streaming instead of one JSON body. */
+  stream?: boolean;
+  maxTokens?: number;
+}
+
+/**
+ * A tool loop against any OpenAI-compatible Chat Completions endpoint (seed 001's client:
+ * local and hosted open models), with plain fetch. Use it as an agent's `run`, or read it as
+ * the shape your own loop needs: every request through `context.fetch` to `context.baseURL`.
+ *
+ * @example
+ * defineAgent({ suite: 'helpdesk', variants: ['v1'], provider: 'openai',
+ *   run: createChatCompletionsAgent({ system: 'You are...', tools: [lookupTool] }) });
+ */
+export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions): AgentAdapter {
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  return async (context) => {
+    const system = typeof options.system === 'function' ? options.system(context) : options.system;
+    const messages: ChatMessage[] = [
+      ...(system ? [{ role: 'system' as const, content: system }] : []),
+      { role: 'user', content: context.prompt },
+    ];
+    const tools = options.tools.map((tool) => ({
+      type: 'function' as const,
+      function: {
+        name: tool.name,
+        ...(tool.description && { description: tool.description }),
+        parameters: tool.parameters,
+      },
+    }));
+    const toolCalls: AgentToolCall[] = [];
+    let usage = emptyUsage();
+    for (let step = 0; step < (options.maxSteps ?? 8); step++) {
+      const result = await createChatCompletion({
+        fetch: context.fetch,
+        baseURL: context.baseURL,
+        apiKey: context.apiKey,
+        signal: context.signal,
+        body: {
+          model: context.model,
+          messages,
+          ...(tools.length > 0 && { tools }),
+          ...(options.maxTokens && { max_tokens: options.maxTokens }),
+          ...(options.stream && { stream: true }),
+        },
+      });
+      usage = addUsage(usage, result.usage);
+      messages.push(result.message);
+      const calls = result.message.tool_calls ?? [];
+      if (calls.length === 0) {
+        return { answer: result.message.content ?? '', toolCalls, usage };
+      }
+      for (const call of calls) {
+        const outcome = await runTool(byName, call, context);
+        toolCalls.push(outcome.record);
+        messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.text });
+      }
+    }
+    return { answer: '', toolCalls, usage, status: 'max_steps' };
+  };
+}
+
+async function runTool(
+  byName: ReadonlyMap<string, AdapterTool>,
+  call: ChatToolCall,
+  context: AgentContext,
+): Promise<{ text: string; record: AgentToolCall }> {
+  const tool = byName.get(call.function.name);
+  let input: Record<string, unknown> = {};
+  try {
+    input = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+  } catch {
+    const text = `arguments of ${call.function.name} are not JSON: send a JSON object`;
+    return { text, record: { name: call.function.name, input: {}, isError: true } };
+  }
+  const record = (isError: boolean): AgentToolCall => ({
+    name: call.function.name,
+    input,
+    isError,
+    ...(tool?.effect && { effect: tool.effect }),
+  });
+  if (!tool) {
+    return { text: `unknown tool ${call.function.name}`, record: record(true) };
+  }
+  try {
+    return { text: await tool.run(input, context), record: record(false) };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    return { text: `error: ${(error as Error).message}`, record: record(true) };
+  }
+}

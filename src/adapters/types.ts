@@ -1,0 +1,82 @@
+import type { Clock } from '../core/clock.js';
+import type { RunStatus, ToolEffect } from '../runtime/types.js';
+
+/** The wire format an agent speaks: the Messages API or OpenAI-compatible Chat Completions. */
+export type Provider = 'anthropic' | 'openai';
+
+/**
+ * What an agent adapter gets for one trial. Send every model request through `fetch` to
+ * `baseURL`: that is where harness-evals records and replays the traffic (msw), so strict
+ * matching, stale diffs and re-record commands work for any agent.
+ */
+export interface AgentContext {
+  prompt: string;
+  task: string;
+  variant: string;
+  trial: number;
+  /** Use instead of `globalThis.fetch`, and pass it to your SDK client (`fetch` option). */
+  fetch: typeof fetch;
+  /** The API's base URL for this trial (a replay host, a local simulator or the live API). */
+  baseURL: string;
+  /** The key to send; a placeholder in replay and against the simulator. */
+  apiKey: string;
+  /** The model id: recorded in the cassette, `--model` when recording. */
+  model: string;
+  /** A virtual clock in evals: read "now" from it, never from the wall clock. */
+  clock: Clock;
+  signal: AbortSignal;
+  projectDir: string;
+}
+
+/** A tool for an adapter-driven agent: JSON schema in, text out. */
+export interface AdapterTool {
+  name: string;
+  description?: string;
+  /** JSON schema of the arguments. */
+  parameters: Record<string, unknown>;
+  effect?: 'read' | 'write';
+  run(input: Record<string, unknown>, context: AgentContext): string | Promise<string>;
+}
+
+/** One tool call an adapter reports, for checks and the report's tool columns. */
+export interface AgentToolCall {
+  name: string;
+  input: unknown;
+  isError?: boolean;
+  effect?: ToolEffect;
+  /** A write a human approved; a write without it counts as an unconfirmed write. */
+  approved?: boolean;
+}
+
+/** Token counts in the report's terms: input excludes cache reads and writes. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** What an adapter returns: the answer and, where it can, tool calls and usage. */
+export interface AgentOutput {
+  answer: string;
+  toolCalls?: readonly AgentToolCall[];
+  usage?: Partial<TokenUsage>;
+  /** Defaults to `done`. */
+  status?: RunStatus;
+}
+
+/** An agent written without this runtime: one run per call. */
+export type AgentAdapter = (context: AgentContext) => Promise<AgentOutput>;
+
+export function emptyUsage(): TokenUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+export function addUsage(total: TokenUsage, more: Partial<TokenUsage>): TokenUsage {
+  return {
+    inputTokens: total.inputTokens + (more.inputTokens ?? 0),
+    outputTokens: total.outputTokens + (more.outputTokens ?? 0),
+    cacheReadTokens: total.cacheReadTokens + (more.cacheReadTokens ?? 0),
+    cacheWriteTokens: total.cacheWriteTokens + (more.cacheWriteTokens ?? 0),
+  };
+}

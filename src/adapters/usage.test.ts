@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { readStream } from './chat-completions-client.js';
+import { anthropicUsage, chatCompletionsUsage } from './usage.js';
+
+describe('usage mapping', () => {
+  it('moves cached prompt tokens of Chat Completions to cache reads', () => {
+    expect(
+      chatCompletionsUsage({
+        prompt_tokens: 1200,
+        completion_tokens: 80,
+        prompt_tokens_details: { cached_tokens: 1000 },
+      }),
+    ).toEqual({ inputTokens: 200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0 });
+  });
+
+  it('keeps the Messages API fields as they are', () => {
+    expect(
+      anthropicUsage({
+        input_tokens: 10,
+        output_tokens: 5,
+        cache_read_input_tokens: 7,
+        cache_creation_input_tokens: 3,
+      }),
+    ).toEqual({ inputTokens: 10, outputTokens: 5, cacheReadTokens: 7, cacheWriteTokens: 3 });
+  });
+});
+
+describe('readStream', () => {
+  it('folds content and tool-call deltas into one message, with the usage chunk', () => {
+    const lines = [
+      { choices: [{ index: 0, delta: { role: 'assistant', content: 'Let me ' } }] },
+      { choices: [{ index: 0, delta: { content: 'check.' } }] },
+      {
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                { index: 0, id: 'call_1', function: { name: 'get_', arguments: '{"ci' } },
+              ],
+            },
+          },
+        ],
+      },
+      {
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [{ index: 0, function: { name: 'weather', arguments: 'ty":"Oslo"}' } }],
+            },
+          },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
+      { choices: [], usage: { prompt_tokens: 50, completion_tokens: 9 } },
+    ];
+    const text = `${lines.map((line) => `data: ${JSON.stringify(line)}\n\n`).join('')}data: [DONE]\n\n`;
+    const result = readStream(text);
+    expect(result.message).toEqual({
+      role: 'assistant',
+      content: 'Let me check.',
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        },
+      ],
+    });
+    expect(result.finishReason).toBe('tool_calls');
+    expect(result.usage.inputTokens).toBe(50);
+  });
+});

@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
+import type { RunResult } from '../runtime/run-agent.js';
+import { emptyStats } from '../runtime/stop-rules.js';
+import { createJsonlTrace, redactForTrace, type TraceSink } from '../runtime/trace.js';
+import type { ToolCallRecord } from '../runtime/types.js';
+import type { DriveOptions, TrialDriver } from './trial-driver.js';
+import type { TrialRequest } from './trial-runner.js';
+
+/** Drive an agent written without this runtime: its adapter gets the session's fetch and base URL. */
+export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): TrialDriver {
+  const { task, variant, trial, settings } = request;
+  const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+  return {
+    provider: task.agent.provider ?? 'anthropic',
+    tracePath,
+    async drive(options) {
+      const startedAt = options.clock.now();
+      const timed = timedFetch(options);
+      const output = await adapter({
+        prompt: task.prompt,
+        task: task.id,
+        variant,
+        trial,
+        fetch: timed.fetch,
+        baseURL: options.baseURL,
+        apiKey: options.apiKey,
+        model: options.modelId,
+        clock: options.clock,
+        signal: new AbortController().signal,
+        projectDir: settings.projectDir,
+      });
+      const runId = `${task.id}-${variant}-${trial}`;
+      const result = toRunResult(output, runId, timed.calls(), timed.modelMs());
+      writeTrace(createJsonlTrace(tracePath), result, {
+        run_id: runId,
+        task: task.id,
+        variant,
+        model: options.modelId,
+        start: startedAt,
+      });
+      return result;
+    },
+  };
+}
+
+/**
+ * Counts model calls and their time on the run's clock. Replay advances the clock by the
+ * recorded latency while the call is served; recording measures the call and advances it here.
+ */
+function timedFetch(options: DriveOptions) {
+  let calls = 0;
+  let modelMs = 0;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    calls += 1;
+    const before = options.clock.now();
+    const started = performance.now();
+    try {
+      return await options.fetch(input, init);
+    } finally {
+      if (options.latencies) {
+        const ms = Math.round(performance.now() - started);
+        options.latencies.push(ms);
+        options.clock.advance(ms);
+      }
+      modelMs += options.clock.now() - before;
+    }
+  };
+  return { fetch, calls: () => calls, modelMs: () => modelMs };
+}
+
+/** The run as JSONL trace events (no tool result text: the adapter does not report it anyway). */
+function writeTrace(
+  trace: TraceSink,
+  result: RunResult,
+  start: { run_id: string; task: string; variant: string; model: string; start: number },
+): void {
+  const ts = new Date(start.start).toISOString();
+  trace.write({
+    type: 'run_start',
+    run_id: start.run_id,
+    task: start.task,
+    variant: start.variant,
+    model: start.model,
+    mode: 'adapter',
+    system_chars: 0,
+    ts,
+  });
+  for (const call of result.toolCalls) {
+    trace.write({
+      type: 'tool_call',
+      step: call.step,
+      tool: call.tool,
+      input: redactForTrace(call.input),
+      decision: call.decision,
+      is_error: call.isError,
+      ms: 0,
+      result_chars: 0,
+    });
+  }
+  trace.write({ type: 'run_end', status: result.status, stats: result.stats, ts });
+}
+
+/** The adapter's answer in the runtime's terms, so checks and reports treat every agent alike. */
+export function toRunResult(
+  output: AgentOutput,
+  runId: string,
+  steps: number,
+  modelMs = 0,
+): RunResult {
+  const toolCalls: ToolCallRecord[] = (output.toolCalls ?? []).map((call, index) => ({
+    step: 0,
+    id: `call-${index + 1}`,
+    tool: call.name,
+    input: call.input,
+    decision: call.approved ? 'ask_approved' : 'allow',
+    isError: call.isError === true,
+    ms: 0,
+    resultChars: 0,
+    effect: call.effect,
+  }));
+  const stats = emptyStats();
+  stats.steps = steps;
+  stats.toolCalls = toolCalls.length;
+  stats.toolErrors = toolCalls.filter((call) => call.isError).length;
+  stats.unconfirmedWrites = (output.toolCalls ?? []).filter(
+    (call) => call.effect === 'write' && !call.approved && !call.isError,
+  ).length;
+  stats.inputTokens = output.usage?.inputTokens ?? 0;
+  stats.outputTokens = output.usage?.outputTokens ?? 0;
+  stats.cacheReadTokens = output.usage?.cacheReadTokens ?? 0;
+  stats.cacheWriteTokens = output.usage?.cacheWriteTokens ?? 0;
+  stats.modelMs = modelMs;
+  return {
+    runId,
+    status: output.status ?? 'done',
+    answer: output.answer,
+    messages: [],
+    toolCalls,
+    stats,
+    store: new Map(),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Provider } from '../adapters/types.js';
+import type { VirtualClock } from '../core/clock.js';
+import type { RunResult } from '../runtime/run-agent.js';
+
+/** What one trial run needs from the session it runs in (replay or record). */
+export interface DriveOptions {
+  /** The session's fetch (msw), already wrapped for the upstream when recording. */
+  fetch: typeof fetch;
+  baseURL: string;
+  apiKey: string;
+  modelId: string;
+  /** The run's virtual clock, started at the cassette's (or the recording's) "now". */
+  clock: VirtualClock;
+  /** Replay: the cassette's first response was SSE. */
+  stream?: boolean;
+  /** Record: the measured latency of each model call (the clock advances by it too). */
+  latencies?: number[];
+}
+
+/**
+ * How a trial drives its agent: this runtime's loop (runAgent) or an adapter around any other
+ * agent. Record and replay are the same for both: HTTP through the session's fetch.
+ */
+export interface TrialDriver {
+  provider: Provider;
+  /** JSONL trace of the run, when the driver writes one. */
+  tracePath?: string;
+  drive(options: DriveOptions): Promise<RunResult>;
+  dispose?(): void | Promise<void>;
+}
