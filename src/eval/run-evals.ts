@@ -29,6 +29,10 @@ export interface RunEvalsOptions {
   /** A report to compare against; defaults to reports/reference.json when it exists. */
   compare?: string;
   updateReference?: boolean;
+  /** One-sided significance level of the drop test when cassettes differ (default 0.05). */
+  alpha?: number;
+  /** Floors are checked against the interval's lower bound. */
+  strictFloors?: boolean;
   /** Write reports/latest.{json,md} and the job summary (off when recording). */
   writeReports?: boolean;
   color?: boolean;
@@ -76,11 +80,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
 
   const notes: string[] = [];
   const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
-  // Estimates from different trial counts differ by sampling alone: compare like with like.
-  const comparable = reference && reference.report.trials === trials ? reference : undefined;
-  if (reference && !comparable) {
+  // Other trial counts are compared through the drop test (their cassettes differ).
+  const comparable = reference;
+  if (reference && reference.report.trials !== trials) {
     notes.push(
-      `not compared with ${relative(process.cwd(), reference.file)}: it was made with --trials ${reference.report.trials}, this run has ${trials}`,
+      `${relative(process.cwd(), reference.file)} was made with --trials ${reference.report.trials}, this run has ${trials}: drops are judged by a one-sided test, not point by point`,
     );
   }
   const report = buildReport({
@@ -91,9 +95,15 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     ),
     ...(comparable && { reference: comparable.report }),
     generatedAt: new Date(),
+    ...(options.alpha !== undefined && { alpha: options.alpha }),
+    ...(options.strictFloors && { strictFloors: true }),
   });
   if (reporter.loadErrors.length > 0) {
-    report.gate = { passed: false, reasons: [...reporter.loadErrors, ...report.gate.reasons] };
+    report.gate = {
+      ...report.gate,
+      passed: false,
+      reasons: [...reporter.loadErrors, ...report.gate.reasons],
+    };
   }
   const terminal = renderTerminal(report, { color: options.color ?? false });
   const written: string[] = [];

@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage, FixtureError } from '../core/errors.js';
 import { cassettePath } from '../replay/cassette.js';
+import { cassetteHash } from '../replay/cassette-hash.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -97,6 +98,7 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
   const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
   if (recording) return record();
 
+  let replayedHash: string | undefined;
   const replayed = await sharedReplayServer().replay(
     {
       file,
@@ -109,6 +111,7 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
+      replayedHash = cassetteHash(session.cassette);
       const client = new Anthropic({
         apiKey: 'replay-without-key',
         baseURL: session.baseURL,
@@ -146,7 +149,9 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       source: replayed.meta.source,
       model: replayed.meta.model,
       recordedAt: replayed.meta.recordedAt,
+      host: replayed.meta.host,
     }),
+    ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
   });
 
   async function record(): Promise<TrialOutcome> {
@@ -223,7 +228,9 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
     return finish(recorded.value, latencies, {
       source: settings.source,
       model: modelId,
-      recordedAt: new Date().toISOString(),
+      recordedAt: recorded.cassette?.meta.recordedAt ?? new Date().toISOString(),
+      host: recorded.cassette?.meta.host ?? new URL(upstreamBaseURL).host,
+      ...(recorded.cassette && { cassetteHash: cassetteHash(recorded.cassette) }),
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { Floor, TrialRecord } from '../trial-record.js';
 import { formatRate, trialLabel } from './format.js';
 import { direction, largestK, rateAt } from './rates.js';
-import type { Comparison, GateResult, TaskSummary } from './report-schema.js';
+import type { Comparison, ComparisonEntry, GateResult, TaskSummary } from './report-schema.js';
 
 /** A floor as a task declares it. */
 export interface TaskFloor {
@@ -14,6 +14,8 @@ export interface GateInput {
   summaries: readonly TaskSummary[];
   floors: readonly TaskFloor[];
   comparison?: Comparison;
+  /** Check floors against the interval's lower bound instead of the point estimate. */
+  strictFloors?: boolean;
 }
 
 const UNRESOLVED = [
@@ -34,15 +36,30 @@ function unresolvedReasons(records: readonly TrialRecord[]): string[] {
   return reasons;
 }
 
-function belowFloor(label: string, metric: string, value: number | null, floor: number) {
+function belowFloor(
+  label: string,
+  metric: string,
+  value: number | null,
+  floor: number,
+  lower: number | null | undefined,
+) {
   if (value === null)
     return `${label} ${metric} has no value (no counted trial); floor ${formatRate(floor)}`;
+  if (lower !== undefined) {
+    return lower === null || direction(floor, lower) < 0
+      ? `${label} ${metric} ${formatRate(value)} has the lower bound ${formatRate(lower)}, below the floor ${formatRate(floor)} (--strict-floors)`
+      : undefined;
+  }
   return direction(floor, value) < 0
     ? `${label} ${metric} ${formatRate(value)} is below the floor ${formatRate(floor)}`
     : undefined;
 }
 
-function floorReasons(summaries: readonly TaskSummary[], floors: readonly TaskFloor[]): string[] {
+function floorReasons(
+  summaries: readonly TaskSummary[],
+  floors: readonly TaskFloor[],
+  strict: boolean,
+): string[] {
   const reasons: Array<string | undefined> = [];
   for (const { task, floor } of floors) {
     const label = `${task} ${floor.variant}`;
@@ -52,47 +69,91 @@ function floorReasons(summaries: readonly TaskSummary[], floors: readonly TaskFl
       continue;
     }
     for (const row of rows) {
+      const lowerAt1 = strict ? (row.intervals.passAt1?.lower ?? null) : undefined;
       if (floor.passAt1 !== undefined)
-        reasons.push(belowFloor(label, 'pass@1', row.passAt1, floor.passAt1));
+        reasons.push(belowFloor(label, 'pass@1', row.passAt1, floor.passAt1, lowerAt1));
       if (floor.passHatK !== undefined) {
         const k = largestK(row.passHatK);
         const metric = k === undefined ? 'pass^k' : `pass^${k}`;
-        reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK));
+        const lower = strict ? (row.intervals.passHatK[String(k)]?.lower ?? null) : undefined;
+        reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK, lower));
       }
     }
   }
   return reasons.filter((reason) => reason !== undefined);
 }
 
-function dropReasons(comparison: Comparison | undefined): string[] {
+function dropLines(entry: ComparisonEntry): string[] {
+  const label = `${entry.task} ${entry.variant}`;
+  const { passAt1, passHatK } = entry;
+  const lines: string[] = [];
+  if (direction(passAt1.before, passAt1.after) < 0) {
+    lines.push(`${label} pass@1 ${formatRate(passAt1.before)} -> ${formatRate(passAt1.after)}`);
+  }
+  if (direction(passHatK.before, passHatK.after) < 0) {
+    const metric = `pass^${passHatK.k ?? 'k'}`;
+    lines.push(
+      `${label} ${metric} ${formatRate(passHatK.before)} -> ${formatRate(passHatK.after)}`,
+    );
+  }
+  return lines;
+}
+
+function countsText(entry: ComparisonEntry): string {
+  const { before, after } = entry.counts;
+  return `${before?.passed ?? 0}/${before?.n ?? 0} -> ${after?.passed ?? 0}/${after?.n ?? 0}`;
+}
+
+/**
+ * Drops against the reference. On the same cassettes every drop is deterministic and fails;
+ * on other cassettes only a significant one fails, and a noisy one is a warning.
+ */
+function dropVerdicts(comparison: Comparison | undefined): {
+  reasons: string[];
+  warnings: string[];
+} {
   const reasons: string[] = [];
+  const warnings: string[] = [];
   for (const entry of comparison?.entries ?? []) {
     if (entry.flag !== 'dropped') continue;
-    const label = `${entry.task} ${entry.variant}`;
-    const { passAt1, passHatK } = entry;
-    if (direction(passAt1.before, passAt1.after) < 0) {
-      reasons.push(`${label} pass@1 ${formatRate(passAt1.before)} -> ${formatRate(passAt1.after)}`);
+    const lines = dropLines(entry);
+    const test = entry.dropTest;
+    if (entry.cassettes === 'same' || !test) {
+      reasons.push(...lines.map((line) => `${line} (lower than the reference)`));
+      continue;
     }
-    if (direction(passHatK.before, passHatK.after) < 0) {
-      const metric = `pass^${passHatK.k ?? 'k'}`;
+    const p = `p = ${test.pValue.toFixed(3)}, alpha ${comparison!.alpha}`;
+    if (test.significant) {
       reasons.push(
-        `${label} ${metric} ${formatRate(passHatK.before)} -> ${formatRate(passHatK.after)}`,
+        ...lines.map((line) => `${line} (significant drop, ${countsText(entry)}, ${p})`),
       );
+      continue;
     }
+    const settle =
+      test.trialsToSettle === undefined
+        ? 'more than 1000 trials per side would be needed to settle it'
+        : `about ${test.trialsToSettle} trials per side would settle it`;
+    warnings.push(
+      ...lines.map(
+        (line) => `${line} (not significant at this n: ${countsText(entry)}, ${p}; ${settle})`,
+      ),
+    );
   }
-  return reasons.map((reason) => `${reason} (lower than the reference)`);
+  return { reasons, warnings };
 }
 
 /**
  * The exit code's verdict. Fails on any stale, missing or errored trial, any declared floor
- * that does not hold, and any pass@1 or pass^k drop against the reference. Failed trials
- * alone (a weak baseline, say) are data, not a failed run.
+ * that does not hold, and any pass@1 or pass^k drop against the reference: every drop when
+ * the same cassettes were replayed, only a significant one otherwise (a noisy drop is a
+ * warning). Failed trials alone (a weak baseline, say) are data, not a failed run.
  */
 export function evaluateGate(input: GateInput): GateResult {
+  const drops = dropVerdicts(input.comparison);
   const reasons = [
     ...unresolvedReasons(input.records),
-    ...floorReasons(input.summaries, input.floors),
-    ...dropReasons(input.comparison),
+    ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
+    ...drops.reasons,
   ];
-  return { passed: reasons.length === 0, reasons };
+  return { passed: reasons.length === 0, reasons, warnings: drops.warnings };
 }

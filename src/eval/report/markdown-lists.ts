@@ -1,5 +1,6 @@
 import { groupRerecordCommands } from '../rerecord.js';
 import { formatChange, trialLabel } from './format.js';
+import { dropTestCell } from './format-statistics.js';
 import { codeBlock, details, escapeText, inlineCode, table } from './markdown-parts.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
 
@@ -21,13 +22,18 @@ export function comparisonSection(report: EvalReport): string {
     entry.passHatK.k === null ? '' : String(entry.passHatK.k),
     formatChange(entry.passHatK.before, entry.passHatK.after),
     FLAG_LABELS[entry.flag],
+    escapeText(dropTestCell(entry, comparison.alpha)),
   ]);
   return [
     `## Compared with the reference (${escapeText(comparison.referenceGeneratedAt)})`,
     '',
-    'Before → after; pass^k at the largest k both runs have.',
+    `Before → after; pass^k at the largest k both runs have. On the same cassettes every drop fails the gate; on re-recorded ones only a drop significant at alpha ${comparison.alpha} (one-sided Fisher test) does.`,
     '',
-    table(['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change'], rows, 'llrrrl'),
+    table(
+      ['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change', 'Cassettes / test'],
+      rows,
+      'llrrrll',
+    ),
   ].join('\n');
 }
 

@@ -4,11 +4,17 @@ import {
   formatAmount,
   formatDelta,
   formatMean,
-  formatRate,
   NONE,
   rateCell,
   rateNear,
 } from './format.js';
+import {
+  deltaWithInterval,
+  NOT_DISTINGUISHABLE_NOTE,
+  rateWithInterval,
+} from './format-interval.js';
+import { describeOrigins } from './format-provenance.js';
+import { suiteDeltaLine } from './format-statistics.js';
 import { comparisonSection, failuresSection, staleSection } from './markdown-lists.js';
 import { barChart, escapeText, inlineCode, table } from './markdown-parts.js';
 import type { EvalReport, TaskSummary } from './report-schema.js';
@@ -20,16 +26,33 @@ function header(report: EvalReport): string {
     '# Eval report',
     '',
     `> Fixtures: **${source.label}** (${source.note})`,
+    ...originLines(report),
     '>',
     `> Model: ${models} · Date: ${report.generatedAt} · Trials: ${report.trials} per task and variant` +
       ` · Suite: ${report.suites.map(escapeText).join(', ') || NONE}`,
   ].join('\n');
 }
 
+/** The hosts the cassettes came from; per origin the trials, when more than one contributed. */
+function originLines(report: EvalReport): string[] {
+  const { origins, mixed, lines } = describeOrigins(report);
+  if (!mixed) return origins.length > 0 ? ['>', `> Recorded from: ${escapeText(origins[0]!)}`] : [];
+  return ['>', '> Recorded from (mixed):', ...lines.map((line) => `> - ${escapeText(line)}`)];
+}
+
 function gateSection(report: EvalReport): string {
-  if (report.gate.passed) return '## Gate: ✅ passed';
+  const warnings =
+    report.gate.warnings.length > 0
+      ? [
+          '',
+          '**Warnings** (noise at this n, not failing):',
+          '',
+          ...report.gate.warnings.map((warning) => `- ${escapeText(warning)}`),
+        ]
+      : [];
+  if (report.gate.passed) return ['## Gate: ✅ passed', ...warnings].join('\n');
   const reasons = report.gate.reasons.map((reason) => `- ${escapeText(reason)}`);
-  return ['## Gate: ❌ failed', '', ...reasons].join('\n');
+  return ['## Gate: ❌ failed', '', ...reasons, ...warnings].join('\n');
 }
 
 /** "Δ pass@1 vs baseline" when every delta has the same reference variant. */
@@ -42,21 +65,35 @@ function deltaHeads(tasks: readonly TaskSummary[]): [string, string] {
 function scoresSection(report: EvalReport): string {
   const k = report.trials;
   const head = ['Suite', 'Task', 'Title', 'Variant', 'c/n', 'pass@1', `pass@${k}`, `pass^${k}`];
+  // The interval at k only when the cell shows k itself (not a shorter row's largest k).
+  const withInterval = (
+    rates: TaskSummary['passAtK'],
+    intervals: TaskSummary['intervals']['passAtK'],
+  ) =>
+    rateNear(rates, k).k === k
+      ? rateWithInterval(rates[String(k)], intervals[String(k)])
+      : rateCell(rates, k);
   const rows = report.tasks.map((row) => [
     escapeText(row.suite),
     escapeText(row.task),
     escapeText(row.title),
     escapeText(row.variant),
     countedCell(row),
-    formatRate(row.passAt1),
-    rateCell(row.passAtK, k),
-    rateCell(row.passHatK, k),
-    row.delta ? formatDelta(row.delta.passAt1) : '',
+    rateWithInterval(row.passAt1, row.intervals.passAt1),
+    withInterval(row.passAtK, row.intervals.passAtK),
+    withInterval(row.passHatK, row.intervals.passHatK),
+    row.delta ? deltaWithInterval(row.delta) : '',
     row.delta ? formatDelta(row.delta.passHatK) : '',
   ]);
-  return ['## Scores', '', table([...head, ...deltaHeads(report.tasks)], rows, 'llllrrrrrr')].join(
-    '\n',
-  );
+  const undecided = report.tasks.some((row) => row.delta?.distinguishable === false);
+  return [
+    '## Scores',
+    '',
+    'Rates with their 95% interval: [lower, upper].',
+    '',
+    table([...head, ...deltaHeads(report.tasks)], rows, 'llllrrrrrr'),
+    ...(undecided ? ['', NOT_DISTINGUISHABLE_NOTE] : []),
+  ].join('\n');
 }
 
 function chartSection(report: EvalReport): string {
@@ -80,18 +117,22 @@ function summarySection(report: EvalReport): string {
     escapeText(row.suite),
     escapeText(row.variant),
     `${row.tasks}${row.excludedTasks.length > 0 ? ` (left out: ${row.excludedTasks.map(escapeText).join(', ')})` : ''}`,
-    formatRate(row.passAt1),
+    rateWithInterval(row.passAt1, row.intervals.passAt1),
     rateCell(row.passAtK, k),
     rateCell(row.passHatK, k),
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
+  const deltas = report.summary.flatMap((row) =>
+    row.delta ? [`- ${escapeText(suiteDeltaLine(row))}`] : [],
+  );
   return [
     '## Suite summary',
     '',
-    'Means over tasks; a task with no counted trial is left out and named.',
+    'Means over tasks (intervals: bootstrap over tasks); a task with no counted trial is left out and named.',
     '',
     table(head, rows, 'llrrrrrr'),
+    ...(deltas.length > 0 ? ['', ...deltas] : []),
   ].join('\n');
 }
 

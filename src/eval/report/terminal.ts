@@ -7,7 +7,15 @@ import {
   formatMean,
   formatRate,
   rateCell,
+  rateNear,
 } from './format.js';
+import {
+  deltaWithInterval,
+  NOT_DISTINGUISHABLE_NOTE,
+  rateWithInterval,
+} from './format-interval.js';
+import { describeOrigins } from './format-provenance.js';
+import { dropTestCell, suiteDeltaLine } from './format-statistics.js';
 import type { EvalReport } from './report-schema.js';
 import { failureLines, staleLines } from './terminal-lists.js';
 import { fitTable, paint, wrap } from './terminal-parts.js';
@@ -25,6 +33,7 @@ function headerLines(report: EvalReport, color: boolean): string[] {
     : paint('red', 'Gate: FAILED', color);
   return [
     ...wrap(`${fixtures} (${source.note})`),
+    ...originLines(report),
     ...wrap(
       `Model: ${report.models.join(', ') || '—'} · ${report.generatedAt} · ` +
         `${report.trials} trials per task and variant`,
@@ -32,6 +41,20 @@ function headerLines(report: EvalReport, color: boolean): string[] {
     '',
     gate,
     ...report.gate.reasons.flatMap((reason) => wrap(`  - ${reason}`, { indent: '    ' })),
+    ...(report.gate.warnings.length > 0
+      ? [paint('yellow', 'Warnings (noise at this n, not failing):', color)]
+      : []),
+    ...report.gate.warnings.flatMap((warning) => wrap(`  - ${warning}`, { indent: '    ' })),
+  ];
+}
+
+/** The hosts the cassettes came from; per origin the trials, when more than one contributed. */
+function originLines(report: EvalReport): string[] {
+  const { origins, mixed, lines } = describeOrigins(report);
+  if (!mixed) return origins.length > 0 ? wrap(`Recorded from: ${origins[0]}`) : [];
+  return [
+    'Recorded from (mixed):',
+    ...lines.flatMap((line) => wrap(`  - ${line}`, { indent: '    ' })),
   ];
 }
 
@@ -70,6 +93,26 @@ function scoreTable(report: EvalReport, color: boolean): string {
   return fitTable(head, rows, { color, right });
 }
 
+/** 95% intervals of pass@1, pass^k and the Δ pass@1, beside the score table (which has no room). */
+function intervalTable(report: EvalReport, color: boolean): string {
+  const k = report.trials;
+  const rows = report.tasks.map((row) => [
+    row.task,
+    row.variant,
+    rateWithInterval(row.passAt1, row.intervals.passAt1),
+    rateNear(row.passHatK, k).k === k
+      ? rateWithInterval(row.passHatK[String(k)], row.intervals.passHatK[String(k)])
+      : rateCell(row.passHatK, k),
+    row.delta ? deltaWithInterval(row.delta) : '',
+  ]);
+  const head = ['Task', 'Variant', 'pass@1', `pass^${k}`, 'Δ pass@1'];
+  const undecided = report.tasks.some((row) => row.delta?.distinguishable === false);
+  return [
+    fitTable(head, rows, { color, right: [2, 3, 4] }),
+    ...(undecided ? [NOT_DISTINGUISHABLE_NOTE] : []),
+  ].join('\n');
+}
+
 function summaryTable(report: EvalReport, color: boolean): string {
   const k = report.trials;
   const rows = report.summary.map((row) => [
@@ -78,14 +121,27 @@ function summaryTable(report: EvalReport, color: boolean): string {
     row.excludedTasks.length > 0
       ? `${row.tasks} (-${row.excludedTasks.join(',')})`
       : `${row.tasks}`,
-    formatRate(row.passAt1),
+    rateWithInterval(row.passAt1, row.intervals.passAt1),
     rateCell(row.passAtK, k),
     rateCell(row.passHatK, k),
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
-  const head = ['Suite', 'Variant', 'Tasks', 'pass@1', `pass@${k}`, `pass^${k}`, 'Input', 'Output'];
-  return fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] });
+  const head = [
+    'Suite',
+    'Variant',
+    'Tasks',
+    'pass@1 [95%]',
+    `pass@${k}`,
+    `pass^${k}`,
+    'Input',
+    'Output',
+  ];
+  const deltas = report.summary.flatMap((row) => (row.delta ? [suiteDeltaLine(row)] : []));
+  return [
+    fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] }),
+    ...deltas.flatMap((line) => wrap(line)),
+  ].join('\n');
 }
 
 function tokenTable(report: EvalReport, color: boolean): string {
@@ -122,8 +178,9 @@ function comparisonLines(report: EvalReport, color: boolean): string[] {
       ? formatChange(null, null)
       : `${formatChange(entry.passHatK.before, entry.passHatK.after)} (k=${entry.passHatK.k})`,
     entry.flag === 'dropped' ? paint('red', entry.flag, color) : entry.flag,
+    dropTestCell(entry, comparison.alpha),
   ]);
-  const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change'];
+  const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change', 'Cassettes / test'];
   return [
     `Compared with the reference (${comparison.referenceGeneratedAt})`,
     fitTable(head, rows, { color }),
@@ -140,6 +197,7 @@ export function renderTerminal(report: EvalReport, options: TerminalOptions = {}
   const sections = [
     headerLines(report, color).join('\n'),
     ['Scores', scoreTable(report, color)].join('\n'),
+    ['95% intervals (Wilson; Δ: Newcombe)', intervalTable(report, color)].join('\n'),
     ['Suite summary (means over tasks)', summaryTable(report, color)].join('\n'),
     ['Tokens (mean per counted trial)', tokenTable(report, color)].join('\n'),
     ['Steps and timing (mean per counted trial)', timingTable(report, color)].join('\n'),

@@ -45,7 +45,16 @@ describe('passKIntervals', () => {
     expect(intervals?.passHatK.lower).toBeCloseTo(0.2076596008 ** 2, 8);
     expect(intervals?.passHatK.upper).toBeCloseTo(0.9385080553 ** 2, 8);
     expect(intervals?.passAtK.lower).toBeCloseTo(1 - (1 - 0.2076596008) ** 2, 8);
-    expect(intervals?.passAtK.upper).toBeCloseTo(1 - (1 - 0.9385080553) ** 2, 8);
+    // pass@2 of 2 in 3 is exactly 1 (every pair holds a pass): the upper end widens to it.
+    expect(intervals?.passAtK.upper).toBe(1);
+    expect(passKIntervals(5, 1, 2)?.passAtK.upper).toBeCloseTo(1 - (1 - 0.6244653702) ** 2, 8);
+  });
+
+  it('widens to hold the unbiased estimate when it falls outside (2 of 3: pass^3 = 0)', () => {
+    const intervals = passKIntervals(3, 2, 3);
+    expect(intervals?.passHatK.lower).toBe(0);
+    expect(intervals?.passHatK.upper).toBeCloseTo(0.9385080553 ** 3, 8);
+    expect(intervals?.passAtK.upper).toBe(1);
   });
 
   it('is undefined where the estimator is (n < k)', () => {

@@ -1,3 +1,4 @@
+import { passAtK, passHatK } from '../metrics.js';
 import { CONFIDENCE, type Interval, twoSidedZ } from './interval.js';
 
 /**
@@ -31,6 +32,8 @@ export function wilsonInterval(
 /**
  * An interval for pass^k = p^k and pass@k = 1 - (1 - p)^k, from the Wilson interval of the
  * per-trial pass rate p. Both are monotone in p, so mapping the ends keeps the coverage.
+ * The unbiased estimators can fall outside it at small n (2 of 3 gives pass^3 = 0 while
+ * p^3 >= 0.01), so each interval is widened to hold the estimate the report shows.
  */
 export function passKIntervals(
   n: number,
@@ -39,9 +42,14 @@ export function passKIntervals(
   confidence: number = CONFIDENCE,
 ): { passAtK: Interval; passHatK: Interval } | undefined {
   const rate = wilsonInterval(n, c, confidence);
-  if (!rate || n < k) return undefined;
+  const [atK, hatK] = [passAtK(n, c, k), passHatK(n, c, k)];
+  if (!rate || atK === undefined || hatK === undefined) return undefined;
+  const around = (point: number, lower: number, upper: number): Interval => ({
+    lower: Math.min(point, lower),
+    upper: Math.max(point, upper),
+  });
   return {
-    passAtK: { lower: 1 - (1 - rate.lower) ** k, upper: 1 - (1 - rate.upper) ** k },
-    passHatK: { lower: rate.lower ** k, upper: rate.upper ** k },
+    passAtK: around(atK, 1 - (1 - rate.lower) ** k, 1 - (1 - rate.upper) ** k),
+    passHatK: around(hatK, rate.lower ** k, rate.upper ** k),
   };
 }
