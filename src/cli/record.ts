@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
+import { parseShard } from '../eval/shard.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
-                         [--simulated] [--missing-only] [--concurrency K] [--model ID]
+                         [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set), or with --simulated against the
@@ -26,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
       'missing-only': { type: 'boolean' },
       concurrency: { type: 'string' },
       model: { type: 'string' },
+      shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -45,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
       : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
   const simulated = values.simulated ?? false;
+  // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const simulator = simulated ? await startSimulator({ delayMs: [40, 160] }) : undefined;
   if (simulator) {
     // The simulator accepts any key; this one can never be mistaken for a real credential.
@@ -77,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
       missingOnly: values['missing-only'] ?? false,
       concurrency,
       model: resolveModelId(values.model),
+      ...(shard && { shard }),
       writeReports: false,
       onTrial: (record, ms) => {
         const requests = record.stats?.steps ?? 0;

@@ -2,6 +2,7 @@ import type { Floor, TrialRecord } from '../trial-record.js';
 import { formatRate, trialLabel } from './format.js';
 import { direction, largestK, rateAt } from './rates.js';
 import type { Comparison, ComparisonEntry, GateResult, TaskSummary } from './report-schema.js';
+import { byTrial } from './trial-lists.js';
 
 /** A floor as a task declares it. */
 export interface TaskFloor {
@@ -27,7 +28,10 @@ const UNRESOLVED = [
 function unresolvedReasons(records: readonly TrialRecord[]): string[] {
   const reasons: string[] = [];
   for (const [outcome, noun, fix] of UNRESOLVED) {
-    const trials = records.filter((record) => record.outcome === outcome).map(trialLabel);
+    const trials = records
+      .filter((record) => record.outcome === outcome)
+      .sort(byTrial)
+      .map(trialLabel);
     if (trials.length === 0) continue;
     const plural = trials.length === 1 ? '' : 's';
     reasons.push(`${trials.length} ${noun}${plural} (${fix}): ${trials.join(', ')}`);

@@ -2,7 +2,8 @@ import type { TrialRecord } from '../trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
 
-function byTrial(left: TrialRecord, right: TrialRecord): number {
+/** Suite, task, variant, trial: the order every trial list is shown in, whatever order trials finished in. */
+export function byTrial(left: TrialRecord, right: TrialRecord): number {
   return (
     compareNames(left.suite, right.suite) ||
     compareNames(left.task, right.task) ||

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { ConfigError } from '../core/errors.js';
+import { buildReport } from './report/build-report.js';
+import type { TaskFloor } from './report/gate.js';
+import { renderMarkdown } from './report/markdown.js';
+import { type EvalReport, parseReport } from './report/report-schema.js';
+import { renderTerminal } from './report/terminal.js';
+import type { TrialRecord } from './trial-record.js';
+
+export interface ReportOptions {
+  /** A report to compare against; defaults to reports/reference.json when it exists. */
+  compare?: string;
+  updateReference?: boolean;
+  /** One-sided significance level of the drop test when cassettes differ (default 0.05). */
+  alpha?: number;
+  /** Floors are checked against the interval's lower bound. */
+  strictFloors?: boolean;
+  /** Write reports/latest.{json,md} and the job summary (off when recording). */
+  writeReports?: boolean;
+  color?: boolean;
+}
+
+export interface FinishedRun {
+  report: EvalReport;
+  /** What the CLI prints: the terminal tables. */
+  terminal: string;
+  written: string[];
+  /** Things the user should know about this run (e.g. that trial counts differ). */
+  notes: string[];
+}
+
+export interface LoadedReference {
+  file: string;
+  report: EvalReport;
+}
+
+/**
+ * From the trial records to the report: compare with the reference, gate, render, and write
+ * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
+ * whole run and by `--merge` of shard results, so both give the same report.
+ */
+export async function finishRun(
+  input: {
+    projectDir: string;
+    records: readonly TrialRecord[];
+    floors: readonly TaskFloor[];
+    loadErrors: readonly string[];
+    trials: number;
+    reference: LoadedReference | undefined;
+  },
+  options: ReportOptions,
+): Promise<FinishedRun> {
+  const { reference, trials } = input;
+  const notes: string[] = [];
+  if (reference && reference.report.trials !== trials) {
+    notes.push(
+      `${relative(process.cwd(), reference.file)} was made with --trials ${reference.report.trials}, this run has ${trials}: drops are judged by a one-sided test, not point by point`,
+    );
+  }
+  const report = buildReport({
+    records: input.records,
+    trials,
+    floors: input.floors,
+    ...(reference && { reference: reference.report }),
+    generatedAt: new Date(),
+    ...(options.alpha !== undefined && { alpha: options.alpha }),
+    ...(options.strictFloors && { strictFloors: true }),
+  });
+  if (input.loadErrors.length > 0) {
+    report.gate = {
+      ...report.gate,
+      passed: false,
+      reasons: [...input.loadErrors, ...report.gate.reasons],
+    };
+  }
+  const terminal = renderTerminal(report, { color: options.color ?? false });
+  const written: string[] = [];
+  if (options.writeReports === false) return { report, terminal, written, notes };
+  const markdown = renderMarkdown(report);
+  const reports = join(input.projectDir, 'reports');
+  await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(join(reports, 'latest.md'), markdown);
+  written.push('reports/latest.json', 'reports/latest.md');
+  if (options.updateReference) {
+    await writeFileAtomic(join(reports, 'reference.json'), `${JSON.stringify(report, null, 2)}\n`);
+    written.push('reports/reference.json');
+  }
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) {
+    await appendFile(summary, `${markdown}\n`);
+    written.push('$GITHUB_STEP_SUMMARY');
+  }
+  return { report, terminal, written, notes };
+}
+
+/** `--compare FILE`, else reports/reference.json when it exists. */
+export async function loadReference(
+  projectDir: string,
+  compare: string | undefined,
+): Promise<LoadedReference | undefined> {
+  const file = compare ? resolve(compare) : join(projectDir, 'reports', 'reference.json');
+  if (!compare && !existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ConfigError(
+      `--compare ${relative(process.cwd(), file)}: no such file; give a report written by npm run eval (reports/latest.json)`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${relative(process.cwd(), file)} is not valid JSON (${(error as Error).message}); regenerate it with npm run eval -- --update-reference`,
+    );
+  }
+  return { file, report: parseReport(json, relative(process.cwd(), file)) };
+}
