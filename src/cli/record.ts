@@ -1,19 +1,25 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { loadReference } from '../eval/finish-run.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { parseShard } from '../eval/shard.js';
+import { verifyFixtures } from '../eval/verify-fixtures.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
+       npm run record -- --verify [--task T1,T3]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set), or with --simulated against the
 local simulator, labelled source: simulator. A trial that fails writes nothing and keeps the
-old cassette. Refuses to run in CI.`;
+old cassette. Refuses to run in CI.
+--verify records nothing: it re-derives every simulator cassette's responses from its requests
+and seed, checks every cassette's schema and secrets (and a live one's hash against
+reports/reference.json), lists the ones that do not match, and exits 1 if any.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -28,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       model: { type: 'string' },
       shard: { type: 'string' },
+      verify: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -35,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // Read-only, so allowed in CI too.
+  if (values.verify) return verify(listFlag(values.task));
   if (process.env.CI) {
     throw new ConfigError(
       'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
@@ -108,6 +117,35 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await simulator?.close();
   }
+}
+
+async function verify(tasks: string[] | undefined): Promise<number> {
+  const projectDir = process.cwd();
+  let reference: Awaited<ReturnType<typeof loadReference>>;
+  try {
+    reference = await loadReference(projectDir, undefined);
+  } catch (error) {
+    console.log(`note: live cassettes are not hash-checked: ${errorMessage(error)}`);
+  }
+  const verdicts = await verifyFixtures({
+    projectDir,
+    ...(tasks && { tasks }),
+    ...(reference && { reference: reference.report.trialProvenance }),
+  });
+  const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
+  for (const verdict of bad) {
+    console.log(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`);
+    for (const problem of verdict.problems) console.log(`    ${problem}`);
+  }
+  const bySource = (source: string) =>
+    verdicts.filter((verdict) => verdict.source === source).length;
+  console.log(
+    `${verdicts.length} cassettes checked (${bySource('simulator')} simulator re-derived, ${bySource('live')} live): ` +
+      (bad.length === 0
+        ? 'all match'
+        : `${bad.length} do not match; re-record them (npm run record -- --task T --variant V --trial N, with --simulated for simulator ones)`),
+  );
+  return bad.length === 0 ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(
