@@ -46,6 +46,16 @@ export { buildReport } from './eval/report/build-report.js';
 export { renderMarkdown } from './eval/report/markdown.js';
 export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
 export { renderTerminal } from './eval/report/terminal.js';
+// intervals and the drop test the reports use
+export { bootstrapMean } from './eval/stats/bootstrap.js';
+export {
+  type DifferenceEstimate,
+  pairedDifference,
+  rateDifference,
+} from './eval/stats/difference.js';
+export { type DropTest, testDrop } from './eval/stats/drop-test.js';
+export type { Interval } from './eval/stats/interval.js';
+export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';
 // refund desk (the reference agent)
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
