@@ -4,9 +4,11 @@ import type { ComparisonEntry, VariantSummary } from './report-schema.js';
 
 /** "same cassettes" or the drop test's verdict: "p = 0.500, noise; ~11 trials settle it". */
 export function dropTestCell(entry: ComparisonEntry, alpha: number): string {
+  if (entry.flag === 'new' || entry.flag === 'gone') return '';
   if (entry.cassettes === 'same') return 'same cassettes';
   const test = entry.dropTest;
-  if (!test) return 're-recorded';
+  // Re-recorded, live, or another set of trials: a drop would be tested.
+  if (!test) return 'cassettes differ';
   if (test.significant) return `p = ${test.pValue.toFixed(3)} ≤ ${alpha}: significant`;
   const settle =
     test.trialsToSettle === undefined ? '>1000 trials' : `~${test.trialsToSettle} trials`;
@@ -24,7 +26,7 @@ export function suiteDeltaLine(row: VariantSummary): string {
         ? ', distinguishable'
         : ', not distinguishable at this n';
   return (
-    `${row.suite} ${row.variant} vs ${delta.against} (${delta.tasks} tasks, paired): ` +
+    `${row.suite} ${row.variant} vs ${delta.against} (${delta.tasks} task${delta.tasks === 1 ? '' : 's'}, paired): ` +
     `Δ pass@1 ${formatDelta(delta.passAt1)} ${formatInterval(delta.passAt1Interval, true)}${verdict}`
   );
 }

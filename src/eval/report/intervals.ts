@@ -1,3 +1,4 @@
+import { mean } from '../metrics.js';
 import { bootstrapMean } from '../stats/bootstrap.js';
 import { pairedDifference, rateDifference } from '../stats/difference.js';
 import { CONFIDENCE, type Interval } from '../stats/interval.js';
@@ -12,7 +13,8 @@ export const STATISTICS: Statistics = {
     passAt1: 'Wilson score interval over the counted trials',
     passK:
       'pass^k and pass@k: the Wilson ends of the per-trial rate p mapped through p^k and 1-(1-p)^k, widened to hold the unbiased estimate',
-    suite: 'percentile bootstrap over the tasks of the suite (seeded)',
+    suite:
+      'percentile bootstrap over the tasks of the suite (seeded; at least 2 tasks): how much tasks differ, not the trials within one',
     taskDelta: "Newcombe's hybrid score interval for a difference of two rates (method 10)",
     suiteDelta: 'percentile bootstrap over tasks of the paired per-task difference (seeded)',
     dropTest:
@@ -38,7 +40,9 @@ export function taskIntervals(n: number, passed: number, maxK: number): RateInte
 /** Bootstrap intervals of the suite means; at k only when every task has a value (like the mean). */
 export function suiteIntervals(tasks: readonly TaskSummary[]): RateIntervals {
   const over = (values: ReadonlyArray<number | null>) =>
-    values.includes(null) ? null : orNull(bootstrapMean(values as number[]));
+    values.includes(null) || values.length < MIN_TASKS_FOR_BOOTSTRAP
+      ? null
+      : orNull(bootstrapMean(values as number[]));
   const byK = (pick: (task: TaskSummary) => Record<string, number | null>) => {
     const keys = [...new Set(tasks.flatMap((task) => Object.keys(pick(task))))];
     const intervals: Record<string, Interval | null> = {};
@@ -66,16 +70,20 @@ export function taskDeltaInterval(
   };
 }
 
+/** A bootstrap over fewer tasks than this says nothing: one task resamples to itself. */
+export const MIN_TASKS_FOR_BOOTSTRAP = 2;
+
 /** Suite pass@1 of `other` minus `reference`, paired by task over tasks both counted. */
 export function suiteDelta(
   against: string,
   pairs: ReadonlyArray<readonly [number, number]>,
 ): SuiteDelta {
-  const difference = pairedDifference(pairs);
+  const difference = pairs.length >= MIN_TASKS_FOR_BOOTSTRAP ? pairedDifference(pairs) : undefined;
+  const value = mean(pairs.map(([before, after]) => after - before)) ?? null;
   return {
     against,
     tasks: pairs.length,
-    passAt1: difference?.value ?? null,
+    passAt1: value,
     passAt1Interval: difference?.interval ?? null,
     distinguishable: difference?.distinguishable ?? null,
   };
