@@ -143,7 +143,7 @@ async function verify(tasks: string[] | undefined): Promise<number> {
     `${verdicts.length} cassettes checked (${bySource('simulator')} simulator re-derived, ${bySource('live')} live): ` +
       (bad.length === 0
         ? 'all match'
-        : `${bad.length} do not match; re-record them (npm run record -- --task T --variant V --trial N, with --simulated for simulator ones)`),
+        : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match; re-record them (npm run record -- --task T --variant V --trial N, with --simulated for simulator ones)`),
   );
   return bad.length === 0 ? 0 : 1;
 }
