@@ -42,5 +42,8 @@ describe('npm run record -- --verify', () => {
       /cassettes checked \(\d+ simulator re-derived, 0 live\): 1 does not match/,
     );
     expect(result.stdout).not.toContain('trial-1.json');
+    expect(result.stdout).toContain(
+      'Re-record with:\n  npm run record -- --task T2 --variant upgraded --trial 2 --simulated',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { loadReference } from '../eval/finish-run.js';
+import { groupRerecordCommands } from '../eval/rerecord.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { parseShard } from '../eval/shard.js';
@@ -143,8 +144,11 @@ async function verify(tasks: string[] | undefined): Promise<number> {
     `${verdicts.length} cassettes checked (${bySource('simulator')} simulator re-derived, ${bySource('live')} live): ` +
       (bad.length === 0
         ? 'all match'
-        : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match; re-record them (npm run record -- --task T --variant V --trial N, with --simulated for simulator ones)`),
+        : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`),
   );
+  const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
+  if (commands.length > 0)
+    console.log(`Re-record with:\n${commands.map((line) => `  ${line}`).join('\n')}`);
   return bad.length === 0 ? 0 : 1;
 }
 

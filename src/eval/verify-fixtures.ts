@@ -9,6 +9,7 @@ import { findSecret } from '../replay/secret-scan.js';
 import { respond, SEED_HEADER } from '../simulator/respond.js';
 import { inventoryFixtures } from './fixture-inventory.js';
 import type { TrialProvenance } from './report/report-schema.js';
+import { rerecordCommand } from './rerecord.js';
 
 export interface FixtureVerdict {
   /** Path as shown, e.g. fixtures/T1/upgraded/trial-2.json. */
@@ -16,6 +17,8 @@ export interface FixtureVerdict {
   source?: 'live' | 'simulator';
   /** Empty when the cassette checks out. */
   problems: string[];
+  /** The command that re-records it (from its folder; --simulated for a simulator cassette). */
+  rerecordCommand?: string;
 }
 
 /** The seed the recorder sends the simulator for a trial (see trial-runner.ts). */
@@ -115,17 +118,20 @@ export async function verifyFixtures(options: {
   );
   const verdicts: FixtureVerdict[] = [];
   for (const [folder, trials] of inventoryFixtures(fixturesDir)) {
-    const [task = ''] = folder.split('/');
+    const [task = '', variant = ''] = folder.split('/');
     if (tasks && !tasks.includes(task.toUpperCase())) continue;
     for (const trial of trials) {
       const file = join(fixturesDir, folder, `trial-${trial}.json`);
       const referenceHash = hashes.get(`${folder}/${trial}`);
-      verdicts.push(
-        await verifyCassette(file, {
-          shown: relative(options.projectDir, file),
-          ...(referenceHash && { referenceHash }),
-        }),
-      );
+      const verdict = await verifyCassette(file, {
+        shown: relative(options.projectDir, file),
+        ...(referenceHash && { referenceHash }),
+      });
+      const simulated = verdict.source !== 'live';
+      verdicts.push({
+        ...verdict,
+        rerecordCommand: rerecordCommand(task, variant, trial, simulated),
+      });
     }
   }
   return verdicts;
