@@ -67,6 +67,11 @@ async function main(argv: string[]): Promise<number> {
     return printGate(merged.report.gate);
   }
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (shard && (values.compare !== undefined || values['update-reference'])) {
+    throw new ConfigError(
+      '--compare and --update-reference belong to the merge (npm run eval -- --merge reports/shards ...), not to one --shard',
+    );
+  }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
   const tasks = listFlag(values.task);

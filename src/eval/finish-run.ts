@@ -96,13 +96,26 @@ export async function finishRun(
   return { report, terminal, written, notes };
 }
 
-/** `--compare FILE`, else reports/reference.json when it exists. */
+/**
+ * `--compare FILE`, else reports/reference.json when it exists. With `replacing` (an
+ * --update-reference run without --compare), an unreadable or older-version reference is
+ * skipped rather than refused: this run is about to overwrite it.
+ */
 export async function loadReference(
   projectDir: string,
   compare: string | undefined,
+  replacing = false,
 ): Promise<LoadedReference | undefined> {
   const file = compare ? resolve(compare) : join(projectDir, 'reports', 'reference.json');
   if (!compare && !existsSync(file)) return undefined;
+  if (replacing && !compare) {
+    try {
+      return await loadReference(projectDir, file);
+    } catch (error) {
+      if (error instanceof ConfigError) return undefined;
+      throw error;
+    }
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -16,7 +16,7 @@ export async function mergeEvals(
   options: ReportOptions & { projectDir: string; dir: string },
 ): Promise<MergeEvalsResult> {
   const projectDir = resolve(options.projectDir);
-  const reference = await loadReference(projectDir, options.compare);
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
   const merged = await readShardResults(resolve(options.dir));
   const finished = await finishRun(
     {

@@ -38,7 +38,7 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
-  const reference = await loadReference(projectDir, options.compare);
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,
