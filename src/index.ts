@@ -58,6 +58,16 @@ export { buildReportModel, type ReportModel } from './eval/report/report-model.j
 export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
 export { renderTerminal } from './eval/report/terminal.js';
 export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
+// intervals and the drop test the reports use
+export { bootstrapMean } from './eval/stats/bootstrap.js';
+export {
+  type DifferenceEstimate,
+  pairedDifference,
+  rateDifference,
+} from './eval/stats/difference.js';
+export { type DropTest, testDrop } from './eval/stats/drop-test.js';
+export type { Interval } from './eval/stats/interval.js';
+export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';
 // record / replay
 export {

@@ -34,3 +34,15 @@ export function oneOf<T extends string>(
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new ConfigError(`${flag} takes one of ${allowed.join(' | ')}, got '${value}'`);
 }
+
+/** A number strictly between 0 and 1 (`--alpha 0.05`), or a ConfigError naming the flag. */
+export function fraction(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0 || number >= 1) {
+    throw new ConfigError(
+      `${flag} takes a number between 0 and 1 (e.g. ${flag} 0.05), got '${value}'`,
+    );
+  }
+  return number;
+}

@@ -1,17 +1,25 @@
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixture-inventory.js';
+import { mergeEvals } from '../eval/merge-evals.js';
+import type { GateResult } from '../eval/report/report-schema.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
-import { listFlag, oneOf, positiveInteger } from './args.js';
+import { formatShard, parseShard } from '../eval/shard.js';
+import { fraction, listFlag, oneOf, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--compare FILE] [--replay strict|lenient] [--update-reference]
+                       [--alpha 0.05] [--strict-floors] [--shard i/n]
+       npm run eval -- --merge DIR [--compare FILE] [--update-reference] [--alpha A] [--strict-floors]
 
-Replays the committed fixtures (no API key needed), prints pass@k / pass^k, token and latency
-tables, writes reports/latest.md and reports/latest.json, and exits non-zero when the gate fails
-(a stale, missing or errored trial, a floor not met, or a drop against the reference).`;
+Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
+token and latency tables, writes reports/latest.md and reports/latest.json, and exits non-zero
+when the gate fails (a stale, missing or errored trial, a floor not met, or a drop against the
+reference: any drop on the same cassettes, a significant one at --alpha on re-recorded ones).
+--shard i/n runs one slice and writes reports/shards/shard-i-of-n.json; --merge DIR makes the
+report and the gate from those.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -24,12 +32,46 @@ async function main(argv: string[]): Promise<number> {
       compare: { type: 'string' },
       replay: { type: 'string' },
       'update-reference': { type: 'boolean' },
+      alpha: { type: 'string' },
+      'strict-floors': { type: 'boolean' },
+      shard: { type: 'string' },
+      merge: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(USAGE);
     return 0;
+  }
+  const alpha = fraction('--alpha', values.alpha);
+  const report = {
+    ...(values.compare && { compare: values.compare }),
+    updateReference: values['update-reference'] ?? false,
+    ...(alpha !== undefined && { alpha }),
+    strictFloors: values['strict-floors'] ?? false,
+    color: process.stdout.isTTY === true,
+  };
+  if (values.merge !== undefined) {
+    const runFlags = ['trials', 'task', 'variant', 'suite', 'replay', 'shard'] as const;
+    const given = runFlags.filter((flag) => values[flag] !== undefined);
+    if (given.length > 0) {
+      throw new ConfigError(
+        `--merge takes the trials and the selection from the shards: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
+      );
+    }
+    const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
+    console.log(merged.terminal);
+    for (const note of merged.notes) console.log(`note: ${note}`);
+    console.log(
+      `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ')}`,
+    );
+    return printGate(merged.report.gate);
+  }
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (shard && (values.compare !== undefined || values['update-reference'])) {
+    throw new ConfigError(
+      '--compare and --update-reference belong to the merge (npm run eval -- --merge reports/shards ...), not to one --shard',
+    );
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
@@ -64,30 +106,44 @@ async function main(argv: string[]): Promise<number> {
     ...(tasks && { tasks }),
     ...(variants && { variants }),
     ...(listFlag(values.suite) && { suites: listFlag(values.suite)! }),
-    ...(values.compare && { compare: values.compare }),
-    updateReference: values['update-reference'] ?? false,
-    color: tty,
+    ...report,
+    ...(shard && { shard }),
     onTrial: () => {
       done += 1;
       if (tty) process.stdout.write(`\r  ${done} trials done`);
     },
   });
   if (tty) process.stdout.write('\r\x1b[K');
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (shard) {
+    // A slice's scores are partial: the tables and the gate come from --merge.
+    const outcomes = new Map<string, number>();
+    for (const record of result.records) {
+      outcomes.set(record.outcome, (outcomes.get(record.outcome) ?? 0) + 1);
+    }
+    const counts = [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(', ');
+    console.log(
+      `shard ${formatShard(shard)}: ${result.records.length} trials (${counts || 'none'}) in ${seconds} s; wrote ${result.written.join(', ')}\n` +
+        'The report and the gate come from the merge: npm run eval -- --merge reports/shards',
+    );
+    return 0;
+  }
   console.log(result.terminal);
   for (const note of result.notes) console.log(`note: ${note}`);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ')}`,
   );
-  const { gate } = result.report;
+  return printGate(result.report.gate);
+}
+
+function printGate(gate: GateResult): number {
   // The reasons are listed under the report header above.
   console.log(
     gate.passed
       ? 'gate: passed'
       : `gate: FAILED (${gate.reasons.length} reason${gate.reasons.length === 1 ? '' : 's'} above)`,
   );
-  if (gate.passed) return 0;
-  return 1;
+  return gate.passed ? 0 : 1;
 }
 
 /**

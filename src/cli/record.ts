@@ -1,21 +1,29 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { loadReference } from '../eval/finish-run.js';
+import { groupRerecordCommands } from '../eval/rerecord.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
+import { parseShard } from '../eval/shard.js';
 import { SIMULATOR_URL_ENV } from '../eval/upstream.js';
+import { verifyFixtures } from '../eval/verify-fixtures.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
-                         [--simulated] [--missing-only] [--concurrency K] [--model ID]
+                         [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
+       npm run record -- --verify [--task T1,T3]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
 agents with provider: 'openai'), or with --simulated offline: the task's or agent's model script,
 else the built-in simulator policies, labelled source: simulator. A trial that fails writes nothing and keeps the
-old cassette. Refuses to run in CI.`;
+old cassette. Refuses to run in CI.
+--verify records nothing: it re-derives every simulator cassette's responses from its requests
+and seed, checks every cassette's schema and secrets (and a live one's hash against
+reports/reference.json), lists the ones that do not match, and exits 1 if any.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -29,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
       'missing-only': { type: 'boolean' },
       concurrency: { type: 'string' },
       model: { type: 'string' },
+      shard: { type: 'string' },
+      verify: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -36,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // Read-only, so allowed in CI too.
+  if (values.verify) return verify(listFlag(values.task));
   if (process.env.CI) {
     throw new ConfigError(
       'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
@@ -48,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
       : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
   const simulated = values.simulated ?? false;
+  // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
   const simulator = simulated
     ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })
@@ -82,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
       missingOnly: values['missing-only'] ?? false,
       concurrency,
       model: resolveModelId(values.model),
+      ...(shard && { shard }),
       writeReports: false,
       onTrial: (record, ms) => {
         const requests = record.stats?.steps ?? 0;
@@ -108,6 +123,38 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await simulator?.close();
   }
+}
+
+async function verify(tasks: string[] | undefined): Promise<number> {
+  const projectDir = process.cwd();
+  let reference: Awaited<ReturnType<typeof loadReference>>;
+  try {
+    reference = await loadReference(projectDir, undefined);
+  } catch (error) {
+    console.log(`note: live cassettes are not hash-checked: ${errorMessage(error)}`);
+  }
+  const verdicts = await verifyFixtures({
+    projectDir,
+    ...(tasks && { tasks }),
+    ...(reference && { reference: reference.report.trialProvenance }),
+  });
+  const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
+  for (const verdict of bad) {
+    console.log(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`);
+    for (const problem of verdict.problems) console.log(`    ${problem}`);
+  }
+  const bySource = (source: string) =>
+    verdicts.filter((verdict) => verdict.source === source).length;
+  console.log(
+    `${verdicts.length} cassettes checked (${bySource('simulator')} simulator re-derived, ${bySource('live')} live): ` +
+      (bad.length === 0
+        ? 'all match'
+        : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`),
+  );
+  const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
+  if (commands.length > 0)
+    console.log(`Re-record with:\n${commands.map((line) => `  ${line}`).join('\n')}`);
+  return bad.length === 0 ? 0 : 1;
 }
 
 /**

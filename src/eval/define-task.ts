@@ -4,6 +4,7 @@ import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/typ
 import type { Policy } from '../simulator/policy.js';
 import type { AgentSpec } from './agent-spec.js';
 import { readEvalSettings } from './settings.js';
+import { shardOfTrial } from './shard.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 import { runTrial } from './trial-runner.js';
 
@@ -62,12 +63,20 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
   const settings = readEvalSettings();
   const variants = task.variants ?? task.agent.variants;
   const selected = settings.selects(task.agent.suite, task.id);
+  const { shard } = settings;
+  // Position of each selected trial in this task, for dealing trials to shards.
+  let position = 0;
+  const inShard = () =>
+    !shard ||
+    shardOfTrial(`${task.agent.suite}/${task.id}`, position++, shard.count) === shard.index;
   describe(task.agent.suite, () => {
     describe.concurrent(`${task.id} ${task.title}`, () => {
       for (const variant of variants) {
-        // Unselected trials are registered as skipped so the reporter still knows every task and variant.
-        const test = selected && settings.selectsVariant(variant) ? it : it.skip;
+        const variantSelected = selected && settings.selectsVariant(variant);
         for (const trial of settings.trialNumbers) {
+          // Unselected trials (and other shards' trials) are registered as skipped so the
+          // reporter still knows every task and variant.
+          const test = variantSelected && inShard() ? it : it.skip;
           test(`${variant} trial ${trial}`, async (context) => {
             context.task.meta.floors = task.floors ?? [];
             const outcome = await runTrial({ task, variant, trial, settings });

@@ -1,24 +1,16 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
-import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
-import { buildReport } from './report/build-report.js';
-import { absentRows } from './report/compare.js';
-import { renderHtml } from './report/html.js';
-import { loadTranscripts } from './report/load-transcripts.js';
-import { HTML_REPORT_NOTE, renderMarkdown } from './report/markdown.js';
-import { buildReportModel } from './report/report-model.js';
-import { type EvalReport, parseReport } from './report/report-schema.js';
-import { renderTerminal } from './report/terminal.js';
-import { byTrial } from './report/trial-lists.js';
+import { type FinishedRun, finishRun, loadReference, type ReportOptions } from './finish-run.js';
 import { EvalReporter } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
+import { formatShard, type Shard } from './shard.js';
+import { type ShardSelection, shardResultPath, writeShardResult } from './shard-result.js';
 import type { TrialRecord } from './trial-record.js';
 
-export interface RunEvalsOptions {
+export interface RunEvalsOptions extends ReportOptions {
   projectDir: string;
   mode: 'replay' | 'record';
   trials: number;
@@ -32,24 +24,14 @@ export interface RunEvalsOptions {
   missingOnly?: boolean;
   concurrency?: number;
   model?: string;
-  /** A report to compare against; defaults to reports/reference.json when it exists. */
-  compare?: string;
-  updateReference?: boolean;
-  /** Write reports/latest.{json,md} and the job summary (off when recording). */
-  writeReports?: boolean;
-  color?: boolean;
+  /** Run one slice (`--shard i/n`); in replay, writes reports/shards/shard-i-of-n.json. */
+  shard?: Shard;
   log?: (line: string) => void;
   onTrial?: (record: TrialRecord, ms: number) => void;
 }
 
-export interface RunEvalsResult {
-  report: EvalReport;
+export interface RunEvalsResult extends FinishedRun {
   records: TrialRecord[];
-  /** What the CLI prints: the terminal tables. */
-  terminal: string;
-  written: string[];
-  /** Things the user should know about this run (e.g. why the reference was not compared). */
-  notes: string[];
 }
 
 /**
@@ -58,7 +40,7 @@ export interface RunEvalsResult {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
-  const reference = await loadReference(projectDir, options.compare);
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,
@@ -80,65 +62,61 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   await vitest.close();
   checkSelection(options, reporter);
 
-  const notes: string[] = [];
   const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
-  // Estimates from different trial counts differ by sampling alone: compare like with like.
-  const comparable = reference && reference.report.trials === trials ? reference : undefined;
-  if (reference && !comparable) {
-    notes.push(
-      `not compared with ${relative(process.cwd(), reference.file)}: it was made with --trials ${reference.report.trials}, this run has ${trials}`,
-    );
-  }
-  // Whatever the trial counts: a task deleted from evals/ must not pass unnoticed.
-  const { gone } = reference
-    ? absentRows(reference.report, { tasks: [] }, reporter.declared)
-    : { gone: [] };
-  if (options.updateReference && gone.length > 0) {
-    notes.push(
-      `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
-    );
-  }
-  const report = buildReport({
-    records: reporter.records,
-    trials,
-    floors: [...reporter.floors].flatMap(([task, floors]) =>
-      floors.map((floor) => ({ task, floor })),
-    ),
-    ...(comparable && { reference: comparable.report }),
-    declared: reporter.declared,
-    ...(!options.updateReference && { gone }),
-    generatedAt: new Date(),
-  });
-  if (reporter.loadErrors.length > 0) {
-    report.gate = { passed: false, reasons: [...reporter.loadErrors, ...report.gate.reasons] };
-  }
-  const model = buildReportModel(report);
-  const terminal = renderTerminal(model, { color: options.color ?? false });
-  const written: string[] = [];
-  if (options.writeReports === false)
-    return { report, records: reporter.records, terminal, written, notes };
-  const markdown = renderMarkdown(model, { htmlNote: HTML_REPORT_NOTE });
-  const reports = join(projectDir, 'reports');
-  await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(join(reports, 'latest.md'), markdown);
-  const records = [...reporter.records].sort(byTrial);
-  const transcripts = await loadTranscripts(records, projectDir);
-  const html = renderHtml(
-    model,
-    records.map((record, index) => ({ record, transcript: transcripts[index]! })),
+  const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
+    taskFloors.map((floor) => ({ task, floor })),
   );
-  await writeFileAtomic(join(reports, 'latest.html'), html);
-  written.push('reports/latest.json', 'reports/latest.md', 'reports/latest.html');
-  if (options.updateReference) {
-    await writeFileAtomic(join(reports, 'reference.json'), `${JSON.stringify(report, null, 2)}\n`);
-    written.push('reports/reference.json');
+  if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
+    // A slice: its records go to a partial result; the report and the gate come at --merge.
+    const file = shardResultPath(projectDir, options.shard);
+    await writeShardResult(file, {
+      shard: options.shard,
+      trials,
+      selection: selectionOf(options),
+      records: reporter.records,
+      floors,
+      loadErrors: reporter.loadErrors,
+      declared: [...reporter.declared],
+    });
+    const finished = await finishRun(
+      {
+        projectDir,
+        records: reporter.records,
+        floors,
+        loadErrors: reporter.loadErrors,
+        declared: reporter.declared,
+        trials,
+        reference: undefined,
+      },
+      { ...options, writeReports: false },
+    );
+    return { ...finished, records: reporter.records, written: [relative(projectDir, file)] };
   }
-  const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) {
-    await appendFile(summary, `${markdown}\n`);
-    written.push('$GITHUB_STEP_SUMMARY');
-  }
-  return { report, records: reporter.records, terminal, written, notes };
+  const finished = await finishRun(
+    {
+      projectDir,
+      records: reporter.records,
+      floors,
+      loadErrors: reporter.loadErrors,
+      declared: reporter.declared,
+      trials,
+      reference,
+    },
+    options,
+  );
+  return { ...finished, records: reporter.records };
+}
+
+/** What a shard was asked to run; every shard of one run must agree on it. */
+function selectionOf(options: RunEvalsOptions): ShardSelection {
+  return {
+    trials: options.trials,
+    ...(options.trialNumbers && { trialNumbers: options.trialNumbers }),
+    ...(options.tasks && { tasks: options.tasks }),
+    ...(options.variants && { variants: options.variants }),
+    ...(options.suites && { suites: options.suites }),
+    ...(options.matching && { matching: options.matching }),
+  };
 }
 
 /** `vitest.evals.config.ts`, or `.mts` (what init scaffolds: ESM even in a CommonJS package). */
@@ -151,28 +129,6 @@ function evalConfigOf(projectDir: string): string {
     );
   }
   return found;
-}
-
-async function loadReference(projectDir: string, compare: string | undefined) {
-  const file = compare ? resolve(compare) : join(projectDir, 'reports', 'reference.json');
-  if (!compare && !existsSync(file)) return undefined;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new ConfigError(
-      `--compare ${relative(process.cwd(), file)}: no such file; give a report written by npm run eval (reports/latest.json)`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(
-      `${relative(process.cwd(), file)} is not valid JSON (${(error as Error).message}); regenerate it with npm run eval -- --update-reference`,
-    );
-  }
-  return { file, report: parseReport(json, relative(process.cwd(), file)) };
 }
 
 function setEnv(options: RunEvalsOptions, projectDir: string): void {
@@ -190,6 +146,7 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.model]: options.model,
     [EVAL_ENV.concurrency]:
       options.concurrency === undefined ? undefined : String(options.concurrency),
+    [EVAL_ENV.shard]: options.shard && formatShard(options.shard),
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];

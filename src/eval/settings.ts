@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseShard, type Shard } from './shard.js';
 
 /**
  * How an eval run was asked for. The CLIs (`npm run eval`, `npm run record`) set
@@ -20,6 +21,8 @@ export interface EvalSettings {
   concurrency: number;
   /** Replay: override the recorded model id (makes every fixture stale). Record: the model. */
   model: string | undefined;
+  /** Run only this slice of the selected trials (`--shard i/n`). */
+  shard: Shard | undefined;
   selects(suite: string, task: string): boolean;
   selectsVariant(variant: string): boolean;
 }
@@ -37,6 +40,7 @@ export const EVAL_ENV = {
   model: 'HARNESS_EVAL_MODEL',
   concurrency: 'HARNESS_EVAL_CONCURRENCY',
   root: 'HARNESS_EVAL_ROOT',
+  shard: 'HARNESS_EVAL_SHARD',
 } as const;
 
 export const DEFAULT_TRIALS = 3;
@@ -72,6 +76,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
   const tasks = new Set(list(env[EVAL_ENV.tasks]).map((task) => task.toUpperCase()));
   const variants = new Set(list(env[EVAL_ENV.variants]));
   const suites = new Set(list(env[EVAL_ENV.suites]));
+  const shardText = env[EVAL_ENV.shard];
   return {
     mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
     trialNumbers,
@@ -83,6 +88,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     missingOnly: env[EVAL_ENV.missingOnly] === '1',
     model: env[EVAL_ENV.model] || undefined,
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
+    shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,
     selects: (suite, task) =>
       (suites.size === 0 || [...suites].some((asked) => suiteMatches(asked, suite))) &&
       (tasks.size === 0 || tasks.has(task.toUpperCase())),

@@ -48,6 +48,10 @@ export const TrialRecordSchema = z
     source: FixtureSourceSchema.optional(),
     model: z.string().optional(),
     recordedAt: z.string().optional(),
+    /** Host of the base URL the cassette was recorded against (127.0.0.1 for the simulator). */
+    host: z.string().optional(),
+    /** sha256 of the cassette's canonical bytes: equal hashes replay identically. */
+    cassetteHash: z.string().optional(),
   })
   .strict();
 export type TrialRecord = z.infer<typeof TrialRecordSchema>;

@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { cassettePath } from '../replay/cassette.js';
+import { cassetteHash } from '../replay/cassette-hash.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -89,6 +90,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
   if (recording) return record();
 
+  let replayedHash: string | undefined;
   const replayed = await sharedReplayServer().replay(
     {
       file,
@@ -101,6 +103,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
+      replayedHash = cassetteHash(session.cassette);
       const first = session.cassette.exchanges[0]?.response;
       return driver.drive({
         fetch: session.fetch,
@@ -131,7 +134,9 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       source: replayed.meta.source,
       model: replayed.meta.model,
       recordedAt: replayed.meta.recordedAt,
+      host: replayed.meta.host,
     }),
+    ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
   });
 
   async function record(): Promise<TrialOutcome> {
@@ -191,7 +196,9 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     return finish(recorded.value, latencies, {
       source: settings.source,
       model: modelId,
-      recordedAt: new Date().toISOString(),
+      recordedAt: recorded.cassette?.meta.recordedAt ?? new Date().toISOString(),
+      host: recorded.cassette?.meta.host ?? new URL(upstream.baseURL).host,
+      ...(recorded.cassette && { cassetteHash: cassetteHash(recorded.cassette) }),
     });
   }
 }

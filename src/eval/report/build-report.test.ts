@@ -14,7 +14,7 @@ describe('buildReport', () => {
       generatedAt: new Date('2026-01-09T10:00:00Z'),
     });
     expect(report).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       generatedAt: '2026-01-09T10:00:00.000Z',
       trials: 3,
       fixtureSources: ['simulator'],
@@ -30,12 +30,55 @@ describe('buildReport', () => {
     expect(report.gate.reasons).toHaveLength(3);
   });
 
+  it('records where each trial came from: source, host, model, recordedAt, cassette hash', () => {
+    const records = [
+      makeRecord({
+        trial: 1,
+        source: 'live',
+        host: 'api.anthropic.com',
+        cassetteHash: 'aa',
+        recordedAt: '2026-01-01T00:00:00Z',
+      }),
+      makeRecord({ trial: 2, source: 'simulator', host: '127.0.0.1:4010', cassetteHash: 'bb' }),
+    ];
+    const report = buildReport({ records, trials: 2, floors: [], generatedAt: 'now' });
+    expect(report.hosts).toEqual(['127.0.0.1:4010', 'api.anthropic.com']);
+    expect(report.trialProvenance).toEqual([
+      {
+        suite: 'refund-desk',
+        task: 'T1',
+        variant: 'upgraded',
+        trial: 1,
+        outcome: 'passed',
+        source: 'live',
+        host: 'api.anthropic.com',
+        model: 'claude-sonnet-4-5',
+        recordedAt: '2026-01-01T00:00:00Z',
+        cassetteHash: 'aa',
+      },
+      {
+        suite: 'refund-desk',
+        task: 'T1',
+        variant: 'upgraded',
+        trial: 2,
+        outcome: 'passed',
+        source: 'simulator',
+        host: '127.0.0.1:4010',
+        model: 'claude-sonnet-4-5',
+        cassetteHash: 'bb',
+      },
+    ]);
+  });
+
   it('compares against a reference and gates on what dropped', () => {
-    const records = [1, 2].map((trial) => makeRecord({ trial, source: 'live' }));
+    const records = [1, 2].map((trial) =>
+      makeRecord({ trial, source: 'live', cassetteHash: `hash-${trial}` }),
+    );
     const reference = buildReport({ records, trials: 2, floors: [], generatedAt: 'then' });
+    // The same cassettes, so the drop is deterministic and fails the gate.
     const worse = [
-      makeRecord({ trial: 1, source: 'live' }),
-      makeRecord({ trial: 2, outcome: 'failed' }),
+      makeRecord({ trial: 1, source: 'live', cassetteHash: 'hash-1' }),
+      makeRecord({ trial: 2, outcome: 'failed', cassetteHash: 'hash-2' }),
     ];
     const report = buildReport({
       records: worse,
@@ -46,7 +89,7 @@ describe('buildReport', () => {
     });
     expect(report.fixtureSources).toEqual(['live', 'simulator']);
     expect(report.comparison?.referenceGeneratedAt).toBe('then');
-    expect(report.comparison?.entries[0]?.flag).toBe('dropped');
+    expect(report.comparison?.entries[0]).toMatchObject({ flag: 'dropped', cassettes: 'same' });
     expect(report.gate.reasons).toEqual([
       'T1 upgraded pass@1 1.00 -> 0.50 (lower than the reference)',
       'T1 upgraded pass^2 1.00 -> 0.00 (lower than the reference)',

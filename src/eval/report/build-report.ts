@@ -1,11 +1,12 @@
 import type { FixtureSource, TrialRecord } from '../trial-record.js';
 import { type ComparableReport, compareReports, type TaskKey } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
+import { STATISTICS } from './intervals.js';
 import { compareNames } from './order.js';
-import type { EvalReport } from './report-schema.js';
+import { type EvalReport, REPORT_SCHEMA_VERSION } from './report-schema.js';
 import { summarizeTasks } from './summarize.js';
 import { summarizeSuites } from './summarize-suites.js';
-import { listFailures, listStaleFixtures } from './trial-lists.js';
+import { listFailures, listProvenance, listStaleFixtures } from './trial-lists.js';
 
 export interface BuildReportOptions {
   records: readonly TrialRecord[];
@@ -19,6 +20,10 @@ export interface BuildReportOptions {
   /** Reference rows that no task declares any more; each fails the gate. */
   gone?: readonly TaskKey[];
   generatedAt: Date | string;
+  /** One-sided significance level of the drop test (default 0.05). */
+  alpha?: number;
+  /** Check floors against the lower bound of their interval. */
+  strictFloors?: boolean;
 }
 
 function distinct<T extends string>(values: ReadonlyArray<T | undefined>): T[] {
@@ -40,8 +45,16 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       ? options.generatedAt
       : options.generatedAt.toISOString();
   const tasks = summarizeTasks(records, { trials: options.trials });
+  const trialProvenance = listProvenance(records);
   const comparison = options.reference
-    ? compareReports(options.reference, { generatedAt, tasks }, options.declared)
+    ? compareReports(
+        options.reference,
+        { generatedAt, tasks, trialProvenance },
+        {
+          ...(options.alpha !== undefined && { alpha: options.alpha }),
+          ...(options.declared && { declared: options.declared }),
+        },
+      )
     : undefined;
   const gate = evaluateGate({
     records,
@@ -49,13 +62,16 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     floors: options.floors,
     ...(comparison ? { comparison } : {}),
     ...(options.gone ? { gone: options.gone } : {}),
+    ...(options.strictFloors ? { strictFloors: true } : {}),
   });
   return {
-    schemaVersion: 1,
+    schemaVersion: REPORT_SCHEMA_VERSION,
     generatedAt,
     trials: options.trials,
     fixtureSources: distinct<FixtureSource>(records.map((record) => record.source)),
     models: distinct(records.map((record) => record.model)),
+    hosts: distinct(records.map((record) => record.host)),
+    statistics: STATISTICS,
     suites: distinct(records.map((record) => record.suite)),
     tasks,
     summary: summarizeSuites(tasks),
@@ -63,5 +79,6 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     staleFixtures: listStaleFixtures(records),
     ...(comparison ? { comparison } : {}),
     gate,
+    trialProvenance,
   };
 }

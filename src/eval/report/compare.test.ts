@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareReports, describeNotRun, keyOf } from './compare.js';
 import { summarizeTasks } from './summarize.js';
 import { makeRecord } from './test-records.js';
+import { listProvenance } from './trial-lists.js';
 
 /** A report side from outcomes per task: 'T3 upgraded': 'PPF'. */
 function side(outcomes: Record<string, string>, generatedAt = '2026-01-01T00:00:00.000Z') {
@@ -55,7 +56,7 @@ describe('compareReports', () => {
       'T3 upgraded': 'PP',
       'T9 upgraded': 'PPP',
     });
-    const comparison = compareReports(reference, side({ 'T1 upgraded': 'PPP' }), declared);
+    const comparison = compareReports(reference, side({ 'T1 upgraded': 'PPP' }), { declared });
     expect(
       comparison.entries.map((entry) => `${entry.task} ${entry.variant} ${entry.flag}`),
     ).toEqual(['T1 upgraded same', 'T9 upgraded gone']);
@@ -104,6 +105,8 @@ describe('compareReports', () => {
         flag: 'new',
         passAt1: { before: null, after: 0.5 },
         passHatK: { k: 2, before: null, after: 0 },
+        counts: { after: { n: 2, passed: 1 } },
+        cassettes: 'different',
       },
       {
         suite: 'refund-desk',
@@ -112,8 +115,41 @@ describe('compareReports', () => {
         flag: 'gone',
         passAt1: { before: 1, after: null },
         passHatK: { k: 2, before: 1, after: null },
+        counts: { before: { n: 2, passed: 2 } },
+        cassettes: 'different',
       },
     ]);
+  });
+
+  it('says same cassettes only when every counted trial has the reference hash', () => {
+    const records = (hashes: string[]) =>
+      hashes.map((hash, index) => makeRecord({ trial: index + 1, cassetteHash: hash }));
+    const report = (hashes: string[]) => {
+      const trials = records(hashes);
+      return {
+        generatedAt: 'x',
+        tasks: summarizeTasks(trials),
+        trialProvenance: listProvenance(trials),
+      };
+    };
+    const entry = (before: string[], after: string[]) =>
+      compareReports(report(before), report(after)).entries[0];
+    expect(entry(['a', 'b'], ['a', 'b'])?.cassettes).toBe('same');
+    expect(entry(['a', 'b'], ['a', 'c'])?.cassettes).toBe('different');
+    expect(entry(['a', 'b', 'c'], ['a', 'b'])?.cassettes).toBe('different');
+    // Without hashes nothing proves the cassettes are the same.
+    expect(
+      compareReports(side({ 'T1 upgraded': 'PP' }), side({ 'T1 upgraded': 'PP' })).entries[0]
+        ?.cassettes,
+    ).toBe('different');
+  });
+
+  it('tests a drop only when cassettes differ', () => {
+    const [entry] = compareReports(side({ 'T1 upgraded': 'PPP' }), side({ 'T1 upgraded': 'PPF' }), {
+      alpha: 0.1,
+    }).entries;
+    expect(entry?.dropTest).toMatchObject({ significant: false, trialsToSettle: 8 });
+    expect(entry?.counts).toEqual({ before: { n: 3, passed: 3 }, after: { n: 3, passed: 2 } });
   });
 
   it('does not compare a metric that one side lacks', () => {

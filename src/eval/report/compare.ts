@@ -1,3 +1,4 @@
+import { testDrop } from '../stats/drop-test.js';
 import { direction, largestCommonK, largestK, rateAt } from './rates.js';
 import type {
   Comparison,
@@ -5,10 +6,42 @@ import type {
   ComparisonFlag,
   EvalReport,
   TaskSummary,
+  TrialProvenance,
 } from './report-schema.js';
 
-/** What a comparison needs from either side: the rows and when they were made. */
-export type ComparableReport = Pick<EvalReport, 'generatedAt' | 'tasks'>;
+/** What a comparison needs from either side: the rows, when they were made, the cassette hashes. */
+export type ComparableReport = Pick<EvalReport, 'generatedAt' | 'tasks'> &
+  Partial<Pick<EvalReport, 'trialProvenance'>>;
+
+/** The default one-sided significance level of the drop test (`--alpha`). */
+export const DEFAULT_ALPHA = 0.05;
+
+type CassetteHashes = Map<string, Map<number, string | undefined>>;
+
+/** Per (suite, task, variant): counted trial -> cassette hash. */
+function countedHashes(provenance: readonly TrialProvenance[] | undefined): CassetteHashes {
+  const hashes: CassetteHashes = new Map();
+  for (const trial of provenance ?? []) {
+    if (trial.outcome !== 'passed' && trial.outcome !== 'failed') continue;
+    const key = keyOf(trial);
+    const trials = hashes.get(key) ?? new Map<number, string | undefined>();
+    trials.set(trial.trial, trial.cassetteHash);
+    hashes.set(key, trials);
+  }
+  return hashes;
+}
+
+/** The same counted trials, each with a known and equal cassette hash on both sides. */
+function sameCassettes(
+  before: ReadonlyMap<number, string | undefined> | undefined,
+  after: ReadonlyMap<number, string | undefined> | undefined,
+): boolean {
+  if (!before || !after || before.size !== after.size || after.size === 0) return false;
+  for (const [trial, hash] of after) {
+    if (hash === undefined || before.get(trial) !== hash) return false;
+  }
+  return true;
+}
 
 /** One row of a report: a task's variant in a suite. */
 export type TaskKey = Pick<TaskSummary, 'suite' | 'task' | 'variant'>;
@@ -44,7 +77,12 @@ export function describeNotRun(rows: readonly TaskKey[]): string {
   return [...variants].map(([task, names]) => `${task} (${names.join(', ')})`).join(', ');
 }
 
-function pairEntry(before: TaskSummary, after: TaskSummary): ComparisonEntry {
+function pairEntry(
+  before: TaskSummary,
+  after: TaskSummary,
+  cassettes: 'same' | 'different',
+  alpha: number,
+): ComparisonEntry {
   const k = largestCommonK(before.passHatK, after.passHatK);
   const passAt1 = { before: before.passAt1, after: after.passAt1 };
   const passHatK = {
@@ -61,7 +99,26 @@ function pairEntry(before: TaskSummary, after: TaskSummary): ComparisonEntry {
     : moves.includes(1)
       ? 'improved'
       : 'same';
-  return { suite: after.suite, task: after.task, variant: after.variant, flag, passAt1, passHatK };
+  // Replaying the very same cassettes, any difference is deterministic: no test needed.
+  const dropTest =
+    flag === 'dropped' && cassettes === 'different' && before.n > 0 && after.n > 0
+      ? testDrop(before.n, before.passed, after.n, after.passed, alpha)
+      : undefined;
+  return {
+    suite: after.suite,
+    task: after.task,
+    variant: after.variant,
+    flag,
+    passAt1,
+    passHatK,
+    counts: { before: countsOf(before), after: countsOf(after) },
+    cassettes,
+    ...(dropTest && { dropTest }),
+  };
+}
+
+function countsOf(row: TaskSummary) {
+  return { n: row.n, passed: row.passed };
 }
 
 function oneSidedEntry(row: TaskSummary, flag: 'new' | 'gone'): ComparisonEntry {
@@ -80,6 +137,8 @@ function oneSidedEntry(row: TaskSummary, flag: 'new' | 'gone'): ComparisonEntry 
       before: side(!isNew, value.passHatK),
       after: side(isNew, value.passHatK),
     },
+    counts: isNew ? { after: countsOf(row) } : { before: countsOf(row) },
+    cassettes: 'different',
   };
 }
 
@@ -88,23 +147,35 @@ function oneSidedEntry(row: TaskSummary, flag: 'new' | 'gone'): ComparisonEntry 
  * reports have. A drop in either metric flags the row 'dropped', even if the other rose.
  * Reference rows this run did not select (still in `declared`) are listed in `notRun`,
  * not as entries; rows that nothing declares any more are 'gone' entries.
+ * When the two runs did not replay the same cassettes (re-recorded, live, other trial
+ * counts), a drop also gets a one-sided test at `alpha`, so the gate can tell noise from a
+ * regression.
  *
  * @example compareReports(parseReport(text, 'reports/reference.json'), report, declared).entries
  */
 export function compareReports(
   reference: ComparableReport,
   current: ComparableReport,
-  declared?: ReadonlySet<string>,
+  options: { alpha?: number; declared?: ReadonlySet<string> } = {},
 ): Comparison {
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
   const before = new Map(reference.tasks.map((row) => [keyOf(row), row]));
+  const [hashesBefore, hashesAfter] = [
+    countedHashes(reference.trialProvenance),
+    countedHashes(current.trialProvenance),
+  ];
   const entries = current.tasks.map((row) => {
     const earlier = before.get(keyOf(row));
-    return earlier ? pairEntry(earlier, row) : oneSidedEntry(row, 'new');
+    if (!earlier) return oneSidedEntry(row, 'new');
+    const key = keyOf(row);
+    const same = sameCassettes(hashesBefore.get(key), hashesAfter.get(key));
+    return pairEntry(earlier, row, same ? 'same' : 'different', alpha);
   });
-  const { gone, notRun } = absentRows(reference, current, declared);
+  const { gone, notRun } = absentRows(reference, current, options.declared);
   for (const row of gone) entries.push(oneSidedEntry(row, 'gone'));
   return {
     referenceGeneratedAt: reference.generatedAt,
+    alpha,
     entries,
     ...(notRun.length > 0 && {
       notRun: notRun.map(({ suite, task, variant }) => ({ suite, task, variant })),

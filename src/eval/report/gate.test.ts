@@ -4,26 +4,56 @@ import { absentRows, compareReports, keyOf } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { summarizeTasks } from './summarize.js';
 import { makeRecord } from './test-records.js';
+import { listProvenance } from './trial-lists.js';
+
+/** Cassette hashes per trial: `same` replays the reference's cassettes, `other` re-recorded ones. */
+function hashed(records: TrialRecord[], cassettes: string): TrialRecord[] {
+  return records.map((record) => ({
+    ...record,
+    cassetteHash: `${cassettes}:${record.task}/${record.variant}/${record.trial}`,
+  }));
+}
 
 /** `declared`: the rows task files still declare ('T4 upgraded'); every run row by default. */
 function gate(
   records: TrialRecord[],
   floors: TaskFloor[] = [],
   reference?: TrialRecord[],
-  declaredRows: string[] = [],
+  options: {
+    cassettes?: 'same' | 'other';
+    alpha?: number;
+    strictFloors?: boolean;
+    declared?: string[];
+  } = {},
 ) {
-  const summaries = summarizeTasks(records);
+  const current = hashed(records, options.cassettes ?? 'same');
+  const summaries = summarizeTasks(current);
   const declared = new Set(
-    [...summaries, ...declaredRows.map(rowOf)].map((row) =>
+    [...summaries, ...(options.declared ?? []).map(rowOf)].map((row) =>
       keyOf({ ...row, suite: 'refund-desk' }),
     ),
   );
-  const before = reference && { generatedAt: 'then', tasks: summarizeTasks(reference) };
+  const before = reference && {
+    generatedAt: 'then',
+    tasks: summarizeTasks(reference),
+    trialProvenance: listProvenance(hashed(reference, 'same')),
+  };
   const comparison = before
-    ? compareReports(before, { generatedAt: 'now', tasks: summaries }, declared)
+    ? compareReports(
+        before,
+        { generatedAt: 'now', tasks: summaries, trialProvenance: listProvenance(current) },
+        { ...(options.alpha !== undefined && { alpha: options.alpha }), declared },
+      )
     : undefined;
   const gone = before ? absentRows(before, { tasks: [] }, declared).gone : [];
-  return evaluateGate({ records, summaries, floors, gone, ...(comparison ? { comparison } : {}) });
+  return evaluateGate({
+    records: current,
+    summaries,
+    floors,
+    gone,
+    ...(comparison ? { comparison } : {}),
+    ...(options.strictFloors ? { strictFloors: true } : {}),
+  });
 }
 
 function rowOf(label: string) {
@@ -40,7 +70,7 @@ function trials(task: string, variant: string, outcomes: string): TrialRecord[] 
 describe('evaluateGate', () => {
   it('passes a clean run whose baseline failed every trial', () => {
     const records = [...trials('T1', 'baseline', 'FFF'), ...trials('T1', 'upgraded', 'PPP')];
-    expect(gate(records)).toEqual({ passed: true, reasons: [] });
+    expect(gate(records)).toEqual({ passed: true, reasons: [], warnings: [] });
   });
 
   it('fails on stale, missing and errored trials and lists each of them', () => {
@@ -71,6 +101,7 @@ describe('evaluateGate', () => {
         'T1 upgraded pass@1 0.67 is below the floor 0.90',
         'T1 upgraded pass^3 0.00 is below the floor 0.50',
       ],
+      warnings: [],
     });
   });
 
@@ -86,7 +117,7 @@ describe('evaluateGate', () => {
     expect(result.reasons).toContain('T9 upgraded declares a floor but has no trials');
   });
 
-  it('fails when pass@1 or pass^k dropped against the reference, for any variant', () => {
+  it('fails on any drop when the same cassettes were replayed (every difference is deterministic)', () => {
     const reference = [...trials('T3', 'upgraded', 'PPP'), ...trials('T1', 'baseline', 'PPF')];
     const current = [...trials('T3', 'upgraded', 'PPF'), ...trials('T1', 'baseline', 'PFF')];
     expect(gate(current, [], reference).reasons).toEqual([
@@ -100,7 +131,11 @@ describe('evaluateGate', () => {
     const reference = [...trials('T3', 'upgraded', 'PFF'), ...trials('T4', 'upgraded', 'P')];
     const current = [...trials('T3', 'upgraded', 'PPP'), ...trials('T5', 'upgraded', 'F')];
     // T4 still has its task file: it was only not selected (--task T3,T5).
-    expect(gate(current, [], reference, ['T4 upgraded'])).toEqual({ passed: true, reasons: [] });
+    expect(gate(current, [], reference, { declared: ['T4 upgraded'] })).toEqual({
+      passed: true,
+      reasons: [],
+      warnings: [],
+    });
   });
 
   it('fails when a task of the reference no longer exists, naming it and the fix', () => {
@@ -111,10 +146,59 @@ describe('evaluateGate', () => {
       reasons: [
         'T4 upgraded (suite refund-desk) is in the reference but no eval task declares it any more: restore its task file, or accept the removal with npm run eval -- --update-reference and commit reports/reference.json',
       ],
+      warnings: [],
     });
   });
 
   it('fails a run without any trial', () => {
-    expect(gate([])).toEqual({ passed: false, reasons: ['no trial ran'] });
+    expect(gate([])).toEqual({ passed: false, reasons: ['no trial ran'], warnings: [] });
+  });
+
+  it('on other cassettes, warns about a noisy drop (3/3 -> 2/3) with the trials that would settle it', () => {
+    const result = gate(trials('T1', 'upgraded', 'PPF'), [], trials('T1', 'upgraded', 'PPP'), {
+      cassettes: 'other',
+    });
+    expect(result.passed).toBe(true);
+    expect(result.reasons).toEqual([]);
+    expect(result.warnings).toEqual([
+      'T1 upgraded pass@1 1.00 -> 0.67 (not significant at this n: 3/3 -> 2/3, p = 0.500, alpha 0.05; about 11 trials per side would settle it)',
+      'T1 upgraded pass^3 1.00 -> 0.00 (not significant at this n: 3/3 -> 2/3, p = 0.500, alpha 0.05; about 11 trials per side would settle it)',
+    ]);
+  });
+
+  it('on other cassettes, fails on a significant drop (27/30 -> 20/30)', () => {
+    const reference = trials('T1', 'upgraded', `${'P'.repeat(27)}${'F'.repeat(3)}`);
+    const current = trials('T1', 'upgraded', `${'P'.repeat(20)}${'F'.repeat(10)}`);
+    const result = gate(current, [], reference, { cassettes: 'other' });
+    expect(result.passed).toBe(false);
+    expect(result.reasons[0]).toBe(
+      'T1 upgraded pass@1 0.90 -> 0.67 (significant drop, 27/30 -> 20/30, p = 0.029, alpha 0.05)',
+    );
+    expect(result.warnings).toEqual([]);
+    // The same drop is only a warning at a stricter alpha.
+    const strict = gate(current, [], reference, { cassettes: 'other', alpha: 0.01 });
+    expect(strict.passed).toBe(true);
+    expect(strict.warnings).toHaveLength(1);
+  });
+
+  it('compares runs with different trial counts through the test instead of refusing', () => {
+    const reference = trials('T1', 'upgraded', 'PPPPPPPPPP');
+    const result = gate(trials('T1', 'upgraded', 'PPF'), [], reference);
+    expect(result.passed).toBe(true);
+    expect(result.warnings[0]).toMatch(
+      /^T1 upgraded pass@1 1\.00 -> 0\.67 \(not significant at this n: 10\/10 -> 2\/3/,
+    );
+  });
+
+  it('checks floors against the lower bound with strictFloors', () => {
+    const records = trials('T1', 'upgraded', 'PPP');
+    const floors = [{ task: 'T1', floor: { variant: 'upgraded', passAt1: 0.6 } }];
+    expect(gate(records, floors).passed).toBe(true);
+    const strict = gate(records, floors, undefined, { strictFloors: true });
+    expect(strict.reasons).toEqual([
+      'T1 upgraded pass@1 1.00 has the lower bound 0.44, below the floor 0.60 (--strict-floors)',
+    ]);
+    const thirty = trials('T1', 'upgraded', 'P'.repeat(30));
+    expect(gate(thirty, floors, undefined, { strictFloors: true }).passed).toBe(true);
   });
 });

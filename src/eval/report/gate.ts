@@ -2,7 +2,8 @@ import type { Floor, TrialRecord } from '../trial-record.js';
 import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
 import { direction, largestK, rateAt } from './rates.js';
-import type { Comparison, GateResult, TaskSummary } from './report-schema.js';
+import type { Comparison, ComparisonEntry, GateResult, TaskSummary } from './report-schema.js';
+import { byTrial } from './trial-lists.js';
 
 /** A floor as a task declares it. */
 export interface TaskFloor {
@@ -20,6 +21,8 @@ export interface GateInput {
    * Checked whatever the trial counts, so a removal cannot hide behind an uncompared run.
    */
   gone?: readonly TaskKey[];
+  /** Check floors against the interval's lower bound instead of the point estimate. */
+  strictFloors?: boolean;
 }
 
 const UNRESOLVED = [
@@ -31,7 +34,10 @@ const UNRESOLVED = [
 function unresolvedReasons(records: readonly TrialRecord[]): string[] {
   const reasons: string[] = [];
   for (const [outcome, noun, fix] of UNRESOLVED) {
-    const trials = records.filter((record) => record.outcome === outcome).map(trialLabel);
+    const trials = records
+      .filter((record) => record.outcome === outcome)
+      .sort(byTrial)
+      .map(trialLabel);
     if (trials.length === 0) continue;
     const plural = trials.length === 1 ? '' : 's';
     reasons.push(`${trials.length} ${noun}${plural} (${fix}): ${trials.join(', ')}`);
@@ -40,15 +46,30 @@ function unresolvedReasons(records: readonly TrialRecord[]): string[] {
   return reasons;
 }
 
-function belowFloor(label: string, metric: string, value: number | null, floor: number) {
+function belowFloor(
+  label: string,
+  metric: string,
+  value: number | null,
+  floor: number,
+  lower: number | null | undefined,
+) {
   if (value === null)
     return `${label} ${metric} has no value (no counted trial); floor ${formatRate(floor)}`;
+  if (lower !== undefined) {
+    return lower === null || direction(floor, lower) < 0
+      ? `${label} ${metric} ${formatRate(value)} has the lower bound ${formatRate(lower)}, below the floor ${formatRate(floor)} (--strict-floors)`
+      : undefined;
+  }
   return direction(floor, value) < 0
     ? `${label} ${metric} ${formatRate(value)} is below the floor ${formatRate(floor)}`
     : undefined;
 }
 
-function floorReasons(summaries: readonly TaskSummary[], floors: readonly TaskFloor[]): string[] {
+function floorReasons(
+  summaries: readonly TaskSummary[],
+  floors: readonly TaskFloor[],
+  strict: boolean,
+): string[] {
   const reasons: Array<string | undefined> = [];
   for (const { task, floor } of floors) {
     const label = `${task} ${floor.variant}`;
@@ -58,35 +79,77 @@ function floorReasons(summaries: readonly TaskSummary[], floors: readonly TaskFl
       continue;
     }
     for (const row of rows) {
+      const lowerAt1 = strict ? (row.intervals.passAt1?.lower ?? null) : undefined;
       if (floor.passAt1 !== undefined)
-        reasons.push(belowFloor(label, 'pass@1', row.passAt1, floor.passAt1));
+        reasons.push(belowFloor(label, 'pass@1', row.passAt1, floor.passAt1, lowerAt1));
       if (floor.passHatK !== undefined) {
         const k = largestK(row.passHatK);
         const metric = k === undefined ? 'pass^k' : `pass^${k}`;
-        reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK));
+        const lower = strict ? (row.intervals.passHatK[String(k)]?.lower ?? null) : undefined;
+        reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK, lower));
       }
     }
   }
   return reasons.filter((reason) => reason !== undefined);
 }
 
-function dropReasons(comparison: Comparison | undefined): string[] {
+function dropLines(entry: ComparisonEntry): string[] {
+  const label = `${entry.task} ${entry.variant}`;
+  const { passAt1, passHatK } = entry;
+  const lines: string[] = [];
+  if (direction(passAt1.before, passAt1.after) < 0) {
+    lines.push(`${label} pass@1 ${formatRate(passAt1.before)} -> ${formatRate(passAt1.after)}`);
+  }
+  if (direction(passHatK.before, passHatK.after) < 0) {
+    const metric = `pass^${passHatK.k ?? 'k'}`;
+    lines.push(
+      `${label} ${metric} ${formatRate(passHatK.before)} -> ${formatRate(passHatK.after)}`,
+    );
+  }
+  return lines;
+}
+
+function countsText(entry: ComparisonEntry): string {
+  const { before, after } = entry.counts;
+  return `${before?.passed ?? 0}/${before?.n ?? 0} -> ${after?.passed ?? 0}/${after?.n ?? 0}`;
+}
+
+/**
+ * Drops against the reference. On the same cassettes every drop is deterministic and fails;
+ * on other cassettes only a significant one fails, and a noisy one is a warning.
+ */
+function dropVerdicts(comparison: Comparison | undefined): {
+  reasons: string[];
+  warnings: string[];
+} {
   const reasons: string[] = [];
+  const warnings: string[] = [];
   for (const entry of comparison?.entries ?? []) {
     if (entry.flag !== 'dropped') continue;
-    const label = `${entry.task} ${entry.variant}`;
-    const { passAt1, passHatK } = entry;
-    if (direction(passAt1.before, passAt1.after) < 0) {
-      reasons.push(`${label} pass@1 ${formatRate(passAt1.before)} -> ${formatRate(passAt1.after)}`);
+    const lines = dropLines(entry);
+    const test = entry.dropTest;
+    if (entry.cassettes === 'same' || !test) {
+      reasons.push(...lines.map((line) => `${line} (lower than the reference)`));
+      continue;
     }
-    if (direction(passHatK.before, passHatK.after) < 0) {
-      const metric = `pass^${passHatK.k ?? 'k'}`;
+    const p = `p = ${test.pValue.toFixed(3)}, alpha ${comparison!.alpha}`;
+    if (test.significant) {
       reasons.push(
-        `${label} ${metric} ${formatRate(passHatK.before)} -> ${formatRate(passHatK.after)}`,
+        ...lines.map((line) => `${line} (significant drop, ${countsText(entry)}, ${p})`),
       );
+      continue;
     }
+    const settle =
+      test.trialsToSettle === undefined
+        ? 'more than 1000 trials per side would be needed to settle it'
+        : `about ${test.trialsToSettle} trials per side would settle it`;
+    warnings.push(
+      ...lines.map(
+        (line) => `${line} (not significant at this n: ${countsText(entry)}, ${p}; ${settle})`,
+      ),
+    );
   }
-  return reasons.map((reason) => `${reason} (lower than the reference)`);
+  return { reasons, warnings };
 }
 
 function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
@@ -98,16 +161,18 @@ function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
 
 /**
  * The exit code's verdict. Fails on any stale, missing or errored trial, any declared floor
- * that does not hold, any pass@1 or pass^k drop against the reference, and any reference
- * row whose task no longer exists (a deleted task cannot pass as "gone"). Failed trials
- * alone (a weak baseline, say) are data, not a failed run.
+ * that does not hold, any pass@1 or pass^k drop against the reference (every drop when the
+ * same cassettes were replayed, only a significant one otherwise: a noisy drop is a warning),
+ * and any reference row whose task no longer exists (a deleted task cannot pass as "gone").
+ * Failed trials alone (a weak baseline, say) are data, not a failed run.
  */
 export function evaluateGate(input: GateInput): GateResult {
+  const drops = dropVerdicts(input.comparison);
   const reasons = [
     ...unresolvedReasons(input.records),
-    ...floorReasons(input.summaries, input.floors),
-    ...dropReasons(input.comparison),
+    ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
+    ...drops.reasons,
     ...goneReasons(input.gone),
   ];
-  return { passed: reasons.length === 0, reasons };
+  return { passed: reasons.length === 0, reasons, warnings: drops.warnings };
 }

@@ -115,12 +115,12 @@ export const HTML_SCRIPT = String.raw`
       variants.forEach(function (v) {
         var r = mine.filter(function (x) { return x.variant === v; })[0];
         if (!r) { cells.push('', '', '', ''); return; }
-        var bar = el('span', null, el('span', { cls: 'bar', style: 'width:' + Math.round((r.passHatKCell.value || 0) * 40) + 'px' }), ' ' + r.passHatKCell.text);
-        cells.push(r.counted, rate(r.passAt1), r.passAtKCell.text, bar);
+        var bar = el('span', null, el('span', { cls: 'bar', style: 'width:' + Math.round((r.passHatKCell.value || 0) * 40) + 'px' }), ' ' + r.withIntervals.passHatK);
+        cells.push(r.counted, r.withIntervals.passAt1, r.withIntervals.passAtK, bar);
       });
       if (hasDelta) {
         var d = mine.filter(function (x) { return x.delta; })[0];
-        cells.push(d ? delta(d.delta.passAt1) : '', d ? delta(d.delta.passHatK) : '');
+        cells.push(d ? d.withIntervals.delta : '', d ? delta(d.delta.passHatK) : '');
       }
       return cells;
     });
@@ -128,6 +128,8 @@ export const HTML_SCRIPT = String.raw`
     var scores = table(head, body, numeric);
     scores.setAttribute('data-testid', 'scores');
     root.appendChild(scores);
+    root.appendChild(el('p', { cls: 'muted', text: 'Rates with their 95% interval [lower, upper] (Wilson; \u0394: Newcombe).' +
+      (model.scores.undecided ? ' ' + model.notDistinguishable : '') }));
     var costs = rows.map(function (r) {
       return [r.task, r.variant, amount(r.tokens.input), amount(r.tokens.output), amount(r.tokens.cacheRead),
         amount(r.tokens.cacheWrite), mean(r.steps), mean(r.toolCalls), mean(r.toolErrors), mean(r.unconfirmedWrites),

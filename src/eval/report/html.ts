@@ -1,4 +1,5 @@
 import type { TrialRecord } from '../trial-record.js';
+import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
 import type { TrialTranscript } from './load-transcripts.js';
@@ -110,6 +111,7 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     },
     comparison: model.comparison,
     stale: { commands: model.stale.commands },
+    notDistinguishable: NOT_DISTINGUISHABLE_NOTE,
     trials: index,
   };
   return [

@@ -34,9 +34,25 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain(
       '> Model: `claude-sonnet-4-5` · Date: 2026-01-09T10:00:00.000Z · Trials: 3 per task and variant',
     );
-    const live = render([makeRecord({ source: 'live' })]);
+    const live = render([makeRecord({ source: 'live', host: 'api.anthropic.com' })]);
     expect(live).toContain('> Fixtures: **live** (recorded from the live Anthropic API)');
+    expect(live).toContain('> Recorded from: live Anthropic API (api.anthropic.com)');
     expect(live).not.toContain('simulator');
+  });
+
+  it('does not call a cassette recorded against 127.0.0.1 the public API, and names mixed origins', () => {
+    const local = render([makeRecord({ source: 'live', host: '127.0.0.1:4010' })]);
+    expect(local).toContain(
+      '> Recorded from: live-labelled, recorded against a local server at 127.0.0.1, not the public API',
+    );
+    const mixed = render([
+      makeRecord({ trial: 1, source: 'live', host: 'api.anthropic.com' }),
+      makeRecord({ trial: 2, source: 'simulator', host: '127.0.0.1:4010' }),
+      makeRecord({ trial: 3, source: 'simulator', host: '127.0.0.1:4011' }),
+    ]);
+    expect(mixed).toContain('> Recorded from (mixed):');
+    expect(mixed).toContain('> - live Anthropic API (api.anthropic.com): T1 upgraded 1');
+    expect(mixed).toContain('> - simulator at 127.0.0.1: T1 upgraded 2-3');
   });
 
   it('states the gate verdict with its reasons', () => {
@@ -50,10 +66,13 @@ describe('renderMarkdown', () => {
       '| Task | Title | Variant | c/n | pass@1 | pass@3 | pass^3 | Δ pass@1 vs baseline | Δ pass^k vs baseline |',
     );
     expect(markdown).toContain(
-      '| T1 | business rules | upgraded | 3/3 | 1.00 | 1.00 | 1.00 | +0.67 | +1.00 |',
+      '| T1 | business rules | upgraded | 3/3 | 1.00 [0.44, 1.00] | 1.00 [0.82, 1.00] | 1.00 [0.08, 1.00] | +0.67 [−0.06, +0.94] ~ | +1.00 |',
     );
     expect(markdown).toContain(
-      '| T3 | downstream hang | upgraded | 2/2 (1 stale) | 1.00 | 1.00 (k=2) | 1.00 (k=2) |',
+      '| T3 | downstream hang | upgraded | 2/2 (1 stale) | 1.00 [0.34, 1.00] | 1.00 (k=2) | 1.00 (k=2) | +1.00 [+0.07, +1.00] | +1.00 |',
+    );
+    expect(markdown).toContain(
+      '~ = not distinguishable at this n (the 95% interval of the difference includes 0)',
     );
     expect(markdown).toContain(
       '| T6 | missing payment | upgraded | 0/0 (3 missing) | — | — | — |  |  |',
@@ -65,7 +84,10 @@ describe('renderMarkdown', () => {
       '| T1 | baseline | 2,000 | 200 | 500 | 0 | 4.0 | 3.0 | 0.7 | 0.0 | 300 | 500 | 20 |',
     );
     expect(markdown).toContain(
-      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
+      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [1.00, 1.00] | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
+    );
+    expect(markdown).toMatch(
+      /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \[\+0\.67, \+1\.00\], distinguishable/,
     );
   });
 
@@ -105,14 +127,31 @@ describe('renderMarkdown', () => {
   });
 
   it('shows before -> after per task with ▲ / ▼ against a reference', () => {
-    const reference = [1, 2, 3].map((trial) => makeRecord({ task: 'T3', trial }));
+    const reference = [1, 2, 3].map((trial) =>
+      makeRecord({ task: 'T3', trial, cassetteHash: `h${trial}` }),
+    );
     const current = [1, 2, 3].map((trial) =>
-      makeRecord({ task: 'T3', trial, outcome: trial === 3 ? 'failed' : 'passed' }),
+      makeRecord({
+        task: 'T3',
+        trial,
+        outcome: trial === 3 ? 'failed' : 'passed',
+        cassetteHash: `h${trial}`,
+      }),
     );
     const compared = render(current, reference);
     expect(compared).toContain('## Compared with the reference (2025-12-31T00:00:00Z)');
-    expect(compared).toContain('| T3 | upgraded | 1.00 → 0.67 ▼ | 3 | 1.00 → 0.00 ▼ | ▼ dropped |');
+    expect(compared).toContain(
+      '| T3 | upgraded | 1.00 → 0.67 ▼ | 3 | 1.00 → 0.00 ▼ | ▼ dropped | same cassettes |',
+    );
     expect(compared).toContain('- T3 upgraded pass^3 1.00 -> 0.00 (lower than the reference)');
+    // Re-recorded cassettes: the same drop is noise at n = 3, a warning.
+    const rerecorded = render(
+      current.map((record) => ({ ...record, cassetteHash: `new-${record.trial}` })),
+      reference,
+    );
+    expect(rerecorded).toContain('## Gate: ✅ passed');
+    expect(rerecorded).toContain('| ▼ dropped | p = 0.500: noise; ~11 trials settle it |');
+    expect(rerecorded).toContain('**Warnings** (noise at this n, not failing):');
   });
 
   it('keeps user text from breaking tables and fences', () => {

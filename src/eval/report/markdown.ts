@@ -8,6 +8,8 @@ import {
   NONE,
   trialLabel,
 } from './format.js';
+import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
+import { dropTestCell } from './format-statistics.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
 
@@ -64,16 +66,33 @@ function header(model: ReportModel): string {
     '# Eval report',
     '',
     `> Fixtures: **${header.source.label}** (${header.source.note})`,
+    ...originLines(model),
     '>',
     `> Model: ${models} · Date: ${header.generatedAt} · Trials: ${header.trials} per task and variant` +
       ` · Suite: ${header.suites.map(escapeText).join(', ') || NONE}`,
   ].join('\n');
 }
 
+/** The hosts the cassettes came from; per origin the trials, when more than one contributed. */
+function originLines(model: ReportModel): string[] {
+  const { origins, mixed, lines } = model.header.origins;
+  if (!mixed) return origins.length > 0 ? ['>', `> Recorded from: ${escapeText(origins[0]!)}`] : [];
+  return ['>', '> Recorded from (mixed):', ...lines.map((line) => `> - ${escapeText(line)}`)];
+}
+
 function gateSection(model: ReportModel): string {
-  if (model.gate.passed) return '## Gate: ✅ passed';
+  const warnings =
+    model.gate.warnings.length > 0
+      ? [
+          '',
+          '**Warnings** (noise at this n, not failing):',
+          '',
+          ...model.gate.warnings.map((warning) => `- ${escapeText(warning)}`),
+        ]
+      : [];
+  if (model.gate.passed) return ['## Gate: ✅ passed', ...warnings].join('\n');
   const reasons = model.gate.reasons.map((reason) => `- ${escapeText(reason)}`);
-  return ['## Gate: ❌ failed', '', ...reasons].join('\n');
+  return ['## Gate: ❌ failed', '', ...reasons, ...warnings].join('\n');
 }
 
 function scoresSection(model: ReportModel): string {
@@ -86,14 +105,21 @@ function scoresSection(model: ReportModel): string {
     escapeText(row.title),
     escapeText(row.variant),
     row.counted,
-    formatRate(row.passAt1),
-    row.passAtKCell.text,
-    row.passHatKCell.text,
-    row.delta ? formatDelta(row.delta.passAt1) : '',
+    row.withIntervals.passAt1,
+    row.withIntervals.passAtK,
+    row.withIntervals.passHatK,
+    row.withIntervals.delta,
     row.delta ? formatDelta(row.delta.passHatK) : '',
   ]);
   const deltas = [`Δ pass@1${suffix}`, `Δ pass^k${suffix}`];
-  return ['## Scores', '', table([...head, ...deltas], rows, 'llllrrrrrr')].join('\n');
+  return [
+    '## Scores',
+    '',
+    'Rates with their 95% interval: [lower, upper].',
+    '',
+    table([...head, ...deltas], rows, 'llllrrrrrr'),
+    ...(model.scores.undecided ? ['', NOT_DISTINGUISHABLE_NOTE] : []),
+  ].join('\n');
 }
 
 /** An `xychart-beta` bar chart; bars without a value are left out. */
@@ -124,18 +150,22 @@ function summarySection(model: ReportModel): string {
     escapeText(row.suite),
     escapeText(row.variant),
     `${row.tasks}${row.excludedTasks.length > 0 ? ` (left out: ${row.excludedTasks.map(escapeText).join(', ')})` : ''}`,
-    formatRate(row.passAt1),
+    row.passAt1WithInterval,
     row.passAtKCell.text,
     row.passHatKCell.text,
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
+  const deltas = model.summary.flatMap((row) =>
+    row.deltaLine ? [`- ${escapeText(row.deltaLine)}`] : [],
+  );
   return [
     '## Suite summary',
     '',
-    'Means over tasks; a task with no counted trial is left out and named.',
+    'Means over tasks (intervals: bootstrap over tasks); a task with no counted trial is left out and named.',
     '',
     table(head, rows, 'llrrrrrr'),
+    ...(deltas.length > 0 ? ['', ...deltas] : []),
   ].join('\n');
 }
 
@@ -180,13 +210,18 @@ function comparisonSection(model: ReportModel): string {
     entry.passHatK.k === null ? '' : String(entry.passHatK.k),
     formatChange(entry.passHatK.before, entry.passHatK.after),
     FLAG_LABELS[entry.flag],
+    escapeText(dropTestCell(entry, comparison.alpha)),
   ]);
   return [
     `## Compared with the reference (${escapeText(comparison.referenceGeneratedAt)})`,
     '',
-    'Before → after; pass^k at the largest k both runs have.',
+    `Before → after; pass^k at the largest k both runs have. On the same cassettes every drop fails the gate; on re-recorded ones only a drop significant at alpha ${comparison.alpha} (one-sided Fisher test) does.`,
     '',
-    table(['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change'], rows, 'llrrrl'),
+    table(
+      ['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change', 'Cassettes / test'],
+      rows,
+      'llrrrll',
+    ),
     ...(comparison.notRun
       ? [
           '',

@@ -1,5 +1,8 @@
 import { groupRerecordCommands } from '../rerecord.js';
 import { countedCell, describeSources, rateCell, rateNear } from './format.js';
+import { deltaWithInterval, rateWithInterval } from './format-interval.js';
+import { describeOrigins } from './format-provenance.js';
+import { suiteDeltaLine } from './format-statistics.js';
 import type {
   Comparison,
   EvalReport,
@@ -22,11 +25,16 @@ export interface ScoreRow extends TaskSummary {
   counted: string;
   passAtKCell: RateCell;
   passHatKCell: RateCell;
+  /** Rates with their 95% interval, "0.67 [0.21, 0.94]"; at k only when the row reaches k. */
+  withIntervals: { passAt1: string; passAtK: string; passHatK: string; delta: string };
 }
 
 export interface SummaryRow extends VariantSummary {
   passAtKCell: RateCell;
   passHatKCell: RateCell;
+  passAt1WithInterval: string;
+  /** The paired suite difference against the other variant, as a sentence; undefined without one. */
+  deltaLine: string | undefined;
 }
 
 /**
@@ -42,6 +50,8 @@ export interface ReportModel {
     suites: string[];
     /** Simulator token counts are estimates, and the costs section says so. */
     estimatedTokens: boolean;
+    /** The hosts the cassettes came from; per origin the trials when more than one contributed. */
+    origins: ReturnType<typeof describeOrigins>;
   };
   gate: GateResult;
   scores: {
@@ -51,6 +61,8 @@ export interface ReportModel {
     /** The reference variant of every delta, when they all share one. */
     deltaAgainst: string | undefined;
     rows: ScoreRow[];
+    /** Some Δ is not distinguishable from noise at this n (the renderers add the note). */
+    undecided: boolean;
   };
   chart: { title: string; bars: Array<{ label: string; value: number | null }> };
   summary: SummaryRow[];
@@ -62,6 +74,17 @@ export interface ReportModel {
 
 function cell(rates: TaskSummary['passAtK'], k: number): RateCell {
   return { ...rateNear(rates, k), text: rateCell(rates, k) };
+}
+
+/** The interval at k only when the cell shows k itself (not a shorter row's largest k). */
+function withInterval(
+  rates: TaskSummary['passAtK'],
+  intervals: TaskSummary['intervals']['passAtK'],
+  k: number,
+): string {
+  return rateNear(rates, k).k === k
+    ? rateWithInterval(rates[String(k)], intervals[String(k)])
+    : rateCell(rates, k);
 }
 
 function chart(report: EvalReport): ReportModel['chart'] {
@@ -89,6 +112,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
       trials: k,
       suites: report.suites,
       estimatedTokens: report.fixtureSources.includes('simulator'),
+      origins: describeOrigins(report),
     },
     gate: report.gate,
     scores: {
@@ -100,13 +124,22 @@ export function buildReportModel(report: EvalReport): ReportModel {
         counted: countedCell(row),
         passAtKCell: cell(row.passAtK, k),
         passHatKCell: cell(row.passHatK, k),
+        withIntervals: {
+          passAt1: rateWithInterval(row.passAt1, row.intervals.passAt1),
+          passAtK: withInterval(row.passAtK, row.intervals.passAtK, k),
+          passHatK: withInterval(row.passHatK, row.intervals.passHatK, k),
+          delta: row.delta ? deltaWithInterval(row.delta) : '',
+        },
       })),
+      undecided: report.tasks.some((row) => row.delta?.distinguishable === false),
     },
     chart: chart(report),
     summary: report.summary.map((row) => ({
       ...row,
       passAtKCell: cell(row.passAtK, k),
       passHatKCell: cell(row.passHatK, k),
+      passAt1WithInterval: rateWithInterval(row.passAt1, row.intervals.passAt1),
+      deltaLine: row.delta ? suiteDeltaLine(row) : undefined,
     })),
     costs: report.tasks,
     comparison: report.comparison,

@@ -10,6 +10,20 @@ const RateByKSchema = z.record(z.string().regex(/^[1-9]\d*$/), RateSchema.nullab
 const MeanSchema = z.number().nullable();
 const TrialNumbersSchema = z.array(z.number().int().min(1));
 
+/** A 95% interval (see `statistics` in the report for the method of each). */
+export const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).strict();
+const IntervalByKSchema = z.record(z.string().regex(/^[1-9]\d*$/), IntervalSchema.nullable());
+
+/** Intervals of pass@1, pass@k and pass^k; null where the rate itself is null. */
+export const RateIntervalsSchema = z
+  .object({
+    passAt1: IntervalSchema.nullable(),
+    passAtK: IntervalByKSchema,
+    passHatK: IntervalByKSchema,
+  })
+  .strict();
+export type RateIntervals = z.infer<typeof RateIntervalsSchema>;
+
 const TokensSchema = z
   .object({ input: MeanSchema, output: MeanSchema, cacheRead: MeanSchema, cacheWrite: MeanSchema })
   .strict();
@@ -22,6 +36,10 @@ export const VariantDeltaSchema = z
     /** The largest k both variants have; null when either counted no trial. */
     k: z.number().int().min(1).nullable(),
     passHatK: z.number().nullable(),
+    /** Interval of the pass@1 difference (Newcombe); null when either side counted no trial. */
+    passAt1Interval: IntervalSchema.nullable(),
+    /** True when that interval leaves out 0: the variants differ at this n. */
+    distinguishable: z.boolean().nullable(),
   })
   .strict();
 export type VariantDelta = z.infer<typeof VariantDeltaSchema>;
@@ -39,6 +57,7 @@ export const TaskSummarySchema = z
     passAt1: RateSchema.nullable(),
     passAtK: RateByKSchema,
     passHatK: RateByKSchema,
+    intervals: RateIntervalsSchema,
     /** Trial numbers that reached no verdict; never counted in n. */
     excluded: z
       .object({
@@ -60,6 +79,18 @@ export const TaskSummarySchema = z
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 
+/** Suite pass@1 of this variant minus the other's, paired by task (tasks both counted). */
+export const SuiteDeltaSchema = z
+  .object({
+    against: z.string(),
+    tasks: z.number().int().min(0),
+    passAt1: z.number().nullable(),
+    passAt1Interval: IntervalSchema.nullable(),
+    distinguishable: z.boolean().nullable(),
+  })
+  .strict();
+export type SuiteDelta = z.infer<typeof SuiteDeltaSchema>;
+
 /** Suite figures for one variant: means over the tasks that counted at least one trial. */
 export const VariantSummarySchema = z
   .object({
@@ -71,12 +102,15 @@ export const VariantSummarySchema = z
     passAt1: RateSchema.nullable(),
     passAtK: RateByKSchema,
     passHatK: RateByKSchema,
+    /** Bootstrap over the tasks of the suite. */
+    intervals: RateIntervalsSchema,
     tokens: TokensSchema,
     steps: MeanSchema,
     toolCalls: MeanSchema,
     toolErrors: MeanSchema,
     unconfirmedWrites: MeanSchema,
     toolMs: MeanSchema,
+    delta: SuiteDeltaSchema.optional(),
   })
   .strict();
 export type VariantSummary = z.infer<typeof VariantSummarySchema>;
@@ -111,6 +145,20 @@ export type StaleFixture = z.infer<typeof StaleFixtureSchema>;
 export const ComparisonFlagSchema = z.enum(['dropped', 'improved', 'same', 'new', 'gone']);
 export type ComparisonFlag = z.infer<typeof ComparisonFlagSchema>;
 
+const CountsSchema = z
+  .object({ n: z.number().int().min(0), passed: z.number().int().min(0) })
+  .strict();
+
+export const DropTestSchema = z
+  .object({
+    pValue: z.number().min(0).max(1),
+    significant: z.boolean(),
+    /** Trials per side that would settle it at the observed rates (absent: more than 1000). */
+    trialsToSettle: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type DropTest = z.infer<typeof DropTestSchema>;
+
 const BeforeAfterShape = { before: RateSchema.nullable(), after: RateSchema.nullable() };
 
 export const ComparisonEntrySchema = z
@@ -122,6 +170,15 @@ export const ComparisonEntrySchema = z
     passAt1: z.object(BeforeAfterShape).strict(),
     /** At the largest k both reports have (or the one side's largest k for new/gone). */
     passHatK: z.object({ k: z.number().int().min(1).nullable(), ...BeforeAfterShape }).strict(),
+    /** Counted trials and passes on either side (absent for a side that did not run). */
+    counts: z.object({ before: CountsSchema.optional(), after: CountsSchema.optional() }).strict(),
+    /**
+     * same: every counted trial replayed a cassette with the reference's content hash, so any
+     * difference is deterministic. different: re-recorded, live, or other trials.
+     */
+    cassettes: z.enum(['same', 'different']),
+    /** One-sided test of a drop in pass@1 counts; only when cassettes differ and it dropped. */
+    dropTest: DropTestSchema.optional(),
   })
   .strict();
 export type ComparisonEntry = z.infer<typeof ComparisonEntrySchema>;
@@ -129,6 +186,8 @@ export type ComparisonEntry = z.infer<typeof ComparisonEntrySchema>;
 export const ComparisonSchema = z
   .object({
     referenceGeneratedAt: z.string(),
+    /** One-sided significance level of the drop test. */
+    alpha: z.number().gt(0).lt(1),
     entries: z.array(ComparisonEntrySchema),
     /** Reference rows this run did not select (their tasks still exist): not compared. */
     notRun: z
@@ -139,19 +198,57 @@ export const ComparisonSchema = z
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 export const GateResultSchema = z
-  .object({ passed: z.boolean(), reasons: z.array(z.string()) })
+  .object({
+    passed: z.boolean(),
+    reasons: z.array(z.string()),
+    /** Drops that are not significant at this n: shown, never failing. */
+    warnings: z.array(z.string()),
+  })
   .strict();
 export type GateResult = z.infer<typeof GateResultSchema>;
+
+/** Where one trial's fixture came from. */
+export const TrialProvenanceSchema = z
+  .object({
+    suite: z.string(),
+    task: z.string(),
+    variant: z.string(),
+    trial: z.number().int().min(1),
+    outcome: z.string(),
+    source: FixtureSourceSchema.optional(),
+    host: z.string().optional(),
+    model: z.string().optional(),
+    recordedAt: z.string().optional(),
+    /** sha256 of the cassette's canonical bytes. */
+    cassetteHash: z.string().optional(),
+  })
+  .strict();
+export type TrialProvenance = z.infer<typeof TrialProvenanceSchema>;
+
+/** How the intervals and the drop test were computed, so a reader can redo them. */
+export const StatisticsSchema = z
+  .object({
+    confidence: z.number().gt(0).lt(1),
+    methods: z.record(z.string(), z.string()),
+    bootstrap: z.object({ seed: z.number().int(), resamples: z.number().int().min(1) }).strict(),
+  })
+  .strict();
+export type Statistics = z.infer<typeof StatisticsSchema>;
+
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** `reports/latest.json`; bump `schemaVersion` on any incompatible change. */
 export const EvalReportSchema = z
   .object({
-    schemaVersion: z.literal(1),
+    schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
     generatedAt: z.string(),
     /** Trials requested per task and variant. */
     trials: z.number().int().min(1),
     fixtureSources: z.array(FixtureSourceSchema),
     models: z.array(z.string()),
+    /** Distinct hosts the cassettes were recorded against. */
+    hosts: z.array(z.string()),
+    statistics: StatisticsSchema,
     suites: z.array(z.string()),
     tasks: z.array(TaskSummarySchema),
     summary: z.array(VariantSummarySchema),
@@ -159,6 +256,8 @@ export const EvalReportSchema = z
     staleFixtures: z.array(StaleFixtureSchema),
     comparison: ComparisonSchema.optional(),
     gate: GateResultSchema,
+    /** One entry per trial: source, host, model, recordedAt, cassette hash. */
+    trialProvenance: z.array(TrialProvenanceSchema),
   })
   .strict();
 export type EvalReport = z.infer<typeof EvalReportSchema>;
@@ -179,6 +278,12 @@ export function parseReport(json: unknown, source: string): EvalReport {
         cause: error,
       });
     }
+  }
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== REPORT_SCHEMA_VERSION) {
+    throw new ConfigError(
+      `${source}: schemaVersion ${version} is not ${REPORT_SCHEMA_VERSION} (this version of harness-evals writes ${REPORT_SCHEMA_VERSION}); regenerate it with npm run eval -- --update-reference (or run the older version to compare)`,
+    );
   }
   return parseWith(EvalReportSchema, data, source);
 }

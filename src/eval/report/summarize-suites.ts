@@ -1,6 +1,8 @@
 import { mean } from '../metrics.js';
+import { suiteDelta, suiteIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import type { TaskSummary, VariantSummary } from './report-schema.js';
+import { deltaReference } from './summarize.js';
 
 function meanOrNull(values: ReadonlyArray<number | null>): number | null {
   return mean(values.filter((value): value is number => value !== null)) ?? null;
@@ -35,6 +37,7 @@ function summarizeVariant(
     passAt1: meanOf((task) => task.passAt1),
     passAtK: meanRates(tasks, (task) => task.passAtK),
     passHatK: meanRates(tasks, (task) => task.passHatK),
+    intervals: suiteIntervals(tasks),
     tokens: {
       input: meanOf((task) => task.tokens.input),
       output: meanOf((task) => task.tokens.output),
@@ -59,7 +62,34 @@ export function summarizeSuites(tasks: readonly TaskSummary[]): VariantSummary[]
     const key = JSON.stringify([task.suite, task.variant]);
     groups.set(key, [...(groups.get(key) ?? []), task]);
   }
-  return [...groups.values()]
+  const summaries = [...groups.values()]
     .map((rows) => summarizeVariant(rows[0]!.suite, rows[0]!.variant, rows))
     .sort((a, b) => compareNames(a.suite, b.suite) || compareNames(a.variant, b.variant));
+  return withSuiteDeltas(summaries, tasks);
+}
+
+/** With exactly two variants in a suite, the non-reference one gets the paired pass@1 delta. */
+function withSuiteDeltas(
+  summaries: VariantSummary[],
+  tasks: readonly TaskSummary[],
+): VariantSummary[] {
+  return summaries.map((summary) => {
+    const variants = summaries.filter((other) => other.suite === summary.suite);
+    if (variants.length !== 2) return summary;
+    const reference = deltaReference(variants);
+    if (reference === summary) return summary;
+    const rate = (task: string, variant: string) =>
+      tasks.find(
+        (row) =>
+          row.suite === summary.suite && row.task === task && row.variant === variant && row.n > 0,
+      )?.passAt1 ?? null;
+    const pairs: Array<[number, number]> = [];
+    for (const task of new Set(
+      tasks.filter((row) => row.suite === summary.suite).map((row) => row.task),
+    )) {
+      const [before, after] = [rate(task, reference.variant), rate(task, summary.variant)];
+      if (before !== null && after !== null) pairs.push([before, after]);
+    }
+    return { ...summary, delta: suiteDelta(reference.variant, pairs) };
+  });
 }

@@ -68,12 +68,16 @@ describe('summarizeTasks', () => {
     const delta = row(rows, 'T1', 'upgraded').delta;
     expect(delta).toMatchObject({ against: 'baseline', k: 3, passHatK: 1 });
     expect(delta?.passAt1).toBeCloseTo(2 / 3, 12);
-    expect(row(rows, 'T3', 'upgraded').delta).toEqual({
+    expect(row(rows, 'T3', 'upgraded').delta).toMatchObject({
       against: 'baseline',
       passAt1: 1,
       k: 2,
       passHatK: 1,
+      distinguishable: true,
     });
+    // Newcombe's interval for 0/2 -> 2/2 (see stats/reference/compute-reference.py)
+    expect(row(rows, 'T3', 'upgraded').delta?.passAt1Interval?.lower).toBeCloseTo(0.0699851983, 8);
+    expect(row(rows, 'T1', 'upgraded').delta?.distinguishable).toBe(false);
     expect(row(rows, 'T6', 'upgraded').delta).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 import { mean, nearestRank, passAtK, passHatK } from '../metrics.js';
 import type { TrialRecord } from '../trial-record.js';
+import { taskDeltaInterval, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import { largestCommonK, rateAt, ratesByK } from './rates.js';
 import type { TaskSummary, VariantDelta } from './report-schema.js';
@@ -59,6 +60,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     passAt1: orNull(passAtK(n, passed, 1)),
     passAtK: ratesByK(maxK, (k) => passAtK(n, passed, k)),
     passHatK: ratesByK(maxK, (k) => passHatK(n, passed, k)),
+    intervals: taskIntervals(n, passed, maxK),
     excluded: {
       stale: trialsWith(group, 'stale'),
       missing: trialsWith(group, 'missing'),
@@ -94,7 +96,13 @@ export function variantDelta(reference: TaskSummary, other: TaskSummary): Varian
     passAt1: difference(other.passAt1, reference.passAt1),
     k: k ?? null,
     passHatK: difference(rateAt(other.passHatK, k), rateAt(reference.passHatK, k)),
+    ...taskDeltaInterval(reference, other),
   };
+}
+
+/** Of two variants, the one deltas are measured against: baseline, else the first. */
+export function deltaReference<T extends { variant: string }>(variants: readonly T[]): T {
+  return variants.find((row) => row.variant === 'baseline') ?? variants[0]!;
 }
 
 /** With exactly two variants of a task, the non-reference row carries the delta. */
@@ -107,7 +115,7 @@ function withDeltas(summaries: TaskSummary[]): TaskSummary[] {
   return summaries.map((summary) => {
     const variants = byTask.get(JSON.stringify([summary.suite, summary.task])) ?? [];
     if (variants.length !== 2) return summary;
-    const reference = variants.find((row) => row.variant === 'baseline') ?? variants[0]!;
+    const reference = deltaReference(variants);
     if (summary === reference) return summary;
     return { ...summary, delta: variantDelta(reference, summary) };
   });

@@ -46,6 +46,34 @@ describe('renderTerminal', () => {
     }
   });
 
+  it('shows 95% intervals beside the scores and marks deltas not distinguishable at this n', () => {
+    const text = renderTerminal(report);
+    expect(text).toContain('95% intervals (Wilson; Δ: Newcombe)');
+    expect(text).toMatch(
+      /│ T1 +│ upgraded +│ 1\.00 \[0\.44, 1\.00\] │ 1\.00 \[0\.08, 1\.00\] │ \+0\.67 \[−0\.06, \+0\.94\] ~ │/,
+    );
+    expect(text).toContain('~ = not distinguishable at this n');
+    expect(text).toMatch(/refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83/);
+  });
+
+  it('names the host in the header and the trials of each origin in a mixed run', () => {
+    const mixed = buildReport({
+      records: [
+        makeRecord({ trial: 1, source: 'live', host: 'api.anthropic.com' }),
+        makeRecord({ trial: 2, source: 'live', host: '127.0.0.1:8787' }),
+      ],
+      trials: 2,
+      floors: [],
+      generatedAt: 'now',
+    });
+    const text = renderTerminal(mixed);
+    expect(text).toContain('Recorded from (mixed):');
+    expect(text).toContain('  - live Anthropic API (api.anthropic.com): T1 upgraded 1');
+    expect(text).toContain(
+      '  - live-labelled, recorded against a local server at 127.0.0.1, not the public API: T1',
+    );
+  });
+
   it('shows the fixture source, the gate and the score table', () => {
     const text = renderTerminal(report);
     expect(text).toContain('Fixtures: SIMULATOR (scripted stand-in, not the live API');

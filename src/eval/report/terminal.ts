@@ -8,6 +8,8 @@ import {
   formatRate,
   trialLabel,
 } from './format.js';
+import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
+import { dropTestCell } from './format-statistics.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { EvalReport } from './report-schema.js';
 
@@ -109,6 +111,7 @@ function headerLines(model: ReportModel, color: boolean): string[] {
     : paint('red', 'Gate: FAILED', color);
   return [
     ...wrap(`${fixtures} (${header.source.note})`),
+    ...originLines(model),
     ...wrap(
       `Model: ${header.models.join(', ') || '—'} · ${header.generatedAt} · ` +
         `${header.trials} trials per task and variant`,
@@ -116,6 +119,20 @@ function headerLines(model: ReportModel, color: boolean): string[] {
     '',
     gate,
     ...model.gate.reasons.flatMap((reason) => wrap(`  - ${reason}`, { indent: '    ' })),
+    ...(model.gate.warnings.length > 0
+      ? [paint('yellow', 'Warnings (noise at this n, not failing):', color)]
+      : []),
+    ...model.gate.warnings.flatMap((warning) => wrap(`  - ${warning}`, { indent: '    ' })),
+  ];
+}
+
+/** The hosts the cassettes came from; per origin the trials, when more than one contributed. */
+function originLines(model: ReportModel): string[] {
+  const { origins, mixed, lines } = model.header.origins;
+  if (!mixed) return origins.length > 0 ? wrap(`Recorded from: ${origins[0]}`) : [];
+  return [
+    'Recorded from (mixed):',
+    ...lines.flatMap((line) => wrap(`  - ${line}`, { indent: '    ' })),
   ];
 }
 
@@ -152,6 +169,23 @@ function scoreTable(model: ReportModel, color: boolean): string {
   return fitTable(head, rows, { color, right });
 }
 
+/** 95% intervals of pass@1, pass^k and the Δ pass@1, beside the score table (which has no room). */
+function intervalTable(model: ReportModel, color: boolean): string {
+  const { k, rows, undecided } = model.scores;
+  const cells = rows.map((row) => [
+    row.task,
+    row.variant,
+    row.withIntervals.passAt1,
+    row.withIntervals.passHatK,
+    row.withIntervals.delta,
+  ]);
+  const head = ['Task', 'Variant', 'pass@1', `pass^${k}`, 'Δ pass@1'];
+  return [
+    fitTable(head, cells, { color, right: [2, 3, 4] }),
+    ...(undecided ? [NOT_DISTINGUISHABLE_NOTE] : []),
+  ].join('\n');
+}
+
 function summaryTable(model: ReportModel, color: boolean): string {
   const k = model.scores.k;
   const rows = model.summary.map((row) => [
@@ -160,14 +194,27 @@ function summaryTable(model: ReportModel, color: boolean): string {
     row.excludedTasks.length > 0
       ? `${row.tasks} (-${row.excludedTasks.join(',')})`
       : `${row.tasks}`,
-    formatRate(row.passAt1),
+    row.passAt1WithInterval,
     row.passAtKCell.text,
     row.passHatKCell.text,
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
-  const head = ['Suite', 'Variant', 'Tasks', 'pass@1', `pass@${k}`, `pass^${k}`, 'Input', 'Output'];
-  return fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] });
+  const head = [
+    'Suite',
+    'Variant',
+    'Tasks',
+    'pass@1 [95%]',
+    `pass@${k}`,
+    `pass^${k}`,
+    'Input',
+    'Output',
+  ];
+  const deltas = model.summary.flatMap((row) => (row.deltaLine ? [row.deltaLine] : []));
+  return [
+    fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] }),
+    ...deltas.flatMap((line) => wrap(line)),
+  ].join('\n');
 }
 
 function tokenTable(model: ReportModel, color: boolean): string {
@@ -204,8 +251,9 @@ function comparisonLines(model: ReportModel, color: boolean): string[] {
       ? formatChange(null, null)
       : `${formatChange(entry.passHatK.before, entry.passHatK.after)} (k=${entry.passHatK.k})`,
     entry.flag === 'dropped' ? paint('red', entry.flag, color) : entry.flag,
+    dropTestCell(entry, comparison.alpha),
   ]);
-  const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change'];
+  const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change', 'Cassettes / test'];
   return [
     `Compared with the reference (${comparison.referenceGeneratedAt})`,
     fitTable(head, rows, { color }),
@@ -279,6 +327,7 @@ export function renderTerminal(
   const sections = [
     headerLines(model, color).join('\n'),
     ['Scores', scoreTable(model, color)].join('\n'),
+    ['95% intervals (Wilson; Δ: Newcombe)', intervalTable(model, color)].join('\n'),
     ['Suite summary (means over tasks)', summaryTable(model, color)].join('\n'),
     ['Tokens (mean per counted trial)', tokenTable(model, color)].join('\n'),
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),

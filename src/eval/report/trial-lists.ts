@@ -1,9 +1,9 @@
 import { redactForDisplay } from '../../core/redact.js';
 import type { TrialRecord } from '../trial-record.js';
 import { compareNames } from './order.js';
-import type { FailedTrial, StaleFixture } from './report-schema.js';
+import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
 
-/** Suite, task, variant (natural order), then trial number. */
+/** Suite, task, variant, trial: the order every trial list is shown in, whatever order trials finished in. */
 export function byTrial(left: TrialRecord, right: TrialRecord): number {
   return (
     compareNames(left.suite, right.suite) ||
@@ -47,4 +47,20 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
       ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),
     }));
+}
+
+/** Where each trial's fixture came from, in trial order (the JSON report's `trialProvenance`). */
+export function listProvenance(records: readonly TrialRecord[]): TrialProvenance[] {
+  return [...records].sort(byTrial).map((record) => ({
+    suite: record.suite,
+    task: record.task,
+    variant: record.variant,
+    trial: record.trial,
+    outcome: record.outcome,
+    ...(record.source !== undefined && { source: record.source }),
+    ...(record.host !== undefined && { host: record.host }),
+    ...(record.model !== undefined && { model: record.model }),
+    ...(record.recordedAt !== undefined && { recordedAt: record.recordedAt }),
+    ...(record.cassetteHash !== undefined && { cassetteHash: record.cassetteHash }),
+  }));
 }

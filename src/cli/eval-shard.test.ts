@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let project: string;
+
+/** A throwaway copy of the project (sources and fixtures linked), so reports land there. */
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'eval-shard-'));
+  for (const name of ['src', 'node_modules', 'fixtures']) {
+    symlinkSync(join(root, name), join(project, name));
+  }
+  for (const name of [
+    'evals',
+    'package.json',
+    'tsconfig.json',
+    'vitest.evals.config.ts',
+    'AGENTS.md',
+  ]) {
+    cpSync(join(root, name), join(project, name), { recursive: true });
+  }
+  mkdirSync(join(project, 'reports'));
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+async function evalCli(args: string[]): Promise<string> {
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'src/cli/launch.mjs'), 'src/cli/eval.ts', ...args],
+    { cwd: project, env: { ...process.env, CI: '1', GITHUB_STEP_SUMMARY: '' } },
+  );
+  return stdout;
+}
+
+function reportWithoutTimestamp(): unknown {
+  const report = JSON.parse(readFileSync(join(project, 'reports/latest.json'), 'utf8'));
+  delete report.generatedAt;
+  return report;
+}
+
+describe('npm run eval -- --shard / --merge', () => {
+  it('--shard 1/2 plus --shard 2/2 plus --merge gives the unsharded report', {
+    timeout: 300_000,
+  }, async () => {
+    const selection = ['--task', 'T2,T5', '--trials', '3'];
+    await evalCli(selection);
+    const unsharded = reportWithoutTimestamp();
+
+    // The slices are independent processes, as in a CI matrix.
+    const [first, second] = await Promise.all([
+      evalCli([...selection, '--shard', '1/2']),
+      evalCli([...selection, '--shard', '2/2']),
+    ]);
+    expect(first).toMatch(/^shard 1\/2: \d+ trials/m);
+    const trials = [first, second].map((out) => Number(/: (\d+) trials/.exec(out)?.[1]));
+    expect(trials[0]! + trials[1]!).toBe(12);
+    // Dealt by trial: each shard gets half of each task's six trials, give or take one.
+    expect(Math.abs(trials[0]! - trials[1]!)).toBeLessThanOrEqual(2);
+
+    const merged = await evalCli(['--merge', 'reports/shards']);
+    expect(merged).toContain('12 trials from 2 shards');
+    expect(merged).toMatch(/gate: passed/);
+    expect(reportWithoutTimestamp()).toEqual(unsharded);
+  });
+});

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { ConfigError } from '../core/errors.js';
+import { buildReport } from './report/build-report.js';
+import { absentRows } from './report/compare.js';
+import type { TaskFloor } from './report/gate.js';
+import { renderHtml } from './report/html.js';
+import { loadTranscripts } from './report/load-transcripts.js';
+import { HTML_REPORT_NOTE, renderMarkdown } from './report/markdown.js';
+import { buildReportModel } from './report/report-model.js';
+import { type EvalReport, parseReport } from './report/report-schema.js';
+import { renderTerminal } from './report/terminal.js';
+import { byTrial } from './report/trial-lists.js';
+import type { TrialRecord } from './trial-record.js';
+
+export interface ReportOptions {
+  /** A report to compare against; defaults to reports/reference.json when it exists. */
+  compare?: string;
+  updateReference?: boolean;
+  /** One-sided significance level of the drop test when cassettes differ (default 0.05). */
+  alpha?: number;
+  /** Floors are checked against the interval's lower bound. */
+  strictFloors?: boolean;
+  /** Write reports/latest.{json,md} and the job summary (off when recording). */
+  writeReports?: boolean;
+  color?: boolean;
+}
+
+export interface FinishedRun {
+  report: EvalReport;
+  /** What the CLI prints: the terminal tables. */
+  terminal: string;
+  written: string[];
+  /** Things the user should know about this run (e.g. that trial counts differ). */
+  notes: string[];
+}
+
+export interface LoadedReference {
+  file: string;
+  report: EvalReport;
+}
+
+/**
+ * From the trial records to the report: compare with the reference, gate, render, and write
+ * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
+ * whole run and by `--merge` of shard results, so both give the same report.
+ */
+export async function finishRun(
+  input: {
+    projectDir: string;
+    records: readonly TrialRecord[];
+    floors: readonly TaskFloor[];
+    loadErrors: readonly string[];
+    /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
+    declared: ReadonlySet<string>;
+    trials: number;
+    reference: LoadedReference | undefined;
+  },
+  options: ReportOptions,
+): Promise<FinishedRun> {
+  const { reference, trials } = input;
+  const notes: string[] = [];
+  if (reference && reference.report.trials !== trials) {
+    notes.push(
+      `${relative(process.cwd(), reference.file)} was made with --trials ${reference.report.trials}, this run has ${trials}: drops are judged by a one-sided test, not point by point`,
+    );
+  }
+  // Whatever the trial counts: a task deleted from evals/ must not pass unnoticed.
+  const { gone } = reference
+    ? absentRows(reference.report, { tasks: [] }, input.declared)
+    : { gone: [] };
+  if (options.updateReference && gone.length > 0) {
+    notes.push(
+      `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
+    );
+  }
+  const report = buildReport({
+    records: input.records,
+    trials,
+    floors: input.floors,
+    ...(reference && { reference: reference.report }),
+    declared: input.declared,
+    ...(!options.updateReference && { gone }),
+    generatedAt: new Date(),
+    ...(options.alpha !== undefined && { alpha: options.alpha }),
+    ...(options.strictFloors && { strictFloors: true }),
+  });
+  if (input.loadErrors.length > 0) {
+    report.gate = {
+      ...report.gate,
+      passed: false,
+      reasons: [...input.loadErrors, ...report.gate.reasons],
+    };
+  }
+  const model = buildReportModel(report);
+  const terminal = renderTerminal(model, { color: options.color ?? false });
+  const written: string[] = [];
+  if (options.writeReports === false) return { report, terminal, written, notes };
+  const markdown = renderMarkdown(model, { htmlNote: HTML_REPORT_NOTE });
+  const reports = join(input.projectDir, 'reports');
+  await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFileAtomic(join(reports, 'latest.md'), markdown);
+  const records = [...input.records].sort(byTrial);
+  const transcripts = await loadTranscripts(records, input.projectDir);
+  const html = renderHtml(
+    model,
+    records.map((record, index) => ({ record, transcript: transcripts[index]! })),
+  );
+  await writeFileAtomic(join(reports, 'latest.html'), html);
+  written.push('reports/latest.json', 'reports/latest.md', 'reports/latest.html');
+  if (options.updateReference) {
+    await writeFileAtomic(join(reports, 'reference.json'), `${JSON.stringify(report, null, 2)}\n`);
+    written.push('reports/reference.json');
+  }
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) {
+    await appendFile(summary, `${markdown}\n`);
+    written.push('$GITHUB_STEP_SUMMARY');
+  }
+  return { report, terminal, written, notes };
+}
+
+/**
+ * `--compare FILE`, else reports/reference.json when it exists. With `replacing` (an
+ * --update-reference run without --compare), an unreadable or older-version reference is
+ * skipped rather than refused: this run is about to overwrite it.
+ */
+export async function loadReference(
+  projectDir: string,
+  compare: string | undefined,
+  replacing = false,
+): Promise<LoadedReference | undefined> {
+  const file = compare ? resolve(compare) : join(projectDir, 'reports', 'reference.json');
+  if (!compare && !existsSync(file)) return undefined;
+  if (replacing && !compare) {
+    try {
+      return await loadReference(projectDir, file);
+    } catch (error) {
+      if (error instanceof ConfigError) return undefined;
+      throw error;
+    }
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ConfigError(
+      `--compare ${relative(process.cwd(), file)}: no such file; give a report written by npm run eval (reports/latest.json)`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${relative(process.cwd(), file)} is not valid JSON (${(error as Error).message}); regenerate it with npm run eval -- --update-reference`,
+    );
+  }
+  return { file, report: parseReport(json, relative(process.cwd(), file)) };
+}

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { type FinishedRun, finishRun, loadReference, type ReportOptions } from './finish-run.js';
+import { readShardResults } from './shard-result.js';
+import type { TrialRecord } from './trial-record.js';
+
+export interface MergeEvalsResult extends FinishedRun {
+  records: TrialRecord[];
+  shards: number;
+}
+
+/**
+ * `eval --merge DIR`: one report and one gate from the results of `eval --shard i/n`, the
+ * same as one unsharded run would have made (except for the timestamp).
+ */
+export async function mergeEvals(
+  options: ReportOptions & { projectDir: string; dir: string },
+): Promise<MergeEvalsResult> {
+  const projectDir = resolve(options.projectDir);
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
+  const merged = await readShardResults(resolve(options.dir));
+  const finished = await finishRun(
+    {
+      projectDir,
+      records: merged.records,
+      floors: merged.floors,
+      loadErrors: merged.loadErrors,
+      declared: merged.declared,
+      trials: merged.trials,
+      reference,
+    },
+    options,
+  );
+  return { ...finished, records: merged.records, shards: merged.count };
+}

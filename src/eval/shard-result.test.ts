@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import { buildReport } from './report/build-report.js';
+import { makeRecord } from './report/test-records.js';
+import { shardOfTrial } from './shard.js';
+import { mergeShardResults, type ShardResult } from './shard-result.js';
+import type { TrialRecord } from './trial-record.js';
+
+/** Eight tasks x 2 variants x 3 trials with mixed outcomes, a stale trial and a floor. */
+function wholeRun(): TrialRecord[] {
+  const records: TrialRecord[] = [];
+  for (const [index, task] of ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'D1', 'D2'].entries()) {
+    for (const variant of ['baseline', 'upgraded']) {
+      for (const trial of [1, 2, 3]) {
+        const seed = index * 7 + trial * (variant === 'baseline' ? 3 : 5);
+        records.push(
+          makeRecord({
+            suite: task.startsWith('D') ? 'debug-agent' : 'refund-desk',
+            task,
+            variant,
+            trial,
+            outcome: seed % 11 === 0 ? 'stale' : seed % 3 === 0 ? 'failed' : 'passed',
+            cassetteHash: `hash-${task}-${variant}-${trial}`,
+            host: '127.0.0.1:4010',
+          }),
+        );
+      }
+    }
+  }
+  return records;
+}
+
+const floors = [{ task: 'T1', floor: { variant: 'upgraded', passAt1: 0.5 } }];
+
+/** Deal the records to `count` shards the way defineTask does, in shuffled record order. */
+function shards(records: readonly TrialRecord[], count: number) {
+  const results: Array<{ file: string; result: ShardResult }> = [];
+  for (let index = 1; index <= count; index++) {
+    const positions = new Map<string, number>();
+    const mine = records.filter((record) => {
+      const key = `${record.suite}/${record.task}`;
+      const position = positions.get(key) ?? 0;
+      positions.set(key, position + 1);
+      return shardOfTrial(key, position, count) === index;
+    });
+    results.push({
+      file: `shard-${index}-of-${count}.json`,
+      result: {
+        kind: 'harness-evals-shard',
+        version: 1,
+        shard: { index, count },
+        trials: 3,
+        selection: { trials: 3 },
+        records: mine.reverse(),
+        floors,
+        loadErrors: [],
+        declared: [],
+      },
+    });
+  }
+  return results.reverse();
+}
+
+describe('mergeShardResults', () => {
+  it('gives the same report from 4 merged shards as from one unsharded run, except the timestamp', () => {
+    const records = wholeRun();
+    const reference = buildReport({
+      records: records.map((record) => ({ ...record, outcome: 'passed', cassetteHash: 'old' })),
+      trials: 3,
+      floors,
+      generatedAt: 'then',
+    });
+    const options = { trials: 3, floors, reference };
+    const unsharded = buildReport({ ...options, records, generatedAt: '2026-01-01T00:00:00Z' });
+    const parts = shards(records, 4);
+    // 48 trials dealt by trial: about 12 per shard.
+    for (const { result } of parts) {
+      expect(Math.abs(result.records.length - 12)).toBeLessThanOrEqual(4);
+    }
+    expect(parts.reduce((sum, { result }) => sum + result.records.length, 0)).toBe(48);
+    const merged = mergeShardResults(parts);
+    const report = buildReport({
+      ...options,
+      records: merged.records,
+      generatedAt: '2026-02-02T00:00:00Z',
+    });
+    expect({ ...report, generatedAt: '' }).toEqual({ ...unsharded, generatedAt: '' });
+    expect(merged.floors).toEqual(floors);
+    expect(report.gate.reasons.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an incomplete set, naming the missing shard', () => {
+    const parts = shards(wholeRun(), 4).filter(({ result }) => result.shard.index !== 3);
+    expect(() => mergeShardResults(parts)).toThrow(ConfigError);
+    expect(() => mergeShardResults(parts)).toThrow(/missing shard 3\/4/);
+  });
+
+  it('refuses shards of different runs and a trial that two shards ran', () => {
+    const parts = shards(wholeRun(), 2);
+    const other = { ...parts[0]!, result: { ...parts[0]!.result, selection: { trials: 5 } } };
+    expect(() => mergeShardResults([other, parts[1]!])).toThrow(/belongs to another run/);
+    const doubled = {
+      ...parts[0]!,
+      result: {
+        ...parts[0]!.result,
+        records: [...parts[0]!.result.records, parts[1]!.result.records[0]!],
+      },
+    };
+    expect(() => mergeShardResults([doubled, parts[1]!])).toThrow(/is in another shard too/);
+    expect(() => mergeShardResults([])).toThrow(/no shard results/);
+  });
+});

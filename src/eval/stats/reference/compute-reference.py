@@ -1,0 +1,82 @@
+"""Reference values for src/eval/stats/*.test.ts, computed independently with scipy.
+
+Run: python3 src/eval/stats/reference/compute-reference.py
+Wilson and Clopper-Pearson come from scipy.stats.binomtest, the one-sided drop test from
+scipy.stats.fisher_exact, Newcombe's method 10 is written out from his 1998 paper, and the
+bootstrap replays the same mulberry32 stream with numpy's linear percentile.
+"""
+import math
+import numpy as np
+from scipy.stats import binomtest, fisher_exact
+
+def wilson(n, c):
+    ci = binomtest(c, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return ci.low, ci.high
+
+print("wilson")
+for n, c in [(3, 0), (3, 3), (5, 1), (100, 50), (3, 2), (30, 27)]:
+    low, high = wilson(n, c)
+    print(f"  [{n}, {c}, {low:.10f}, {high:.10f}],")
+
+print("clopper-pearson (for comparison only)")
+for n, c in [(3, 0), (3, 3), (5, 1), (100, 50)]:
+    ci = binomtest(c, n).proportion_ci(confidence_level=0.95, method="exact")
+    print(f"  {n} {c} {ci.low:.4f} {ci.high:.4f}")
+
+def newcombe(n1, c1, n2, c2):
+    p1, p2 = c1 / n1, c2 / n2
+    l1, u1 = wilson(n1, c1)
+    l2, u2 = wilson(n2, c2)
+    d = p2 - p1
+    return d, d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2), d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+
+print("newcombe (after - before)")
+for args in [(3, 0, 3, 3), (3, 3, 3, 2), (100, 50, 100, 60), (5, 1, 3, 3), (30, 27, 30, 20)]:
+    d, low, high = newcombe(*args)
+    print(f"  [{', '.join(map(str, args))}, {d:.10f}, {low:.10f}, {high:.10f}],")
+
+print("fisher one-sided (after lower than before)")
+def drop_p(nb, cb, na, ca):
+    # rows: after, before; columns: pass, fail. alternative='less': odds of passing lower after.
+    return fisher_exact([[ca, na - ca], [cb, nb - cb]], alternative="less").pvalue
+for args in [(3, 3, 3, 2), (3, 3, 3, 0), (30, 27, 30, 20), (100, 50, 100, 40), (5, 5, 3, 1)]:
+    print(f"  [{', '.join(map(str, args))}, {drop_p(*args):.10f}],")
+
+print("trials to settle at alpha 0.05")
+for nb, cb, na, ca in [(3, 3, 3, 2), (30, 27, 30, 20)]:
+    before, after = cb / nb, ca / na
+    # round half to even differs from JS Math.round only at .5; these rates never hit it
+    for n in range(max(nb, na) + 1, 1001):
+        if drop_p(n, int(math.floor(before * n + 0.5)), n, int(math.floor(after * n + 0.5))) <= 0.05:
+            print(f"  {nb} {cb} {na} {ca} -> {n}")
+            break
+
+def mulberry32(seed):
+    state = seed & 0xFFFFFFFF
+    def imul(a, b):
+        return (a * b) & 0xFFFFFFFF
+    def next_value():
+        nonlocal state
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        v = state
+        v = imul(v ^ (v >> 15), v | 1)
+        v ^= (v + imul(v ^ (v >> 7), v | 61)) & 0xFFFFFFFF
+        return ((v ^ (v >> 14)) & 0xFFFFFFFF) / 4294967296
+    return next_value
+
+def bootstrap_mean(values, seed, resamples):
+    rnd = mulberry32(seed)
+    means = []
+    for _ in range(resamples):
+        total = 0.0
+        for _ in range(len(values)):
+            total += values[int(math.floor(rnd() * len(values)))]
+        means.append(total / len(values))
+    return np.percentile(means, 2.5), np.percentile(means, 97.5)
+
+print("paired bootstrap: differences after - before, seed 7, 2000 resamples")
+pairs = [(0, 1), (1, 1), (0, 1), (1 / 3, 1), (0, 2 / 3), (2 / 3, 1)]
+diffs = [a - b for b, a in pairs]
+low, high = bootstrap_mean(diffs, 7, 2000)
+print(f"  mean {sum(diffs) / len(diffs):.10f} [{low:.10f}, {high:.10f}]")
+print("mulberry32(1) first three:", [f"{x:.10f}" for x in (lambda r: [r(), r(), r()])(mulberry32(1))])
