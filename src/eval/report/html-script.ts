@@ -66,6 +66,15 @@ export const HTML_SCRIPT = String.raw`
     root.appendChild(el('h1', { text: 'Eval report' }));
     root.appendChild(el('div', { 'data-testid': 'provenance' },
       el('strong', { text: 'Fixtures: ' + h.source.label }), ' (' + h.source.note + ')'));
+    var origins = h.origins;
+    if (origins.mixed) {
+      var from = el('ul', { cls: 'muted' });
+      origins.lines.forEach(function (line) { from.appendChild(el('li', { text: line })); });
+      root.appendChild(el('div', { cls: 'muted', text: 'Recorded from (mixed):' }));
+      root.appendChild(from);
+    } else if (origins.origins.length) {
+      root.appendChild(el('div', { cls: 'muted', text: 'Recorded from: ' + origins.origins[0] }));
+    }
     root.appendChild(el('div', { cls: 'muted' }, 'Model: ' + (h.models.join(', ') || '\u2014') +
       ' \u00b7 Date: ' + h.generatedAt + ' \u00b7 Trials: ' + h.trials + ' per task and variant \u00b7 Suite: ' +
       (h.suites.join(', ') || '\u2014')));
@@ -76,6 +85,12 @@ export const HTML_SCRIPT = String.raw`
       var list = el('ul', null);
       model.gate.reasons.forEach(function (r) { list.appendChild(el('li', { text: r })); });
       root.appendChild(list);
+    }
+    if (model.gate.warnings && model.gate.warnings.length) {
+      root.appendChild(el('div', { cls: 'muted', text: 'Warnings (noise at this n, not failing):' }));
+      var warnings = el('ul', null);
+      model.gate.warnings.forEach(function (w) { warnings.appendChild(el('li', { text: w })); });
+      root.appendChild(warnings);
     }
   }
 
