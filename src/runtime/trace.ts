@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { maskCardNumber } from './hooks/mask-card-numbers.js';
 import type { ModelEvent } from './model-client.js';
@@ -63,18 +63,37 @@ export function redactForTrace(value: unknown): unknown {
 /**
  * Appends each event as it happens, so a crash keeps everything written before it.
  * The file is started empty: one file holds one run. A resumed run passes `append: true`
- * to continue its file.
+ * to continue its file. One descriptor per run (not an open per event); it closes at
+ * `run_end` or on `close()`, and a later event reopens the file to append.
  */
 export function createJsonlTrace(
   file: string,
   options: { append?: boolean } = {},
-): TraceSink & { readonly file: string } {
-  mkdirSync(dirname(file), { recursive: true });
-  if (!options.append) writeFileSync(file, '');
+): TraceSink & { readonly file: string; close(): void } {
+  let fd: number | undefined = openTrace(file, options.append ? 'a' : 'w');
+  const close = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
   return {
     file,
-    write: (event) => appendFileSync(file, `${JSON.stringify(event)}\n`),
+    write: (event) => {
+      fd ??= openTrace(file, 'a');
+      writeSync(fd, `${JSON.stringify(event)}\n`);
+      if (event.type === 'run_end') close();
+    },
+    close,
   };
+}
+
+function openTrace(file: string, flags: 'a' | 'w'): number {
+  try {
+    return openSync(file, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(file), { recursive: true });
+    return openSync(file, flags);
+  }
 }
 
 export function createMemoryTrace(): TraceSink & { readonly events: TraceEvent[] } {
