@@ -11,7 +11,7 @@ import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createJsonlTrace } from '../runtime/trace.js';
 import type { TaskDefinition } from './define-task.js';
 import { refuseSimulator } from './refuse-simulator.js';
-import { sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
+import { replayClientFor, sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
 import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
 import type { TrialRecord } from './trial-record.js';
@@ -65,6 +65,7 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
   let clock: VirtualClock | undefined;
   const run = (model: ModelClient, modelId: string, start: number) => {
     clock = createVirtualClock({ start });
+    const trace = createJsonlTrace(tracePath);
     return runAgent({
       harness,
       model,
@@ -73,10 +74,10 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       clock,
       mode,
       ...(approver && { approver }),
-      trace: createJsonlTrace(tracePath),
+      trace,
       runId: `${task.id}-${variant}-${trial}`,
       task: task.id,
-    });
+    }).finally(trace.close);
   };
   const finish = (
     result: RunResult,
@@ -109,22 +110,18 @@ async function runTrialWith(request: TrialRequest, harness: Harness): Promise<Tr
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },
     async (session) => {
-      const client = new Anthropic({
-        apiKey: 'replay-without-key',
-        baseURL: session.baseURL,
-        fetch: session.fetch,
-        maxRetries: 0,
-      });
+      const { client, headers, release } = replayClientFor(session.fetch);
       const first = session.cassette.exchanges[0]?.response;
       const model = createAnthropicModel({
         client,
+        headers,
         stream: first !== undefined && 'events' in first,
       });
       return run(
         model,
         settings.model ?? session.cassette.meta.model,
         Date.parse(session.cassette.meta.now),
-      );
+      ).finally(release);
     },
   );
   if (replayed.problem) {
