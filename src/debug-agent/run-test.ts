@@ -11,16 +11,15 @@ import { normaliseTestOutput, tail } from './test-output.js';
 import { listFiles } from './text-files.js';
 
 /** How to run one test file (relative to the sandbox root, which is the cwd). */
-export type TestCommand = (
-  file: string,
-  cwd: string,
-) => {
+export type TestCommand = (file: string, cwd: string) => PreparedTest | Promise<PreparedTest>;
+
+export interface PreparedTest {
   command: string;
   args: string[];
   cleanup?: () => void;
   /** Same key, same program: with `reuseResults`, a finished run's result is reused. */
   resultKey?: string;
-};
+}
 
 export interface RunTestOptions {
   sandbox: Sandbox;
@@ -52,8 +51,8 @@ export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
  * cannot run TypeScript itself, and starting a tsx loader in every child costs about 0.4 s.
  * A file that does not compile fails like a test run would: the error on stderr, exit code 1.
  */
-export const bundledTestCommand: TestCommand = (file, cwd) => {
-  const bundle = bundleTestFile(file, cwd);
+export const bundledTestCommand: TestCommand = async (file, cwd) => {
+  const bundle = await bundleTestFile(file, cwd);
   if ('error' in bundle) {
     const script = `process.stderr.write(${JSON.stringify(`${bundle.error}\n`)}); process.exitCode = 1;`;
     return { command: process.execPath, args: ['-e', script] };
@@ -115,7 +114,7 @@ export function createRunTestTool(options: RunTestOptions): ToolDefinition {
       const shown = files.map((file) => sandbox.toRelative(file));
       for (const [index, file] of shown.entries()) {
         // A file named like an option (`--require=x.spec.ts`) must stay a file name.
-        const prepared = command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
+        const prepared = await command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
         const key = options.reuseResults ? prepared.resultKey : undefined;
         const reused = key === undefined ? undefined : finishedRuns.get(key);
         if (reused) prepared.cleanup?.();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunTestTool, type TestCommand } from './run-test.js';
@@ -8,11 +8,11 @@ import { execute, fakeRun, usePlaygrounds } from './testing.js';
 const playground = usePlaygrounds();
 
 describe('bundleTestFile', () => {
-  it('reuses the bundle of byte-identical code in another sandbox, and rebuilds after a change', () => {
+  it('reuses the bundle of byte-identical code in another sandbox, and rebuilds after a change', async () => {
     const first = playground().sandbox;
     const second = playground().sandbox;
-    const a = bundleTestFile('test/math.spec.ts', first.realRoot);
-    const b = bundleTestFile('test/math.spec.ts', second.realRoot);
+    const a = await bundleTestFile('test/math.spec.ts', first.realRoot);
+    const b = await bundleTestFile('test/math.spec.ts', second.realRoot);
     if ('error' in a || 'error' in b) throw new Error('the demo project must bundle');
     expect(b).toEqual(a);
     expect(readFileSync(a.file, 'utf8')).toContain('a - b');
@@ -21,19 +21,59 @@ describe('bundleTestFile', () => {
       join(second.realRoot, 'src', 'math.ts'),
       readFileSync(join(second.realRoot, 'src', 'math.ts'), 'utf8').replace('a - b', 'a + b'),
     );
-    const fixed = bundleTestFile('test/math.spec.ts', second.realRoot);
+    const fixed = await bundleTestFile('test/math.spec.ts', second.realRoot);
     if ('error' in fixed) throw new Error('the fixed project must bundle');
     expect(fixed.hash).not.toBe(a.hash);
     expect(readFileSync(fixed.file, 'utf8')).toContain('a + b');
     // The first sandbox still gets its own (unchanged) code.
-    expect(bundleTestFile('test/math.spec.ts', first.realRoot)).toEqual(a);
+    expect(await bundleTestFile('test/math.spec.ts', first.realRoot)).toEqual(a);
   });
 
-  it('returns the compile error of a file that does not parse', () => {
+  it('returns the compile error of a file that does not parse', async () => {
     const { sandbox } = playground();
     writeFileSync(join(sandbox.realRoot, 'test', 'broken.spec.ts'), 'export const = ;\n');
-    const bundle = bundleTestFile('test/broken.spec.ts', sandbox.realRoot);
+    const bundle = await bundleTestFile('test/broken.spec.ts', sandbox.realRoot);
     expect('error' in bundle && bundle.error).toMatch(/broken\.spec\.ts/);
+  });
+});
+
+/** This process's child processes named `name`, running or defunct (Linux: /proc). */
+function childrenNamed(name: string): string[] {
+  const found: string[] = [];
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    let listed = '';
+    try {
+      listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
+    } catch {
+      continue; // the thread ended while we looked
+    }
+    for (const pid of listed ? listed.split(/\s+/) : []) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.includes(`(${name})`)) found.push(stat.slice(0, stat.lastIndexOf(')') + 3));
+      } catch {
+        // it was reaped while we looked
+      }
+    }
+  }
+  return found;
+}
+
+describe.runIf(existsSync('/proc/self/task'))('bundleTestFile processes', () => {
+  it('leaves no esbuild process behind, running or defunct', async () => {
+    const { sandbox } = playground();
+    writeFileSync(
+      join(sandbox.realRoot, 'test', 'fresh.spec.ts'),
+      `console.log(${Math.random()});\n`,
+    );
+    const bundle = await bundleTestFile('test/fresh.spec.ts', sandbox.realRoot);
+    expect('file' in bundle).toBe(true);
+    // The service is stopped when the build ends; its exit is reaped by this thread's loop.
+    const deadline = performance.now() + 5000;
+    while (childrenNamed('esbuild').length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(childrenNamed('esbuild')).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 export type TestBundle = { file: string; hash: string } | { error: string };
 
@@ -13,6 +13,8 @@ interface CachedBundle {
 }
 
 let bundleDir: string | undefined;
+/** Builds in flight: esbuild's service is stopped when the last one ends. */
+let building = 0;
 /** Per entry file (relative to the sandbox root), the bundles built so far in this process. */
 const cache = new Map<string, CachedBundle[]>();
 
@@ -33,15 +35,16 @@ function hashOf(cwd: string, path: string): string | undefined {
  * of its own bytes, which is what `hash` returns: same hash, same program. A file that does
  * not compile returns esbuild's error (never cached: the message names the sandbox).
  */
-export function bundleTestFile(file: string, cwd: string): TestBundle {
+export async function bundleTestFile(file: string, cwd: string): Promise<TestBundle> {
   const known = cache.get(file) ?? [];
   const hit = known.find((entry) =>
     entry.inputs.every((input) => hashOf(cwd, input.path) === input.hash),
   );
   if (hit && existsSync(hit.bundle.file)) return hit.bundle;
   let output: { contents: Uint8Array; inputs: string[] };
+  building += 1;
   try {
-    const built = buildSync({
+    const built = await build({
       entryPoints: [resolve(cwd, file)],
       absWorkingDir: cwd,
       bundle: true,
@@ -60,6 +63,11 @@ export function bundleTestFile(file: string, cwd: string): TestBundle {
     };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    building -= 1;
+    // esbuild's service is a child process: stop it (and let this thread reap it) when idle,
+    // so no esbuild process outlives the builds, running or defunct.
+    if (building === 0) await stop();
   }
   bundleDir ??= createBundleDir();
   const hash = sha256(output.contents);
