@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJsonlTrace, type TraceEvent } from './trace.js';
 
@@ -65,5 +65,21 @@ describe('createJsonlTrace', () => {
     fresh.write(start);
     fresh.close();
     expect(lines(file)).toEqual(['run_start']);
+  });
+
+  it('replaces an old trace with an empty file, and the old one is deleted', async () => {
+    const file = tempFile();
+    const old = createJsonlTrace(file);
+    old.write(start);
+    old.close();
+    const fresh = createJsonlTrace(file);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    fresh.close();
+    // The old file is moved aside and removed in the background.
+    const deadline = performance.now() + 5000;
+    while (readdirSync(dirname(file)).length > 1 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(readdirSync(dirname(file))).toEqual(['run.jsonl']);
   });
 });
