@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build, stop } from 'esbuild';
 
 export type TestBundle = { file: string; hash: string } | { error: string };
 
@@ -42,6 +41,8 @@ export async function bundleTestFile(file: string, cwd: string): Promise<TestBun
   );
   if (hit && existsSync(hit.bundle.file)) return hit.bundle;
   let output: { contents: Uint8Array; inputs: string[] };
+  // Loaded on first use: refund-desk evals never pay for esbuild.
+  const { build, stop } = await import('esbuild');
   building += 1;
   try {
     const built = await build({
