@@ -8,6 +8,7 @@ import { type Confinement, resolveSandboxPath } from './sandbox-path.js';
 import { recordTestRun } from './store.js';
 import { bundleTestFile } from './test-bundle.js';
 import { normaliseTestOutput, tail } from './test-output.js';
+import { runOncePerKey } from './test-runs.js';
 import { listFiles } from './text-files.js';
 
 /** How to run one test file (relative to the sandbox root, which is the cwd). */
@@ -38,9 +39,6 @@ export interface RunTestOptions {
    */
   reuseResults?: boolean;
 }
-
-/** Finished test runs by `resultKey`: the normalised output and the exit code. */
-const finishedRuns = new Map<string, { output: string; exitCode: number | null }>();
 
 export const TEST_FILE = /\.(spec|test)\.[cm]?[jt]s$/;
 export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
@@ -116,29 +114,22 @@ export function createRunTestTool(options: RunTestOptions): ToolDefinition {
         // A file named like an option (`--require=x.spec.ts`) must stay a file name.
         const prepared = await command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
         const key = options.reuseResults ? prepared.resultKey : undefined;
-        const reused = key === undefined ? undefined : finishedRuns.get(key);
-        if (reused) prepared.cleanup?.();
-        const { output, ...result } = reused
-          ? { ...reused, timedOut: false, aborted: false }
-          : await runChild({
-              command: prepared.command,
-              args: prepared.args,
-              cwd: sandbox.realRoot,
-              env: childEnv(),
-              timeoutMs: Math.max(1, deadline - performance.now()),
-              signal,
-            })
-              .then((child) => ({
-                ...child,
-                output: normaliseTestOutput(
-                  [child.stdout, child.stderr ? `[stderr]\n${child.stderr}` : ''].join('\n'),
-                  sandbox,
-                ),
-              }))
-              .finally(() => prepared.cleanup?.());
-        if (key !== undefined && !reused && !result.timedOut && !result.aborted) {
-          finishedRuns.set(key, { output, exitCode: result.exitCode });
-        }
+        const { output, ...result } = await runOncePerKey(key, () =>
+          runChild({
+            command: prepared.command,
+            args: prepared.args,
+            cwd: sandbox.realRoot,
+            env: childEnv(),
+            timeoutMs: Math.max(1, deadline - performance.now()),
+            signal,
+          }).then((child) => ({
+            ...child,
+            output: normaliseTestOutput(
+              [child.stdout, child.stderr ? `[stderr]\n${child.stderr}` : ''].join('\n'),
+              sandbox,
+            ),
+          })),
+        ).finally(() => prepared.cleanup?.());
         exitCodes.push(result.exitCode);
         if (result.timedOut || result.aborted) {
           recordTestRun(run, {

@@ -114,6 +114,20 @@ describe('run_test with reuseResults', () => {
     expect(readFileSync(counter, 'utf8')).toBe('xxx');
   });
 
+  it('starts one process for concurrent calls of the same program', async () => {
+    const { sandbox, outside } = playground();
+    const counter = join(outside, 'runs.txt');
+    const reusing = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, `concurrent-${Math.random()}`, "console.log('ok 1')"),
+      reuseResults: true,
+    });
+    const results = await Promise.all([1, 2, 3].map(() => execute(reusing, {})));
+    expect(new Set(results.map(String)).size).toBe(1);
+    expect(readFileSync(counter, 'utf8')).toBe('x');
+  });
+
   it('never reuses a run that was cancelled', async () => {
     const { sandbox, outside } = playground();
     const counter = join(outside, 'runs.txt');
