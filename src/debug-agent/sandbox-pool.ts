@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CreateSandboxOptions, createSandbox, type Sandbox } from './sandbox.js';
+import { processScratchDir } from './scratch-dir.js';
 
 export interface SandboxPool {
   /** A sandbox whose content equals the template's; `dispose()` gives it back to the pool. */
@@ -21,6 +22,8 @@ export interface SandboxPool {
  * const sandbox = pool.acquire(); // ... run ...; sandbox.dispose(); // back to the pool
  */
 export function createSandboxPool(options: CreateSandboxOptions = {}): SandboxPool {
+  // Idle sandboxes outlive a terminated vitest worker: keep them where the next run sweeps.
+  const create = () => createSandbox({ parent: processScratchDir(), ...options });
   const idle: Sandbox[] = [];
   let template: Map<string, Buffer> | undefined;
   let closed = false;
@@ -28,7 +31,7 @@ export function createSandboxPool(options: CreateSandboxOptions = {}): SandboxPo
   const pool: SandboxPool = {
     acquire() {
       closed = false;
-      const sandbox = idle.pop() ?? createSandbox(options);
+      const sandbox = idle.pop() ?? create();
       if (!template) {
         template = snapshot(sandbox.realRoot);
         process.once('exit', exit);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { processScratchDir } from './scratch-dir.js';
 
 export type TestBundle = { file: string; hash: string } | { error: string };
 
@@ -70,18 +70,11 @@ export async function bundleTestFile(file: string, cwd: string): Promise<TestBun
     // so no esbuild process outlives the builds, running or defunct.
     if (building === 0) await stop();
   }
-  bundleDir ??= createBundleDir();
+  bundleDir ??= mkdtempSync(join(processScratchDir(), 'test-bundles-'));
   const hash = sha256(output.contents);
   const bundle = { file: join(bundleDir, `${hash}.mjs`), hash };
   if (!existsSync(bundle.file)) writeFileSync(bundle.file, output.contents);
   const inputs = output.inputs.map((path) => ({ path, hash: hashOf(cwd, path) ?? '' }));
   cache.set(file, [...known.filter((entry) => entry !== hit), { inputs, bundle }]);
   return bundle;
-}
-
-/** One directory per process, removed when the process exits. */
-function createBundleDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'debug-agent-tests-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
 }
