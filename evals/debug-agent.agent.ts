@@ -1,14 +1,18 @@
 import { ConfigError, defineAgent } from '../src/index.js';
 import {
   createDebugAgentHarness,
-  createSandbox,
+  createSandboxPool,
   DEBUG_AGENT_VARIANTS,
   type DebugAgentVariant,
 } from '../src/reference-agents.js';
 
+/** Sandboxes that come back unchanged are reused: every trial still starts from the template. */
+const sandboxes = createSandboxPool();
+
 /**
  * The seed-001 code-debugging agent under test. Every trial gets its own copy of the demo
- * project in a fresh temporary directory; the trial runner disposes of it afterwards.
+ * project, identical to the template; the trial runner disposes of it afterwards.
+ * run_test starts the test process once per distinct code (bundle bytes) per worker.
  */
 export const debugAgent = defineAgent({
   suite: 'debug-agent',
@@ -20,6 +24,10 @@ export const debugAgent = defineAgent({
         `unknown debug-agent variant '${variant}': use ${DEBUG_AGENT_VARIANTS.join(' or ')}`,
       );
     }
-    return createDebugAgentHarness(variant as DebugAgentVariant, { sandbox: createSandbox() });
+    // The demo project's test depends on its code alone: a run of the same code is reused.
+    return createDebugAgentHarness(variant as DebugAgentVariant, {
+      sandbox: sandboxes.acquire(),
+      reuseTestResults: true,
+    });
   },
 });

@@ -10,6 +10,7 @@ export { type LeveledTool, type PermissionLevel, toolsUpTo } from './debug-agent
 export { bundledTestCommand, createRunTestTool, type TestCommand } from './debug-agent/run-test.js';
 export { createSandbox, SANDBOX_TEMPLATE_DIR, type Sandbox } from './debug-agent/sandbox.js';
 export { type Confinement, resolveSandboxPath } from './debug-agent/sandbox-path.js';
+export { createSandboxPool, type SandboxPool } from './debug-agent/sandbox-pool.js';
 export {
   type SandboxWrite,
   sandboxWritesOf,

@@ -1,14 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { pipelineOverheadCase } from './pipeline-overhead.js';
 import { replayTrialRows } from './replay-trial.js';
+import { type Row, runTargets } from './run-targets.js';
 
 /**
- * `npm run bench`: figures, not pass/fail. Each entry is measured in several rounds;
- * the median of the round medians is reported next to the best round, because a
- * shared, noisy machine only ever adds time.
+ * `npm run bench`: the performance contract. Figures, never pass/fail: each target of
+ * issue 14 with its measured figure (median and best of several rounds) and its ratio
+ * to an empty vitest run measured in the same run. `--micro` adds the in-process
+ * micro-benchmarks (pipeline overhead, one replayed trial).
  */
-const ROUNDS = 7;
-
 export interface Measured {
   /** Median of the rounds' median latencies, in microseconds. */
   median: number;
@@ -22,12 +24,14 @@ export type Measure = (
   time?: number,
 ) => Promise<Measured>;
 
+const MICRO_ROUNDS = 7;
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 const measure: Measure = async (name, fn, time = 300) => {
   const medians: number[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < MICRO_ROUNDS; round += 1) {
     const bench = new Bench({ time, warmupTime: 100 });
     bench.add(name, fn);
     await bench.run();
@@ -38,7 +42,7 @@ const measure: Measure = async (name, fn, time = 300) => {
   return { median: median(medians), best: Math.min(...medians) };
 };
 
-async function main(): Promise<void> {
+async function microRows(): Promise<Row[]> {
   const pipeline = pipelineOverheadCase();
   const bare = await measure('bare no-op tool', pipeline.bare);
   const gated = await measure('no-op tool through the pipeline', pipeline.gated);
@@ -54,20 +58,64 @@ async function main(): Promise<void> {
     ],
     ...(await replayTrialRows(measure)),
   ];
-  const widths = [0, 1, 2, 3].map((column) =>
-    Math.max(
-      ...[['entry', 'median', 'best round', 'target'], ...rows].map((row) => row[column]!.length),
-    ),
+  return rows.map(([target, figure, best, goal]) => ({
+    target,
+    figure,
+    best,
+    goal,
+    ratio: '',
+    command: `in process (${MICRO_ROUNDS} rounds)`,
+  }));
+}
+
+export function printRows(title: string, rows: readonly Row[]): void {
+  const header: Row = {
+    target: 'target',
+    figure: 'median',
+    best: 'best round',
+    goal: 'goal',
+    ratio: 'vs empty vitest',
+    command: 'command',
+  };
+  const columns = ['target', 'figure', 'best', 'goal', 'ratio', 'command'] as const;
+  const all = [header, ...rows];
+  const widths = columns.map((column) => Math.max(...all.map((row) => row[column].length)));
+  console.log(title);
+  for (const row of all) {
+    const cells = columns.map((column, index) =>
+      index === 0 || index === columns.length - 1
+        ? row[column].padEnd(widths[index]!)
+        : row[column].padStart(widths[index]!),
+    );
+    console.log(`  ${cells.join('  ').trimEnd()}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string' },
+      project: { type: 'string' },
+      'skip-npm-test': { type: 'boolean' },
+      micro: { type: 'boolean' },
+    },
+  });
+  const rounds = Number(values.rounds ?? 5);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`--rounds ${values.rounds}: give a whole number of rounds, at least 1`);
+  }
+  const projectDir = values.project ?? fileURLToPath(new URL('../..', import.meta.url));
+  const rows = await runTargets({
+    projectDir,
+    rounds,
+    npmTest: !values['skip-npm-test'],
+    log: (line) => console.error(line),
+  });
+  printRows(
+    `harness-evals performance targets (issue 14; ${rounds} rounds; node ${process.version}; ${projectDir})`,
+    rows,
   );
-  const line = (row: readonly string[]) =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!),
-      )
-      .join('  ');
-  console.log(`harness-evals benchmarks (${ROUNDS} rounds each; node ${process.version})`);
-  console.log(`  ${line(['entry', 'median', 'best round', 'target'])}`);
-  for (const row of rows) console.log(`  ${line(row)}`);
+  if (values.micro) printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
 }
 
 await main();

@@ -1,8 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
 import { z } from 'zod';
 import { defineTool } from '../runtime/define-tool.js';
 import type { ToolDefinition } from '../runtime/types.js';
@@ -11,14 +6,21 @@ import { scrubbed } from './file-tools.js';
 import type { Sandbox } from './sandbox.js';
 import { type Confinement, resolveSandboxPath } from './sandbox-path.js';
 import { recordTestRun } from './store.js';
+import { bundleTestFile } from './test-bundle.js';
 import { normaliseTestOutput, tail } from './test-output.js';
+import { runOncePerKey } from './test-runs.js';
 import { listFiles } from './text-files.js';
 
 /** How to run one test file (relative to the sandbox root, which is the cwd). */
-export type TestCommand = (
-  file: string,
-  cwd: string,
-) => { command: string; args: string[]; cleanup?: () => void };
+export type TestCommand = (file: string, cwd: string) => PreparedTest | Promise<PreparedTest>;
+
+export interface PreparedTest {
+  command: string;
+  args: string[];
+  cleanup?: () => void;
+  /** Same key, same program: with `reuseResults`, a finished run's result is reused. */
+  resultKey?: string;
+}
 
 export interface RunTestOptions {
   sandbox: Sandbox;
@@ -29,41 +31,31 @@ export interface RunTestOptions {
   command?: TestCommand;
   /** Lines of output kept per file, from the end. */
   tailLines?: number;
+  /**
+   * Reuse the result of an earlier run of the same program (same `resultKey`: for the
+   * default command, the same bundle bytes) instead of starting the test process again.
+   * Only for tests whose result depends on their code alone; evals of the demo project
+   * use it. Runs that timed out or were cancelled are never reused. Off by default.
+   */
+  reuseResults?: boolean;
 }
 
 export const TEST_FILE = /\.(spec|test)\.[cm]?[jt]s$/;
 export const DEFAULT_TEST_TIMEOUT_MS = 10_000;
 
-let bundleDir: string | undefined;
-
 /**
  * The sandbox's TypeScript test, bundled in-process with esbuild into a temp file outside
- * the sandbox, then run by plain `node`. Node 20 cannot run TypeScript itself, and starting
- * a tsx loader in every child costs about 0.4 s; a bundle costs a few milliseconds. A file
- * that does not compile fails like a test run would: the error on stderr, exit code 1.
+ * the sandbox (cached by content, see test-bundle.ts), then run by plain `node`. Node 20
+ * cannot run TypeScript itself, and starting a tsx loader in every child costs about 0.4 s.
+ * A file that does not compile fails like a test run would: the error on stderr, exit code 1.
  */
-export const bundledTestCommand: TestCommand = (file, cwd) => {
-  bundleDir ??= mkdtempSync(join(tmpdir(), 'debug-agent-tests-'));
-  const outfile = join(bundleDir, `${randomUUID()}.mjs`);
-  const cleanup = () => rmSync(outfile, { force: true });
-  try {
-    buildSync({
-      entryPoints: [resolve(cwd, file)],
-      absWorkingDir: cwd,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      outfile,
-      logLevel: 'silent',
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const script = `process.stderr.write(${JSON.stringify(`${message}\n`)}); process.exitCode = 1;`;
-    return { command: process.execPath, args: ['-e', script], cleanup };
+export const bundledTestCommand: TestCommand = async (file, cwd) => {
+  const bundle = await bundleTestFile(file, cwd);
+  if ('error' in bundle) {
+    const script = `process.stderr.write(${JSON.stringify(`${bundle.error}\n`)}); process.exitCode = 1;`;
+    return { command: process.execPath, args: ['-e', script] };
   }
-  return { command: process.execPath, args: [outfile], cleanup };
+  return { command: process.execPath, args: [bundle.file], resultKey: bundle.hash };
 };
 
 /**
@@ -120,19 +112,24 @@ export function createRunTestTool(options: RunTestOptions): ToolDefinition {
       const shown = files.map((file) => sandbox.toRelative(file));
       for (const [index, file] of shown.entries()) {
         // A file named like an option (`--require=x.spec.ts`) must stay a file name.
-        const prepared = command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
-        const result = await runChild({
-          command: prepared.command,
-          args: prepared.args,
-          cwd: sandbox.realRoot,
-          env: childEnv(),
-          timeoutMs: Math.max(1, deadline - performance.now()),
-          signal,
-        }).finally(() => prepared.cleanup?.());
-        const output = normaliseTestOutput(
-          [result.stdout, result.stderr ? `[stderr]\n${result.stderr}` : ''].join('\n'),
-          sandbox,
-        );
+        const prepared = await command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
+        const key = options.reuseResults ? prepared.resultKey : undefined;
+        const { output, ...result } = await runOncePerKey(key, () =>
+          runChild({
+            command: prepared.command,
+            args: prepared.args,
+            cwd: sandbox.realRoot,
+            env: childEnv(),
+            timeoutMs: Math.max(1, deadline - performance.now()),
+            signal,
+          }).then((child) => ({
+            ...child,
+            output: normaliseTestOutput(
+              [child.stdout, child.stderr ? `[stderr]\n${child.stderr}` : ''].join('\n'),
+              sandbox,
+            ),
+          })),
+        ).finally(() => prepared.cleanup?.());
         exitCodes.push(result.exitCode);
         if (result.timedOut || result.aborted) {
           recordTestRun(run, {

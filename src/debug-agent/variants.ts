@@ -34,6 +34,8 @@ export interface DebugAgentOptions {
   /** Real milliseconds run_test may take. */
   testTimeoutMs?: number;
   testCommand?: TestCommand;
+  /** Reuse a finished test run of the same code instead of running it again (see run-test.ts). */
+  reuseTestResults?: boolean;
   readBudgetBytes?: number;
 }
 
@@ -55,6 +57,7 @@ export function createDebugAgentTools(
         confinement: options.confinement,
         ...(options.testTimeoutMs !== undefined && { timeoutMs: options.testTimeoutMs }),
         ...(options.testCommand && { command: options.testCommand }),
+        ...(options.reuseTestResults && { reuseResults: true }),
       }),
       level: 'write',
     },

@@ -1,8 +1,13 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../core/clock.js';
-import { createReplayServer } from '../replay/replay-server.js';
+import { createReplayServer, REPLAY_BASE_URL } from '../replay/replay-server.js';
 import { type ConcurrencyLimit, createConcurrencyLimit } from '../runtime/concurrency-limit.js';
 
 let server: ReturnType<typeof createReplayServer> | undefined;
+let replayClient: Anthropic | undefined;
+const sessions = new Map<string, typeof fetch>();
+let nextSession = 0;
+const SESSION_HEADER = 'x-harness-replay-session';
 let liveLimit: ConcurrencyLimit | undefined;
 
 /** One msw server per worker, listening from first use; trials share it through their own sessions. */
@@ -21,4 +26,39 @@ export function sharedReplayServer(): ReturnType<typeof createReplayServer> {
 export function sharedLiveLimit(max: number): ConcurrencyLimit {
   liveLimit ??= createConcurrencyLimit({ max, clock: createRealClock() });
   return liveLimit;
+}
+
+/**
+ * One SDK client for every replayed trial of this worker (building one costs more than a
+ * replayed model call). Each trial's requests carry its session id in a header that is
+ * never taped or compared, and go to that trial's own fetch, so trials never share a
+ * cassette. Call the returned `release` when the trial is over.
+ */
+export function replayClientFor(fetch: typeof globalThis.fetch): {
+  client: Anthropic;
+  headers: Record<string, string>;
+  release: () => void;
+} {
+  replayClient ??= new Anthropic({
+    apiKey: 'replay-without-key',
+    baseURL: REPLAY_BASE_URL,
+    maxRetries: 0,
+    fetch: (input, init) => {
+      const raw = init?.headers;
+      const id = (raw instanceof Headers ? raw : new Headers(raw)).get(SESSION_HEADER);
+      const session = id === null ? undefined : sessions.get(id);
+      if (!session) {
+        return Promise.reject(new TypeError(`replay: no open session '${id}' for this request`));
+      }
+      return session(input, init);
+    },
+  });
+  nextSession += 1;
+  const id = String(nextSession);
+  sessions.set(id, fetch);
+  return {
+    client: replayClient,
+    headers: { [SESSION_HEADER]: id },
+    release: () => sessions.delete(id),
+  };
 }

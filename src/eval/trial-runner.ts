@@ -12,10 +12,10 @@ import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createJsonlTrace } from '../runtime/trace.js';
 import { adapterDriver } from './adapter-trial.js';
 import type { TaskDefinition } from './define-task.js';
-import { sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
+import { replayClientFor, sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
 import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
-import type { TrialDriver } from './trial-driver.js';
+import type { DriveOptions, TrialDriver } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
 import { openUpstream } from './upstream.js';
 
@@ -213,7 +213,19 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
     provider: 'anthropic',
     tracePath,
     ...(harness.dispose && { dispose: () => harness.dispose?.() }),
-    drive(options) {
+    async drive(options) {
+      if (!options.latencies) {
+        // Replay: one SDK client per worker, routed to this trial's cassette by a header.
+        const { client, headers, release } = replayClientFor(options.fetch);
+        try {
+          return await run(
+            createAnthropicModel({ client, headers, stream: options.stream === true }),
+            options,
+          );
+        } finally {
+          release();
+        }
+      }
       const client = new Anthropic({
         apiKey: options.apiKey,
         baseURL: options.baseURL,
@@ -221,32 +233,36 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
         // Retries live in the model layer below (honouring retry-after); the SDK's are off.
         maxRetries: 0,
       });
-      const model = options.latencies
-        ? timedModel(
-            // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
-            createRetryingModel({
-              model: createAnthropicModel({ client }),
-              clock: createRealClock(),
-              limit: sharedLiveLimit(settings.concurrency),
-            }),
-            options.latencies,
-            options.clock,
-          )
-        : createAnthropicModel({ client, stream: options.stream === true });
-      return runAgent({
-        harness,
-        model,
-        modelId: options.modelId,
-        prompt: task.prompt,
-        clock: options.clock,
-        mode,
-        ...(approver && { approver }),
-        trace: createJsonlTrace(tracePath),
-        runId: `${task.id}-${variant}-${trial}`,
-        task: task.id,
-      });
+      return run(
+        timedModel(
+          // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
+          createRetryingModel({
+            model: createAnthropicModel({ client }),
+            clock: createRealClock(),
+            limit: sharedLiveLimit(settings.concurrency),
+          }),
+          options.latencies,
+          options.clock,
+        ),
+        options,
+      );
     },
   };
+  function run(model: ModelClient, options: DriveOptions): Promise<RunResult> {
+    const trace = createJsonlTrace(tracePath);
+    return runAgent({
+      harness,
+      model,
+      modelId: options.modelId,
+      prompt: task.prompt,
+      clock: options.clock,
+      mode,
+      ...(approver && { approver }),
+      trace,
+      runId: `${task.id}-${variant}-${trial}`,
+      task: task.id,
+    }).finally(trace.close);
+  }
 }
 
 /** Live calls, measured: the latency is recorded and the run's virtual clock advances by it. */

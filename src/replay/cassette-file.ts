@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.js';
@@ -23,7 +23,8 @@ export async function readCassette(file: string): Promise<Cassette> {
   const shown = displayPath(file);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // One sync read: a cassette is small, and the promise API costs four round trips per file.
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new FixtureError('fixture_missing', `${shown} is missing`, { cause: error });

@@ -27,6 +27,46 @@ export async function tapeRequest(request: Request, basePath = ''): Promise<Tape
   };
 }
 
+/**
+ * `tapeRequest` without building a `Request`, for a string URL and a string (or no)
+ * body, which is how the SDK calls `fetch`; undefined for anything else.
+ */
+export function requestOfInit(
+  url: string,
+  init: RequestInit | undefined,
+): TapedRequest | undefined {
+  const body = init?.body;
+  const raw = init?.headers;
+  if ((body !== undefined && body !== null && typeof body !== 'string') || Array.isArray(raw)) {
+    return undefined;
+  }
+  const headers = pickHeaders(
+    (raw ?? {}) as Headers | Record<string, string | undefined>,
+    RECORDED_REQUEST_HEADERS,
+  );
+  // What `new Request(url, { body: 'text' })` adds when the caller set no content type.
+  if (
+    typeof body === 'string' &&
+    headers['content-type'] === undefined &&
+    !hasHeader(raw, 'content-type')
+  ) {
+    headers['content-type'] = 'text/plain;charset=UTF-8';
+  }
+  const parsed = new URL(url);
+  return {
+    method: (init?.method ?? 'GET').toUpperCase(),
+    path: `${parsed.pathname}${parsed.search}`,
+    headers,
+    body: parseBody(typeof body === 'string' ? body : ''),
+  };
+}
+
+function hasHeader(headers: RequestInit['headers'], name: string): boolean {
+  if (!headers) return false;
+  if (headers instanceof Headers) return headers.has(name);
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
 /** What a cassette keeps of a response: status, allow-listed headers, parsed JSON or SSE events. */
 export function tapeResponse(status: number, headers: Headers, text: string): TapedResponse {
   const kept = pickHeaders(headers, RECORDED_RESPONSE_HEADERS);

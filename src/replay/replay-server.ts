@@ -1,23 +1,24 @@
 import { VERSION } from '@anthropic-ai/sdk/version';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { FixtureError, HarnessError } from '../core/errors.js';
-import type { Cassette, CassetteMeta, Exchange } from './cassette.js';
+import type { Cassette, CassetteMeta, Exchange, TapedRequest } from './cassette.js';
 import { writeCassette } from './cassette-file.js';
 import type { Normaliser } from './divergence.js';
 import type { TrialLabel } from './fixture-problem.js';
-import { replayResponse, tapeRequest } from './http-exchange.js';
+import { replayResponse } from './http-exchange.js';
 import { loadTrialCassette } from './load-trial-cassette.js';
 import { recordHandler } from './record-handler.js';
 import { createReplayCursor, type Matching } from './replay-cursor.js';
+import { createReplayFetch } from './replay-fetch.js';
 import { sessionFetch } from './session-fetch.js';
 import { createTape } from './tape.js';
 
-/** Base URL of every replay session; routing between sessions is by `server.boundary()`. */
+/** Base URL of every replay session; each session has its own fetch, so sessions never share a cassette. */
 export const REPLAY_BASE_URL = 'http://replay.local';
 
 export interface RecordSession {
-  /** Pass to the SDK client: reads `globalThis.fetch` at call time (see session-fetch.ts). */
+  /** Pass to the SDK client. Recording: reads `globalThis.fetch` at call time (session-fetch.ts); replay: answers in process (replay-fetch.ts). */
   fetch: typeof fetch;
   baseURL: string;
   /** The run clock's "now" (meta.now). */
@@ -93,8 +94,9 @@ export interface ReplayServer {
 }
 
 /**
- * Record and replay Messages API traffic, one cassette per trial. Sessions run in
- * their own `server.boundary()`, so concurrent trials never see each other's handlers.
+ * Record and replay Messages API traffic, one cassette per trial. A replay session's
+ * fetch serves its own cassette in process; a recording runs in its own
+ * `server.boundary()`. Concurrent trials never see each other's exchanges.
  *
  * @example
  * const server = createReplayServer();
@@ -153,22 +155,21 @@ export function createReplayServer(): ReplayServer {
         matching: options.matching ?? 'strict',
         normalisers: options.normalisers ?? [],
       });
-      const handler = http.all(`${REPLAY_BASE_URL}/*`, async ({ request }) => {
-        const outcome = cursor.take(await tapeRequest(request));
+      const serve = (request: TapedRequest) => {
+        const outcome = cursor.take(request);
         if ('problem' in outcome) return problemResponse(outcome.problem);
         options.onExchange?.(outcome.exchange, outcome.index);
         return replayResponse(outcome.exchange.response);
-      });
+      };
+      // Served in process by the session's fetch: no interceptor, no handler per trial. The
+      // listening msw server still refuses any other request (onUnhandledRequest: 'error').
       const session = {
-        fetch: sessionFetch,
+        fetch: createReplayFetch({ baseURL: REPLAY_BASE_URL, serve }),
         baseURL: REPLAY_BASE_URL,
         now: new Date(cassette.meta.now),
         cassette,
       };
-      const settled = await server.boundary(async () => {
-        server.use(handler);
-        return settle(() => run(session));
-      })();
+      const settled = await settle(() => run(session));
       const problem = cursor.finish();
       return {
         ...settled,

@@ -43,11 +43,16 @@ export interface ModelClient {
 export function createAnthropicModel(options: {
   client: Anthropic;
   stream?: boolean;
+  /** Extra headers on every request (e.g. to route a shared client's calls to one replay session). */
+  headers?: Record<string, string>;
 }): ModelClient {
   const { client } = options;
   return {
     async createMessage(request, callOptions) {
-      const requestOptions = callOptions?.signal ? { signal: callOptions.signal } : {};
+      const requestOptions = {
+        ...(callOptions?.signal && { signal: callOptions.signal }),
+        ...(options.headers && { headers: options.headers }),
+      };
       try {
         if (options.stream)
           return await client.messages.stream(request, requestOptions).finalMessage();

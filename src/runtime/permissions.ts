@@ -161,7 +161,7 @@ function compileRule(rule: PermissionRule): CompiledRule {
   }
   let matchesTool: (name: string) => boolean;
   try {
-    matchesTool = picomatch(rule.tool, GLOB_OPTIONS);
+    matchesTool = toolGlob(rule.tool);
   } catch (error) {
     throw new RuleProblem(
       `the tool glob '${rule.tool}' does not parse (${errorMessage(error)}); fix the glob`,
@@ -174,4 +174,16 @@ function compileRule(rule: PermissionRule): CompiledRule {
     throw new RuleProblem('when must be a condition string or a function (input, run) => boolean');
   }
   return { rule, matchesTool, conditions: parseWhen(when) };
+}
+
+/** Compiled tool globs by pattern: a harness per trial would otherwise recompile the same few. */
+const toolGlobs = new Map<string, (name: string) => boolean>();
+
+function toolGlob(pattern: string): (name: string) => boolean {
+  let matcher = toolGlobs.get(pattern);
+  if (!matcher) {
+    matcher = picomatch(pattern, GLOB_OPTIONS);
+    toolGlobs.set(pattern, matcher);
+  }
+  return matcher;
 }

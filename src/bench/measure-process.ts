@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HOOK = fileURLToPath(new URL('./usage-hook.mjs', import.meta.url));
+
+export interface ProcessRun {
+  wallMs: number;
+  /** User + system CPU time of the node process (all its threads); NaN without the hook. */
+  cpuMs: number;
+  maxRssKb: number;
+  /**
+   * Processes left behind: children still present when the node process exited, and
+   * anything still alive in its process group afterwards (`pid (name) state`).
+   * Undefined off Linux.
+   */
+  leftovers: string[] | undefined;
+  exitCode: number | null;
+  output: string;
+}
+
+/**
+ * Run a command in its own process group and measure it: wall time from spawn to exit
+ * and, for `node` commands, what the preloaded usage hook reports about the process.
+ */
+export async function measureCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<ProcessRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'harness-usage-'));
+  const usageFile = join(dir, 'usage.json');
+  const node = command === 'node';
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, HARNESS_BENCH_USAGE: usageFile };
+  delete env.GITHUB_STEP_SUMMARY;
+  try {
+    const started = performance.now();
+    const child = spawn(
+      node ? process.execPath : command,
+      node ? ['--import', HOOK, ...args] : args,
+      {
+        cwd: options.cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    const wallMs = performance.now() - started;
+    const usage = node
+      ? (JSON.parse(readFileSync(usageFile, 'utf8')) as {
+          cpuMs: number;
+          maxRssKb: number;
+          children?: string[];
+        })
+      : { cpuMs: Number.NaN, maxRssKb: Number.NaN, children: [] };
+    const group = child.pid === undefined ? undefined : processGroup(child.pid);
+    const leftovers =
+      group === undefined || usage.children === undefined
+        ? undefined
+        : [...usage.children, ...group];
+    return { wallMs, cpuMs: usage.cpuMs, maxRssKb: usage.maxRssKb, leftovers, exitCode, output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Live processes whose process group is `pgid`, from /proc (Linux); undefined elsewhere. */
+function processGroup(pgid: number): string[] | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  const found: string[] = [];
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) {
+        found.push(
+          `${pid} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)} ${fields[0]}`,
+        );
+      }
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}

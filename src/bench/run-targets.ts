@@ -1,0 +1,196 @@
+import { rmSync } from 'node:fs';
+import type { ProcessRun } from './measure-process.js';
+import {
+  createEmptyVitestProject,
+  DEBUG_TRIALS,
+  emptyVitest,
+  evalRun,
+  npmTest,
+  REPLAY_TRIALS,
+  SCALE_TRIALS,
+  type Workload,
+} from './targets.js';
+import { createBenchProject } from './workload.js';
+
+/** One line of the contract: the figure is a median over rounds, `best` the best round. */
+export interface Row {
+  target: string;
+  figure: string;
+  best: string;
+  goal: string;
+  ratio: string;
+  command: string;
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const ms = (value: number) =>
+  value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+const times = (value: number) => `${value.toFixed(2)}x`;
+
+/**
+ * Measure every target of issue 14 in rounds. Each round runs the empty vitest reference
+ * next to the eval runs, so a busy machine slows both sides of each ratio alike.
+ */
+export async function runTargets(options: {
+  projectDir: string;
+  rounds: number;
+  npmTest: boolean;
+  log: (line: string) => void;
+}): Promise<Row[]> {
+  const { projectDir, rounds, log } = options;
+  log(
+    `bench: preparing a project with ${SCALE_TRIALS} trials per task and variant (T2: ${REPLAY_TRIALS})`,
+  );
+  const workload: Workload = {
+    projectDir,
+    benchDir: createBenchProject({
+      projectDir,
+      trials: SCALE_TRIALS,
+      trialsFor: { T2: REPLAY_TRIALS },
+    }),
+    emptyDir: createEmptyVitestProject(projectDir),
+  };
+  const empty: ProcessRun[] = [];
+  const startup: ProcessRun[] = [];
+  const replay: Array<{ one: ProcessRun; many: ProcessRun }> = [];
+  const debug: Array<{ one: ProcessRun; many: ProcessRun }> = [];
+  const scale: ProcessRun[] = [];
+  const leftovers = new Set<string>();
+  const note = (run: ProcessRun) => {
+    for (const left of run.leftovers ?? []) leftovers.add(left);
+    return run;
+  };
+  const replayFlags = ['--task', 'T2', '--variant', 'upgraded', '--trials'];
+  const debugFlags = ['--suite', 'debug', '--trials'];
+  try {
+    // One run of each shape first, unmeasured: the on-disk transform cache and the OS file cache.
+    await emptyVitest(workload);
+    await evalRun(workload, ['--task', 'T2', '--trials', '1']);
+    for (let round = 1; round <= rounds; round += 1) {
+      log(`bench: round ${round} of ${rounds}`);
+      empty.push(note(await emptyVitest(workload)));
+      startup.push(note(await evalRun(workload, ['--task', 'T2', '--trials', '1'])));
+      replay.push({
+        one: note(await evalRun(workload, [...replayFlags, '1'])),
+        many: note(await evalRun(workload, [...replayFlags, String(REPLAY_TRIALS)])),
+      });
+      debug.push({
+        one: note(await evalRun(workload, [...debugFlags, '1'])),
+        many: note(await evalRun(workload, [...debugFlags, String(DEBUG_TRIALS)])),
+      });
+      if (round <= 3) scale.push(note(await evalRun(workload, ['--trials', String(SCALE_TRIALS)])));
+    }
+    const tests = options.npmTest ? note(await npmTest(workload)) : undefined;
+
+    const emptyWall = median(empty.map((run) => run.wallMs));
+    const debugTrialsPerRun = (trials: number) => trials * 8; // 4 tasks x 2 variants
+    const perTrial = (
+      pairs: ReadonlyArray<{ one: ProcessRun; many: ProcessRun }>,
+      extra: number,
+      field: 'wallMs' | 'cpuMs',
+    ) => pairs.map(({ one, many }) => (many[field] - one[field]) / extra);
+    const replayWall = perTrial(replay, REPLAY_TRIALS - 1, 'wallMs');
+    const replayCpu = perTrial(replay, REPLAY_TRIALS - 1, 'cpuMs');
+    const debugExtra = debugTrialsPerRun(DEBUG_TRIALS) - debugTrialsPerRun(1);
+    const debugWall = perTrial(debug, debugExtra, 'wallMs');
+    const debugCpu = perTrial(debug, debugExtra, 'cpuMs');
+    const startupWall = startup.map((run) => run.wallMs);
+    const scaleWall = scale.map((run) => run.wallMs);
+    const scaleRss = scale.map((run) => run.maxRssKb / 1024);
+    const ratioOf = (runs: readonly ProcessRun[]) =>
+      times(median(runs.map((run) => run.wallMs)) / emptyWall);
+    const evalCommand = 'npm run eval --';
+    const rows: Row[] = [
+      {
+        target: 'empty vitest run (the reference)',
+        figure: ms(emptyWall),
+        best: ms(Math.min(...empty.map((run) => run.wallMs))),
+        goal: '',
+        ratio: '1.00x',
+        command: 'vitest run (one passing test)',
+      },
+      {
+        target: 'start-up: T2, 1 trial per variant',
+        figure: ms(median(startupWall)),
+        best: ms(Math.min(...startupWall)),
+        goal: '≤ 1.5x',
+        ratio: ratioOf(startup),
+        command: `${evalCommand} --task T2 --trials 1`,
+      },
+      {
+        target: `replayed refund trial, wall (${REPLAY_TRIALS} vs 1)`,
+        figure: ms(median(replayWall)),
+        best: ms(Math.min(...replayWall)),
+        goal: '≤ 0.5 ms',
+        ratio: ratioOf(replay.map((pair) => pair.many)),
+        command: `${evalCommand} ${replayFlags.join(' ')} ${REPLAY_TRIALS}`,
+      },
+      {
+        target: 'replayed refund trial, CPU',
+        figure: ms(median(replayCpu)),
+        best: ms(Math.min(...replayCpu)),
+        goal: '',
+        ratio: '',
+        command: '(same runs)',
+      },
+      {
+        target: `debug-agent trial, wall (${debugTrialsPerRun(DEBUG_TRIALS)} vs ${debugTrialsPerRun(1)})`,
+        figure: ms(median(debugWall)),
+        best: ms(Math.min(...debugWall)),
+        goal: '≤ 15 ms',
+        ratio: ratioOf(debug.map((pair) => pair.many)),
+        command: `${evalCommand} ${debugFlags.join(' ')} ${DEBUG_TRIALS}`,
+      },
+      {
+        target: 'debug-agent trial, CPU',
+        figure: ms(median(debugCpu)),
+        best: ms(Math.min(...debugCpu)),
+        goal: '',
+        ratio: '',
+        command: '(same runs)',
+      },
+      {
+        target: `every task and variant, ${SCALE_TRIALS * 20} trials: wall`,
+        figure: ms(median(scaleWall)),
+        best: ms(Math.min(...scaleWall)),
+        goal: '< 30 s',
+        ratio: ratioOf(scale),
+        command: `${evalCommand} --trials ${SCALE_TRIALS}`,
+      },
+      {
+        target: '  peak RSS',
+        figure: `${median(scaleRss).toFixed(0)} MB`,
+        best: `${Math.min(...scaleRss).toFixed(0)} MB`,
+        goal: '< 500 MB',
+        ratio: '',
+        command: '(same runs)',
+      },
+    ];
+    if (tests) {
+      rows.push({
+        target: 'npm test (unit tests + eval gate)',
+        figure: ms(tests.wallMs),
+        best: ms(tests.wallMs),
+        goal: '< 60 s',
+        ratio: times(tests.wallMs / emptyWall),
+        command: `npm test (1 round, exit ${tests.exitCode})`,
+      });
+    }
+    rows.push({
+      target: 'processes left behind',
+      figure: String(leftovers.size),
+      best: '',
+      goal: '0',
+      ratio: '',
+      command: leftovers.size > 0 ? [...leftovers].slice(0, 3).join('; ') : 'every measured run',
+    });
+    return rows;
+  } finally {
+    rmSync(workload.benchDir, { recursive: true, force: true });
+    rmSync(workload.emptyDir, { recursive: true, force: true });
+  }
+}

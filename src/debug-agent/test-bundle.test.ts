@@ -1,0 +1,158 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRunTestTool, type TestCommand } from './run-test.js';
+import { bundleTestFile } from './test-bundle.js';
+import { execute, fakeRun, usePlaygrounds } from './testing.js';
+
+const playground = usePlaygrounds();
+
+describe('bundleTestFile', () => {
+  it('reuses the bundle of byte-identical code in another sandbox, and rebuilds after a change', async () => {
+    const first = playground().sandbox;
+    const second = playground().sandbox;
+    const a = await bundleTestFile('test/math.spec.ts', first.realRoot);
+    const b = await bundleTestFile('test/math.spec.ts', second.realRoot);
+    if ('error' in a || 'error' in b) throw new Error('the demo project must bundle');
+    expect(b).toEqual(a);
+    expect(readFileSync(a.file, 'utf8')).toContain('a - b');
+
+    writeFileSync(
+      join(second.realRoot, 'src', 'math.ts'),
+      readFileSync(join(second.realRoot, 'src', 'math.ts'), 'utf8').replace('a - b', 'a + b'),
+    );
+    const fixed = await bundleTestFile('test/math.spec.ts', second.realRoot);
+    if ('error' in fixed) throw new Error('the fixed project must bundle');
+    expect(fixed.hash).not.toBe(a.hash);
+    expect(readFileSync(fixed.file, 'utf8')).toContain('a + b');
+    // The first sandbox still gets its own (unchanged) code.
+    expect(await bundleTestFile('test/math.spec.ts', first.realRoot)).toEqual(a);
+  });
+
+  it('returns the compile error of a file that does not parse', async () => {
+    const { sandbox } = playground();
+    writeFileSync(join(sandbox.realRoot, 'test', 'broken.spec.ts'), 'export const = ;\n');
+    const bundle = await bundleTestFile('test/broken.spec.ts', sandbox.realRoot);
+    expect('error' in bundle && bundle.error).toMatch(/broken\.spec\.ts/);
+  });
+});
+
+/** This process's child processes named `name`, running or defunct (Linux: /proc). */
+function childrenNamed(name: string): string[] {
+  const found: string[] = [];
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    let listed = '';
+    try {
+      listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
+    } catch {
+      continue; // the thread ended while we looked
+    }
+    for (const pid of listed ? listed.split(/\s+/) : []) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.includes(`(${name})`)) found.push(stat.slice(0, stat.lastIndexOf(')') + 3));
+      } catch {
+        // it was reaped while we looked
+      }
+    }
+  }
+  return found;
+}
+
+describe.runIf(existsSync('/proc/self/task'))('bundleTestFile processes', () => {
+  it('leaves no esbuild process behind, running or defunct', async () => {
+    const { sandbox } = playground();
+    writeFileSync(
+      join(sandbox.realRoot, 'test', 'fresh.spec.ts'),
+      `console.log(${Math.random()});\n`,
+    );
+    const bundle = await bundleTestFile('test/fresh.spec.ts', sandbox.realRoot);
+    expect('file' in bundle).toBe(true);
+    // The service is stopped when the build ends; its exit is reaped by this thread's loop.
+    const deadline = performance.now() + 5000;
+    while (childrenNamed('esbuild').length > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(childrenNamed('esbuild')).toEqual([]);
+  });
+});
+
+describe('run_test with reuseResults', () => {
+  /** A test command that counts its runs in a file outside the sandbox. */
+  const counting =
+    (counter: string, key: string | undefined, script = ''): TestCommand =>
+    () => ({
+      command: process.execPath,
+      args: ['-e', `require('fs').appendFileSync(${JSON.stringify(counter)}, 'x'); ${script}`],
+      ...(key !== undefined && { resultKey: key }),
+    });
+
+  it('starts the test process once per result key, and every call without the option', async () => {
+    const { sandbox, outside } = playground();
+    const counter = join(outside, 'runs.txt');
+    const key = `reuse-${Math.random()}`;
+    const reusing = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, key, "console.log('ok 1'); process.exitCode = 1"),
+      reuseResults: true,
+    });
+    const first = String(await execute(reusing, {}));
+    const second = String(await execute(reusing, {}));
+    expect(second).toBe(first);
+    expect(first).toContain('ok 1');
+    expect(first).toContain('[exit code 1]');
+    expect(readFileSync(counter, 'utf8')).toBe('x');
+
+    const always = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, key),
+    });
+    await execute(always, {});
+    await execute(always, {});
+    expect(readFileSync(counter, 'utf8')).toBe('xxx');
+  });
+
+  it('starts one process for concurrent calls of the same program', async () => {
+    const { sandbox, outside } = playground();
+    const counter = join(outside, 'runs.txt');
+    const reusing = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, `concurrent-${Math.random()}`, "console.log('ok 1')"),
+      reuseResults: true,
+    });
+    const results = await Promise.all([1, 2, 3].map(() => execute(reusing, {})));
+    expect(new Set(results.map(String)).size).toBe(1);
+    expect(readFileSync(counter, 'utf8')).toBe('x');
+  });
+
+  it('never reuses a run that was cancelled', async () => {
+    const { sandbox, outside } = playground();
+    const counter = join(outside, 'runs.txt');
+    const hanging = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, `hang-${Math.random()}`, 'setInterval(() => {}, 1000)'),
+      reuseResults: true,
+    });
+    const cancelAfterStart = async (runs: string) => {
+      const controller = new AbortController();
+      const run = fakeRun();
+      const call = hanging.execute({} as never, {
+        signal: controller.signal,
+        clock: run.clock,
+        run,
+      });
+      // Cancel once the process has really started (it wrote its mark).
+      while (!existsSync(counter) || readFileSync(counter, 'utf8') !== runs) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      controller.abort();
+      await expect(call).rejects.toThrow(/was cancelled/);
+    };
+    await cancelAfterStart('x');
+    await cancelAfterStart('xx');
+  });
+});

@@ -1,0 +1,85 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJsonlTrace, type TraceEvent } from './trace.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trace-test-'));
+  dirs.push(dir);
+  return join(dir, 'runs', 'deep', 'run.jsonl');
+};
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as TraceEvent).type);
+
+const start: TraceEvent = {
+  type: 'run_start',
+  run_id: 'r',
+  variant: 'v',
+  model: 'm',
+  mode: 'unattended',
+  system_chars: 1,
+  ts: 't',
+};
+const end: TraceEvent = {
+  type: 'run_end',
+  status: 'done',
+  ts: 't',
+  stats: {} as never,
+};
+
+describe('createJsonlTrace', () => {
+  it('creates the folder, and each event is in the file as soon as it is written', () => {
+    const file = tempFile();
+    const trace = createJsonlTrace(file);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    trace.write(start);
+    expect(lines(file)).toEqual(['run_start']);
+    trace.write({ type: 'summary_skipped', step: 1, error: 'x' });
+    expect(lines(file)).toEqual(['run_start', 'summary_skipped']);
+    trace.write(end);
+    expect(lines(file)).toEqual(['run_start', 'summary_skipped', 'run_end']);
+    trace.close();
+  });
+
+  it('starts a file empty, appends after run_end or close, and continues a file with append', () => {
+    const file = tempFile();
+    const first = createJsonlTrace(file);
+    first.write(start);
+    first.write(end);
+    first.write({ type: 'summary_skipped', step: 2, error: 'late' });
+    first.close();
+    first.close();
+    expect(lines(file)).toEqual(['run_start', 'run_end', 'summary_skipped']);
+    const resumed = createJsonlTrace(file, { append: true });
+    resumed.write(end);
+    expect(lines(file)).toEqual(['run_start', 'run_end', 'summary_skipped', 'run_end']);
+    const fresh = createJsonlTrace(file);
+    fresh.write(start);
+    fresh.close();
+    expect(lines(file)).toEqual(['run_start']);
+  });
+
+  it('replaces an old trace with an empty file, and the old one is deleted', async () => {
+    const file = tempFile();
+    const old = createJsonlTrace(file);
+    old.write(start);
+    old.close();
+    const fresh = createJsonlTrace(file);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    fresh.close();
+    // The old file is moved aside and removed in the background.
+    const deadline = performance.now() + 5000;
+    while (readdirSync(dirname(file)).length > 1 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(readdirSync(dirname(file))).toEqual(['run.jsonl']);
+  });
+});
