@@ -22,11 +22,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',
-    // Worker threads that keep their module cache between files: each file re-importing
-    // the SDK, msw and zod in a fresh fork was most of the suite's CPU time (about half).
-    // Tests own their state (temp dirs, servers closed in afterAll), so nothing leaks.
-    pool: 'threads',
-    isolate: false,
+    // Each file gets a fresh module graph (vitest's default isolation): several files start msw
+    // servers, patch globals or drive CLIs in process. Without isolation, the in-process resume
+    // test timed out in the full suite while passing alone, and the run then stalled.
     // Transformed modules are cached on disk between runs (keyed by content).
     experimental: { fsModuleCache: true },
     reporters: ['default', closingLine],
