@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processExists } from '../core/process-exists.js';
 
 const PREFIX = 'harness-evals-scratch-';
 /** A folder is swept only when its process is gone and nothing changed in it for this long. */
@@ -28,7 +29,7 @@ export function processScratchDir(): string {
 export function sweepScratchDirs(root: string, now = Date.now()): void {
   for (const name of readdirSync(root)) {
     const pid = Number(/^harness-evals-scratch-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    if (!pid || pid === process.pid || processExists(pid)) continue;
     try {
       const folder = join(root, name);
       if (now - statSync(folder).mtimeMs > IDLE_MS)
@@ -36,14 +37,5 @@ export function sweepScratchDirs(root: string, now = Date.now()): void {
     } catch {
       // Someone else's, or already gone.
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -66,6 +66,14 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
     taskFloors.map((floor) => ({ task, floor })),
   );
+  const input = {
+    projectDir,
+    records: reporter.records,
+    floors,
+    loadErrors: reporter.loadErrors,
+    declared: reporter.declared,
+    trials,
+  };
   if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
     // A slice: its records go to a partial result; the report and the gate come at --merge.
     const file = shardResultPath(projectDir, options.shard);
@@ -79,31 +87,12 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       declared: [...reporter.declared],
     });
     const finished = await finishRun(
-      {
-        projectDir,
-        records: reporter.records,
-        floors,
-        loadErrors: reporter.loadErrors,
-        declared: reporter.declared,
-        trials,
-        reference: undefined,
-      },
+      { ...input, reference: undefined },
       { ...options, writeReports: false },
     );
     return { ...finished, records: reporter.records, written: [relative(projectDir, file)] };
   }
-  const finished = await finishRun(
-    {
-      projectDir,
-      records: reporter.records,
-      floors,
-      loadErrors: reporter.loadErrors,
-      declared: reporter.declared,
-      trials,
-      reference,
-    },
-    options,
-  );
+  const finished = await finishRun({ ...input, reference }, options);
   return { ...finished, records: reporter.records };
 }
 

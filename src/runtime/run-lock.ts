@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { HarnessError } from '../core/errors.js';
+import { processExists } from '../core/process-exists.js';
 import type { TraceSink } from './trace.js';
 
 /** Who holds a run: written into the lock file. */
@@ -185,16 +186,6 @@ function lockedError(
     `run '${runId}' is in use by ${who}; wait for it to finish, or, if no such process is running, delete ${file}`,
     held,
   );
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -1,3 +1,7 @@
+import { mulberry32 } from '../core/mulberry32.js';
+
+export { mulberry32 };
+
 /** 32-bit FNV-1a: a stable, dependency-free hash for seeds and ids. */
 export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -6,18 +10,6 @@ export function fnv1a(text: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
-}
-
-/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

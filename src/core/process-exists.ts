@@ -1,0 +1,9 @@
+/** Whether a process with this pid exists on this host (EPERM: it does, as another user's). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
