@@ -34,7 +34,8 @@ function agentCli(args: string[]) {
   );
 }
 
-describe('npm run agent -- --resume', () => {
+// Real HTTP to a local simulator in real time: a ceiling for a busy machine, not a benchmark.
+describe('npm run agent -- --resume', { timeout: 60_000 }, () => {
   it('pauses for approval, resumes with --approve, and answers a finished run without the model', async () => {
     const paused = await agentCli([QUESTION, '--approve-later']);
     expect(paused.code).toBe(3);
