@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { errorMessage } from '../../core/errors.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
@@ -33,7 +33,15 @@ export async function loadTranscript(
   projectDir: string,
 ): Promise<TrialTranscript> {
   if (!record.fixture) return { unavailable: 'no cassette recorded for this trial' };
-  const resolve = (file: string) => (isAbsolute(file) ? file : join(projectDir, file));
+  // Records may come from shard files (CI artifacts): read nothing outside the project.
+  const resolve = (file: string) => {
+    const path = resolvePath(projectDir, file);
+    const inside = relative(resolvePath(projectDir), path);
+    if (inside === '' || inside.split(sep)[0] === '..' || isAbsolute(inside)) {
+      throw new Error(`${file} is outside the project (${projectDir}); not read`);
+    }
+    return path;
+  };
   try {
     const cassette = await readCassette(resolve(record.fixture));
     const trace = record.tracePath ? await readTrace(resolve(record.tracePath)) : [];

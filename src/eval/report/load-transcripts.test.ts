@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadTranscript } from './load-transcripts.js';
+import { makeRecord } from './test-records.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const outside = mkdtempSync(join(tmpdir(), 'outside-project-'));
+afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+describe('loadTranscript', () => {
+  it('decodes a committed cassette named relative to the project', async () => {
+    const loaded = await loadTranscript(
+      makeRecord({ fixture: 'fixtures/T1/upgraded/trial-1.json' }),
+      root,
+    );
+    expect('transcript' in loaded).toBe(true);
+  });
+
+  it('reads nothing outside the project, whatever a (shard) record names', async () => {
+    // A valid cassette, but outside: a tampered shard file must not pull it into the report.
+    const planted = join(outside, 'trial-1.json');
+    writeFileSync(planted, '{}');
+    for (const fixture of [planted, '../../../etc/passwd', 'fixtures/../../x.json']) {
+      const loaded = await loadTranscript(makeRecord({ fixture }), root);
+      expect(loaded).toEqual({ unavailable: expect.stringContaining('is outside the project') });
+    }
+    const withTrace = await loadTranscript(
+      makeRecord({ fixture: 'fixtures/T1/upgraded/trial-1.json', tracePath: '/etc/hostname' }),
+      root,
+    );
+    expect(withTrace).toEqual({ unavailable: expect.stringContaining('is outside the project') });
+  });
+});
