@@ -2,20 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { createReadFileTool, createSearchCodeTool, createWriteFileTool } from './file-tools.js';
 import { sandboxWritesOf } from './store.js';
 import { execute, fakeRun, usePlaygrounds } from './testing.js';
 
 const playground = usePlaygrounds();
 
-async function failure(promise: Promise<unknown>): Promise<string> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a refusal, got ${String(value)}`);
-    },
-    (error: Error) => error.message,
-  );
-}
+const failure = async (promise: Promise<unknown>) => (await rejectionOf(promise, Error)).message;
 
 describe('read_file', () => {
   it('returns the file with a header naming it relative to the sandbox', async () => {

@@ -12,6 +12,7 @@ import {
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { createWriteFileTool } from './file-tools.js';
 import { openInSandbox } from './sandbox-open.js';
 import { resolveSandboxPath } from './sandbox-path.js';
@@ -20,14 +21,7 @@ import { execute, usePlaygrounds } from './testing.js';
 const playground = usePlaygrounds();
 const posix = process.platform !== 'win32';
 
-async function failure(promise: Promise<unknown>): Promise<string> {
-  return promise.then(
-    (value) => {
-      throw new Error(`expected a refusal, got ${String(value)}`);
-    },
-    (error: Error) => error.message,
-  );
-}
+const failure = async (promise: Promise<unknown>) => (await rejectionOf(promise, Error)).message;
 
 describe('write_file onto special files (strict)', () => {
   it.runIf(posix)('refuses a FIFO that nobody reads instead of hanging on it', async () => {

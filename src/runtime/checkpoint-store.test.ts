@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { type Checkpoint, CheckpointError } from './checkpoint.js';
 import {
   checkRunId,
@@ -52,14 +53,7 @@ const write: WriteRecord = {
   at: '2026-10-01T09:00:00.000Z',
 };
 
-async function caught(promise: Promise<unknown>): Promise<CheckpointError> {
-  const error = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (error instanceof CheckpointError) return error;
-  throw new Error(`expected a CheckpointError, got ${String(error)}`);
-}
+const caught = (promise: Promise<unknown>) => rejectionOf(promise, CheckpointError);
 
 describe('createFileCheckpointStore', () => {
   it('saves and loads a checkpoint, and an unknown run loads as undefined', async () => {

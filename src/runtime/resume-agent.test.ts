@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { CheckpointError } from './checkpoint.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
@@ -55,14 +56,7 @@ async function startedRun(checkpoints: CheckpointStore, runId = 'run-1') {
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<CheckpointError> {
-  const error = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (error instanceof CheckpointError) return error;
-  throw new Error(`expected a CheckpointError, got ${String(error)}`);
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, CheckpointError);
 
 describe('resumeAgent', () => {
   it('refuses an unknown run id and names where it looked', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { createFileCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
@@ -23,14 +24,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const lockFile = () => join(dir, 'run-1.lock');
 const alive = (pids: number[]) => (pid: number) => pids.includes(pid);
 
-async function lockedError(promise: Promise<unknown>): Promise<RunLockedError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (error instanceof RunLockedError) return error;
-  throw new Error(`expected a RunLockedError, got ${String(error)}`);
-}
+const lockedError = (promise: Promise<unknown>) => rejectionOf(promise, RunLockedError);
 
 describe('acquireRunLock', () => {
   it('lets one holder in and refuses a second, naming the run and the holder pid', async () => {
