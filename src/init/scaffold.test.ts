@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +57,24 @@ describe('scaffold', () => {
     expect(again.leftAlone).toContain('evals/helpdesk.agent.ts');
   });
 
-  it('asks for a package.json first', async () => {
+  it('asks for a package.json first, and writes nothing until there is one', async () => {
     await expect(scaffold(dir)).rejects.toThrow(/no package.json .*npm init -y/);
+    expect(readdirSync(dir)).toEqual([]);
   });
+
+  it.each([
+    ['null', /must be an object/],
+    ['[]', /must be an object/],
+    ['{"scripts": "x"}', /"scripts" \(if any\) maps names to command strings/],
+    ['{"scripts": {"test": 1}}', /maps names to command strings/],
+    ['{"name": ', /not valid JSON/],
+  ])(
+    'refuses package.json %s with one clear error and writes nothing else',
+    async (text, message) => {
+      writeFileSync(join(dir, 'package.json'), text);
+      await expect(scaffold(dir)).rejects.toThrow(message);
+      expect(readdirSync(dir)).toEqual(['package.json']);
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(text);
+    },
+  );
 });

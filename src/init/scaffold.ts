@@ -36,6 +36,8 @@ export interface ScaffoldResult {
  */
 export async function scaffold(projectDir: string): Promise<ScaffoldResult> {
   const result: ScaffoldResult = { created: [], leftAlone: [] };
+  // Checked before anything is written: a refused init leaves the project as it was.
+  const packageJson = await readPackageJson(projectDir);
   for (const file of await listFiles(TEMPLATE_DIR)) {
     const target = RENAMED[file] ?? file;
     const path = join(projectDir, target);
@@ -51,11 +53,17 @@ export async function scaffold(projectDir: string): Promise<ScaffoldResult> {
     await mkdir(join(projectDir, dir), { recursive: true });
     result.created.push(`${dir}/`);
   }
-  await addScripts(projectDir, result);
+  await addScripts(packageJson, result);
   return result;
 }
 
-async function addScripts(projectDir: string, result: ScaffoldResult): Promise<void> {
+interface PackageJson {
+  file: string;
+  text: string;
+  json: { scripts?: Record<string, string> } & Record<string, unknown>;
+}
+
+async function readPackageJson(projectDir: string): Promise<PackageJson> {
   const file = join(projectDir, 'package.json');
   if (!existsSync(file)) {
     throw new ConfigError(
@@ -63,7 +71,7 @@ async function addScripts(projectDir: string, result: ScaffoldResult): Promise<v
     );
   }
   const text = await readFile(file, 'utf8');
-  let json: { scripts?: Record<string, string> } & Record<string, unknown>;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
@@ -71,6 +79,21 @@ async function addScripts(projectDir: string, result: ScaffoldResult): Promise<v
       `package.json is not valid JSON (${(error as Error).message}): fix it and run init again`,
     );
   }
+  const isObject = (value: unknown) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const scripts = isObject(json) ? (json as Record<string, unknown>).scripts : undefined;
+  const stringScripts =
+    scripts === undefined ||
+    (isObject(scripts) && Object.values(scripts as object).every((v) => typeof v === 'string'));
+  if (!isObject(json) || !stringScripts) {
+    throw new ConfigError(
+      'package.json must be an object whose "scripts" (if any) maps names to command strings: fix it and run init again',
+    );
+  }
+  return { file, text, json: json as PackageJson['json'] };
+}
+
+async function addScripts({ file, text, json }: PackageJson, result: ScaffoldResult) {
   const scripts = { ...(json.scripts ?? {}) };
   let changed = false;
   for (const [name, command] of Object.entries(INIT_SCRIPTS)) {

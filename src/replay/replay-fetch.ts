@@ -19,7 +19,7 @@ export function createReplayFetch(options: {
     const url = fast ? input : input instanceof Request ? input.url : String(input);
     if (!String(url).startsWith(prefix)) {
       throw new TypeError(
-        `replay: no recording serves ${init?.method ?? 'GET'} ${String(url)}; only ${options.baseURL} is replayed`,
+        `replay: no recording serves ${input instanceof Request ? input.method : (init?.method ?? 'GET')} ${String(url)}; only ${options.baseURL} is replayed`,
       );
     }
     return options.serve(fast ?? (await tapeRequest(new Request(input, init))));

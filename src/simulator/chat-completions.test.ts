@@ -102,4 +102,19 @@ describe('defineModelScript (function form)', () => {
     expect(ask('T/v/1')).not.toBe(ask('T/v/2'));
     expect(seen).toContain('T/v/2');
   });
+
+  it('runs the user function once per request (matching and answering share its answer)', () => {
+    let calls = 0;
+    const counted = defineModelScript({
+      respond: () => {
+        calls += 1;
+        return { text: 'once' };
+      },
+    });
+    respondChat({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, headers, {
+      policies: [counted],
+      unmatched: 'error',
+    });
+    expect(calls).toBe(1);
+  });
 });

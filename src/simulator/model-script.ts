@@ -58,14 +58,20 @@ export function defineModelScript(options: ModelScriptOptions): Policy {
       next: (request) => toTurn(options.turns[request.assistantTurns]!),
     };
   }
-  // Draws are a pure function of (seed, turn, name): matches and next see the same ones.
-  const answerOf = (request: SimRequest, random: Rng) =>
-    options.respond(scriptRequestOf(request), random);
+  // The user's function runs once per request: `matches` keeps its answer for `next`. Draws
+  // are a pure function of (seed, turn, name), so the rng `next` is given would draw the same.
+  const answers = new WeakMap<SimRequest, ScriptTurn | undefined>();
+  const answerOf = (request: SimRequest) => {
+    if (!answers.has(request)) {
+      const random = createRng(request.seed, request.assistantTurns);
+      answers.set(request, options.respond(scriptRequestOf(request), random));
+    }
+    return answers.get(request);
+  };
   return {
     name,
-    matches: (request) =>
-      answerOf(request, createRng(request.seed, request.assistantTurns)) !== undefined,
-    next: (request, random) => toTurn(answerOf(request, random) ?? { text: '' }),
+    matches: (request) => answerOf(request) !== undefined,
+    next: (request) => toTurn(answerOf(request) ?? { text: '' }),
   };
 }
 
