@@ -74,8 +74,11 @@ export interface WriteLog {
   record(record: WriteRecord): Promise<void>;
   /** The tool threw: the write did not happen, so a later call may run it. */
   failed(key: string, at: string): Promise<void>;
-  /** A human's decision about an unresolved write; throws when the key has none pending. */
-  resolve(key: string, resolution: WriteResolution, at: string): Promise<void>;
+  /**
+   * A human's decisions about unresolved writes, by key. All or nothing: every key is checked
+   * before the first decision is logged, so one mistyped key leaves the log as it was.
+   */
+  resolve(decisions: Readonly<Record<string, WriteResolution>>, at: string): Promise<void>;
   /** Executed writes (outcomes), oldest first. */
   list(): readonly WriteRecord[];
 }
@@ -139,20 +142,22 @@ export function createWriteLog(
       await write(record);
     },
     failed: (key, at) => write({ kind: 'cleared', key, reason: 'tool_failed', at }),
-    async resolve(key, resolution, at) {
-      const intent = pending.get(key);
-      if (!intent) {
+    async resolve(decisions, at) {
+      const unknown = Object.keys(decisions).filter((key) => !pending.has(key));
+      if (unknown.length > 0) {
         const waiting = [...pending.keys()];
         throw new ConfigError(
-          `no write with an unknown outcome has the key '${key}'; ${waiting.length === 0 ? 'no write of this run waits for a decision' : `writes waiting for a decision: ${waiting.join(', ')}`}`,
+          `no write with an unknown outcome has the key ${unknown.map((key) => `'${key}'`).join(', ')}; ${waiting.length === 0 ? 'no write of this run waits for a decision' : `writes waiting for a decision: ${waiting.join(', ')}`} (nothing was recorded)`,
         );
       }
-      if (resolution === 'retry') {
-        await write({ kind: 'cleared', key, reason: 'human_retry', at });
-        return;
+      for (const [key, resolution] of Object.entries(decisions)) {
+        if (resolution === 'retry') {
+          await write({ kind: 'cleared', key, reason: 'human_retry', at });
+          continue;
+        }
+        const { kind: _intent, ...made } = pending.get(key)!;
+        await write({ ...made, output: RESOLVED_DONE_OUTPUT, at });
       }
-      const { kind: _intent, ...made } = intent;
-      await write({ ...made, output: RESOLVED_DONE_OUTPUT, at });
     },
     list: () => [...done.values()],
   };

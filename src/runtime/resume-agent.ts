@@ -75,10 +75,12 @@ async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
   const writes = createWriteLog(mergeWrites(logged, checkpoint.writes as WriteRecord[]), (record) =>
     checkpoints.appendWrite(runId, record),
   );
-  for (const [key, resolution] of Object.entries(options.resolveWrites ?? {})) {
+  if (options.resolveWrites) {
     const ts = new Date(clock.now()).toISOString();
-    await writes.resolve(key, resolution, ts);
-    trace?.write({ type: 'write_resolved', key, resolution, ts });
+    await writes.resolve(options.resolveWrites, ts);
+    for (const [key, resolution] of Object.entries(options.resolveWrites)) {
+      trace?.write({ type: 'write_resolved', key, resolution, ts });
+    }
   }
   trace?.write({
     type: 'run_resume',

@@ -152,7 +152,7 @@ describe("a human's decision on a write whose outcome is unknown", () => {
   it('done: the write is answered as made, never run', async () => {
     const transfer = counted();
     const { log } = memoryLog([intent]);
-    await log.resolve('transfer:k1', 'done', '2026-10-02T00:00:00.000Z');
+    await log.resolve({ 'transfer:k1': 'done' }, '2026-10-02T00:00:00.000Z');
     const pipeline = createToolPipeline({ tools: [transfer.tool], writes: log });
     const outcome = await pipeline.run(transferCall('toolu_9'), testRunState());
     expect(transfer.executions()).toBe(0);
@@ -167,7 +167,7 @@ describe("a human's decision on a write whose outcome is unknown", () => {
     expect((await pipeline.run(transferCall('a'), testRunState())).record.decision).toBe(
       'outcome_unknown',
     );
-    await log.resolve('transfer:k1', 'retry', '2026-10-02T00:00:00.000Z');
+    await log.resolve({ 'transfer:k1': 'retry' }, '2026-10-02T00:00:00.000Z');
     expect((await pipeline.run(transferCall('b'), testRunState())).record.decision).toBe('allow');
     expect((await pipeline.run(transferCall('c'), testRunState())).record.replayed).toBe(true);
     expect(transfer.executions()).toBe(1);
@@ -175,11 +175,23 @@ describe("a human's decision on a write whose outcome is unknown", () => {
 
   it('refuses a key that waits for no decision, naming the ones that do', async () => {
     const { log } = memoryLog([intent]);
-    const error = await log.resolve('transfer:nope', 'done', 'now').catch((caught) => caught);
+    const error = await log.resolve({ 'transfer:nope': 'done' }, 'now').catch((caught) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toBe(
-      "no write with an unknown outcome has the key 'transfer:nope'; writes waiting for a decision: transfer:k1",
+      "no write with an unknown outcome has the key 'transfer:nope'; writes waiting for a decision: transfer:k1 (nothing was recorded)",
     );
+  });
+
+  it('records no decision when one key of several is wrong, so the corrected command still works', async () => {
+    const { log, entries } = memoryLog([intent]);
+    const before = entries.length;
+    await expect(
+      log.resolve({ 'transfer:k1': 'done', 'transfer:typo': 'retry' }, 'now'),
+    ).rejects.toThrow("no write with an unknown outcome has the key 'transfer:typo'");
+    expect(entries).toHaveLength(before);
+    expect(log.unresolved('transfer:k1')).toBeDefined();
+    await log.resolve({ 'transfer:k1': 'done' }, 'now');
+    expect(log.unresolved('transfer:k1')).toBeUndefined();
   });
 });
 
