@@ -39,7 +39,7 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ fixtures/T2/upgraded/trial-2.json (simulator)');
     expect(result.stdout).toMatch(
-      /cassettes checked \(\d+ simulator re-derived, 0 live\): 1 does not match/,
+      /cassettes checked \(\d+ simulator re-derived, 0 from model scripts or Chat Completions: schema and secrets only, 0 live\): 1 does not match/,
     );
     expect(result.stdout).not.toContain('trial-1.json');
     expect(result.stdout).toContain(

@@ -143,10 +143,11 @@ async function verify(tasks: string[] | undefined): Promise<number> {
     console.log(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`);
     for (const problem of verdict.problems) console.log(`    ${problem}`);
   }
+  const unscripted = verdicts.filter((verdict) => verdict.notRederived).length;
   const bySource = (source: string) =>
     verdicts.filter((verdict) => verdict.source === source).length;
   console.log(
-    `${verdicts.length} cassettes checked (${bySource('simulator')} simulator re-derived, ${bySource('live')} live): ` +
+    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts or Chat Completions: schema and secrets only, ${bySource('live')} live): ` +
       (bad.length === 0
         ? 'all match'
         : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`),

@@ -40,7 +40,11 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
-  const reference = await loadReference(projectDir, options.compare, options.updateReference);
+  // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
+  const compares = options.mode === 'replay' && !options.shard;
+  const reference = compares
+    ? await loadReference(projectDir, options.compare, options.updateReference)
+    : undefined;
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,

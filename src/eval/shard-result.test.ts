@@ -1,9 +1,12 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import { buildReport } from './report/build-report.js';
 import { makeRecord } from './report/test-records.js';
 import { shardOfTrial } from './shard.js';
-import { mergeShardResults, type ShardResult } from './shard-result.js';
+import { mergeShardResults, readShardResults, type ShardResult } from './shard-result.js';
 import type { TrialRecord } from './trial-record.js';
 
 /** Eight tasks x 2 variants x 3 trials with mixed outcomes, a stale trial and a floor. */
@@ -108,5 +111,74 @@ describe('mergeShardResults', () => {
     };
     expect(() => mergeShardResults([doubled, parts[1]!])).toThrow(/is in another shard too/);
     expect(() => mergeShardResults([])).toThrow(/no shard results/);
+  });
+});
+
+describe('readShardResults', () => {
+  const valid = (index: number, count: number): ShardResult => ({
+    kind: 'harness-evals-shard',
+    version: 1,
+    shard: { index, count },
+    trials: 1,
+    selection: { trials: 1 },
+    records: [],
+    floors: [],
+    loadErrors: [],
+    declared: [],
+  });
+  const folderWith = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'shards-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  };
+
+  it.each([
+    ['invalid JSON', { 'shard-1-of-1.json': '{"kind":' }, /is not valid JSON/],
+    ['another kind of file', { 'shard-1-of-1.json': '{"kind":"report"}' }, /shard-1-of-1\.json/],
+    [
+      'a shard index above the count, planted beside a complete set',
+      {
+        'shard-1-of-2.json': JSON.stringify(valid(1, 2)),
+        'shard-2-of-2.json': JSON.stringify(valid(2, 2)),
+        'shard-3-of-2.json': JSON.stringify(valid(3, 2)),
+      },
+      /shard index is above the shard count/,
+    ],
+    [
+      'the same shard twice',
+      {
+        'shard-1-of-2.json': JSON.stringify(valid(1, 2)),
+        'shard-2-of-2.json': JSON.stringify(valid(1, 2)),
+      },
+      /shard 1\/2 given twice/,
+    ],
+    ['no shard file', {}, /no shard-<i>-of-<n>\.json in it/],
+  ])('refuses %s with a ConfigError naming it', async (_, files, message) => {
+    const dir = folderWith(files);
+    try {
+      const error = await readShardResults(dir).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(message);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a shard file that cannot be read (a folder by that name) with a ConfigError', async () => {
+    const dir = folderWith({});
+    mkdirSync(join(dir, 'shard-1-of-1.json'));
+    try {
+      await expect(readShardResults(dir)).rejects.toThrow(
+        /shard-1-of-1\.json cannot be read \(EISDIR\)/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a folder that does not exist', async () => {
+    await expect(readShardResults(join(tmpdir(), 'no-such-shards-folder'))).rejects.toThrow(
+      /no such folder/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { parseWith } from '../core/parse.js';
 import type { TaskFloor } from './report/gate.js';
 import { formatShard, type Shard } from './shard.js';
@@ -25,7 +25,10 @@ export const ShardResultSchema = z
   .object({
     kind: z.literal('harness-evals-shard'),
     version: z.literal(1),
-    shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).strict(),
+    shard: z
+      .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
+      .strict()
+      .refine((shard) => shard.index <= shard.count, 'the shard index is above the shard count'),
     /** Trials per task and variant of the whole run. */
     trials: z.number().int().min(1),
     selection: ShardSelectionSchema,
@@ -146,7 +149,14 @@ export async function readShardResults(dir: string): Promise<MergedShards> {
   const results = await Promise.all(
     names.map(async (name) => {
       const file = relative(process.cwd(), join(dir, name)) || name;
-      const text = await readFile(join(dir, name), 'utf8');
+      let text: string;
+      try {
+        text = await readFile(join(dir, name), 'utf8');
+      } catch (error) {
+        throw new ConfigError(
+          `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); re-run that shard`,
+        );
+      }
       let json: unknown;
       try {
         json = JSON.parse(text);

@@ -52,6 +52,21 @@ describe('verifyFixtures', () => {
     const verdicts = await verifyFixtures({ projectDir: root, tasks: ['T1', 'D1'] });
     expect(verdicts.length).toBeGreaterThanOrEqual(20);
     expect(verdicts.filter((verdict) => verdict.problems.length > 0)).toEqual([]);
+    expect(verdicts.filter((verdict) => verdict.notRederived)).toEqual([]);
+  });
+
+  it('does not flag a cassette that a model script answered (no built-in policy answers it)', async () => {
+    // A project's own agent, recorded with its model script: the built-in policies know nothing of it.
+    const { dir } = projectWith((cassette) => {
+      const exchanges = cassette.exchanges as unknown as Array<{
+        request: { body: { tools: Array<{ name: string }> } };
+      }>;
+      for (const exchange of exchanges) {
+        for (const tool of exchange.request.body.tools) tool.name = `weather_${tool.name}`;
+      }
+    });
+    const [verdict] = await verifyFixtures({ projectDir: dir });
+    expect(verdict).toMatchObject({ problems: [], notRederived: true, source: 'simulator' });
   });
 
   it('flags a hand-edited final answer in a copy of a cassette', async () => {

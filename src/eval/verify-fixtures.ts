@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { canonicalize } from '../core/canonical-json.js';
 import { errorMessage } from '../core/errors.js';
 import { type Cassette, type Exchange, isSseResponse } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
-import { findSecret } from '../replay/secret-scan.js';
-import { respond, SEED_HEADER } from '../simulator/respond.js';
+import { respond, SEED_HEADER, UNSCRIPTED_HEADER } from '../simulator/respond.js';
 import { inventoryFixtures } from './fixture-inventory.js';
 import type { TrialProvenance } from './report/report-schema.js';
 import { rerecordCommand } from './rerecord.js';
@@ -17,6 +15,12 @@ export interface FixtureVerdict {
   source?: 'live' | 'simulator';
   /** Empty when the cassette checks out. */
   problems: string[];
+  /**
+   * A simulator cassette whose responses the built-in policies do not produce (recorded with a
+   * project's model script, or in the Chat Completions format): schema and secrets checked,
+   * responses not re-derived.
+   */
+  notRederived?: boolean;
   /** The command that re-records it (from its folder; --simulated for a simulator cassette). */
   rerecordCommand?: string;
 }
@@ -46,9 +50,26 @@ const same = (left: unknown, right: unknown) =>
   JSON.stringify(canonicalize(withoutIds(left))) ===
   JSON.stringify(canonicalize(withoutIds(right)));
 
+/** Marks a cassette the built-in policies cannot re-derive (see FixtureVerdict.notRederived). */
+const NOT_DERIVABLE = Symbol('not derivable');
+
 /** The first way a recorded exchange differs from what the simulator answers today. */
-function rederiveProblem(exchange: Exchange, seed: string, index: number): string | undefined {
-  const answer = respond(exchange.request.body, { 'x-api-key': 'verify', [SEED_HEADER]: seed });
+function rederiveProblem(
+  exchange: Exchange,
+  seed: string,
+  index: number,
+): string | typeof NOT_DERIVABLE | undefined {
+  const answer = respond(
+    exchange.request.body,
+    { 'x-api-key': 'verify', [SEED_HEADER]: seed },
+    { unmatched: 'error' },
+  );
+  // The recording was answered, but no built-in policy answers it (or it is not a Messages
+  // request at all): a model script or another wire format made it.
+  const foreign =
+    answer.headers[UNSCRIPTED_HEADER] !== undefined ||
+    (answer.status === 400 && exchange.response.status < 400);
+  if (index === 0 && foreign) return NOT_DERIVABLE;
   const at = `exchange ${index + 1}`;
   if (answer.status !== exchange.response.status) {
     return `${at}: the simulator answers status ${answer.status}, the cassette holds ${exchange.response.status}`;
@@ -82,13 +103,15 @@ export async function verifyCassette(
   } catch (error) {
     return { fixture: options.shown, problems: [errorMessage(error)] };
   }
-  const finding = findSecret(await readFile(file, 'utf8'));
-  if (finding) problems.push(`${finding.where} contains ${finding.rule}`);
+  // readCassette has already refused a cassette holding a credential (fixture_secret).
   const { meta } = cassette;
   if (meta.source === 'simulator') {
     const seed = simulatorSeed(meta);
     for (const [index, exchange] of cassette.exchanges.entries()) {
       const problem = rederiveProblem(exchange, seed, index);
+      if (problem === NOT_DERIVABLE) {
+        return { fixture: options.shown, source: meta.source, problems, notRederived: true };
+      }
       if (problem) {
         problems.push(problem);
         break;
