@@ -87,6 +87,28 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     );
   });
 
+  it('finds a key split across Chat Completions chunks (content and tool-call arguments)', async () => {
+    const chunk = (delta: object) => ({
+      event: 'message',
+      data: { choices: [{ index: 0, delta }] },
+    });
+    const pieces = `the key is ${KEY} ok`.match(/[^]{1,5}/g) ?? [];
+    for (const toDelta of [
+      (piece: string) => ({ content: piece }),
+      (piece: string) => ({ tool_calls: [{ index: 0, function: { arguments: piece } }] }),
+    ]) {
+      const exchange = streamedExchange('', 5);
+      if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+      exchange.response.events = [...pieces.map((piece) => chunk(toDelta(piece)))];
+      const file = await plant(testCassette([exchange]));
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect((error as FixtureError).code).toBe('fixture_secret');
+      expect((error as Error).message).toContain(
+        'the text streamed in exchanges[0] choice 0 contains an sk-ant- API key',
+      );
+    }
+  });
+
   it('replays such a cassette as a problem with the re-record command: the run never starts', async () => {
     const file = await plant(testCassette([textExchange('hi', `here: ${KEY}`)]));
     let ran = false;

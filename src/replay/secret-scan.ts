@@ -74,7 +74,7 @@ export function findCassetteSecret(
       if (finding) {
         return {
           rule: finding.rule,
-          where: `the text streamed in exchanges[${exchange}] content block ${block}`,
+          where: `the text streamed in exchanges[${exchange}] ${block >= CHAT_CHOICE_OFFSET ? `choice ${block - CHAT_CHOICE_OFFSET}` : `content block ${block}`}`,
         };
       }
     }
@@ -82,18 +82,47 @@ export function findCassetteSecret(
   return undefined;
 }
 
-/** The text of each streamed content block: its deltas' string fields (text, JSON, thinking) joined. */
+/** Chat Completions choices are keyed apart from Messages API content blocks. */
+const CHAT_CHOICE_OFFSET = 1000;
+
+/**
+ * The text of each streamed block, its deltas' string fields joined: Messages API content
+ * blocks (text, tool JSON, thinking) by block index, and Chat Completions choices (content,
+ * tool-call arguments) by choice index, offset by 1000 so the two never share a key.
+ */
 export function assembleStreamText(events: ReadonlyArray<{ data: unknown }>): Map<number, string> {
   const blocks = new Map<number, string>();
+  const append = (index: number, text: string) =>
+    blocks.set(index, (blocks.get(index) ?? '') + text);
   for (const { data } of events) {
-    const event = data as { type?: unknown; index?: unknown; delta?: unknown } | null;
-    if (event?.type !== 'content_block_delta' || typeof event.delta !== 'object') continue;
-    const index = typeof event.index === 'number' ? event.index : -1;
-    let text = blocks.get(index) ?? '';
-    for (const [key, value] of Object.entries(event.delta ?? {})) {
-      if (key !== 'type' && typeof value === 'string') text += value;
+    const event = data as {
+      type?: unknown;
+      index?: unknown;
+      delta?: unknown;
+      choices?: unknown;
+    } | null;
+    if (event?.type === 'content_block_delta' && typeof event.delta === 'object') {
+      const index = typeof event.index === 'number' ? event.index : -1;
+      for (const [key, value] of Object.entries(event.delta ?? {})) {
+        if (key !== 'type' && typeof value === 'string') append(index, value);
+      }
+      continue;
     }
-    blocks.set(index, text);
+    if (!Array.isArray(event?.choices)) continue;
+    for (const choice of event.choices as Array<{ index?: unknown; delta?: unknown } | null>) {
+      const delta = choice?.delta as {
+        content?: unknown;
+        reasoning_content?: unknown;
+        tool_calls?: Array<{ function?: { arguments?: unknown } } | null>;
+      } | null;
+      const index = CHAT_CHOICE_OFFSET + (typeof choice?.index === 'number' ? choice.index : 0);
+      for (const text of [delta?.content, delta?.reasoning_content]) {
+        if (typeof text === 'string') append(index, text);
+      }
+      for (const call of delta?.tool_calls ?? []) {
+        if (typeof call?.function?.arguments === 'string') append(index, call.function.arguments);
+      }
+    }
   }
   return blocks;
 }
