@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,31 @@ describe('acquireRunLock', () => {
     expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(222);
     expect(existsSync(`${lockFile()}.takeover`)).toBe(false);
     await lock.release();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['garbled', '{"pid": 12'],
+    ['not a lock', 'null'],
+  ])(
+    'takes over an %s lock file left long ago by a process that died while writing it',
+    async (_, text) => {
+      writeFileSync(lockFile(), text);
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(lockFile(), old, old);
+      const lock = await acquireRunLock({ file: lockFile(), runId: 'run-1', pid: 222, host: 'h' });
+      expect(JSON.parse(readFileSync(lockFile(), 'utf8')).pid).toBe(222);
+      await lock.release();
+    },
+  );
+
+  it('refuses a fresh empty lock file: its creator may still be writing it', async () => {
+    writeFileSync(lockFile(), '');
+    const error = await lockedError(
+      acquireRunLock({ file: lockFile(), runId: 'run-1', pid: 222, host: 'h' }),
+    );
+    expect(error.message).toContain("run 'run-1'");
+    expect(readFileSync(lockFile(), 'utf8')).toBe('');
   });
 
   it('uses the real process table by default: a pid that cannot exist is stale, this process is not', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { HarnessError } from '../core/errors.js';
 import { processExists } from '../core/process-exists.js';
@@ -44,6 +44,9 @@ export interface AcquireRunLockOptions {
   isAlive?: (pid: number) => boolean;
 }
 
+/** How old an unreadable lock file must be before it counts as left by a dead process. */
+const UNREADABLE_GRACE_MS = 10_000;
+
 /**
  * Take the run's lock: an exclusive create of the lock file holding pid, host and start time.
  * A lock whose process is gone (same host, no such pid) is taken over, and the lock says so.
@@ -65,7 +68,13 @@ export async function acquireRunLock(options: AcquireRunLockOptions): Promise<Ru
 
   if (await createExclusive(file, text)) return ownLock(file, holder, text);
   const held = await readHolder(file);
-  if (held === undefined || held.host !== holder.host || isAlive(held.pid)) {
+  // An empty or garbled lock whose file is older than a moment belongs to a process that died
+  // between creating it and writing it: stale too. A young one may still be being written.
+  const now = (options.now ?? Date.now)();
+  const deadWhileWriting =
+    held === undefined &&
+    now - ((await stat(file).catch(() => undefined))?.mtimeMs ?? now) > UNREADABLE_GRACE_MS;
+  if (!deadWhileWriting && (held === undefined || held.host !== holder.host || isAlive(held.pid))) {
     throw lockedError(runId, file, held, holder.host);
   }
   // The holder is gone. Only one of several racing processes may take over: the one that
@@ -82,7 +91,7 @@ export async function acquireRunLock(options: AcquireRunLockOptions): Promise<Ru
   }
   try {
     const again = await readHolder(file);
-    if (again === undefined || JSON.stringify(again) !== JSON.stringify(held)) {
+    if (JSON.stringify(again) !== JSON.stringify(held)) {
       throw lockedError(runId, file, again, holder.host);
     }
     await unlink(file);
