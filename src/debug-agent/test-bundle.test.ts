@@ -69,12 +69,13 @@ describe.runIf(existsSync('/proc/self/task'))('bundleTestFile processes', () => 
     const bundle = await bundleTestFile('test/fresh.spec.ts', sandbox.realRoot);
     expect('file' in bundle).toBe(true);
     // The service is stopped when the build ends; its exit is reaped by this thread's loop.
-    const deadline = performance.now() + 5000;
+    // A ceiling for a busy machine, not a benchmark.
+    const deadline = performance.now() + 60_000;
     while (childrenNamed('esbuild').length > 0 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(childrenNamed('esbuild')).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe('run_test with reuseResults', () => {
