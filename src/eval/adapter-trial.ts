@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
 import type { RunResult } from '../runtime/run-agent.js';
 import { emptyStats } from '../runtime/stop-rules.js';
-import { createJsonlTrace, redactForTrace, type TraceSink } from '../runtime/trace.js';
+import { createJsonlTrace, type TraceSink } from '../runtime/trace.js';
 import type { ToolCallRecord } from '../runtime/types.js';
 import type { DriveOptions, TrialDriver } from './trial-driver.js';
 import type { TrialRequest } from './trial-runner.js';
@@ -91,7 +91,7 @@ function writeTrace(
       type: 'tool_call',
       step: call.step,
       tool: call.tool,
-      input: redactForTrace(call.input),
+      input: call.input ?? null,
       decision: call.decision,
       is_error: call.isError,
       ms: 0,

@@ -15,7 +15,7 @@ import {
   toCheckpoint,
 } from './run-snapshot.js';
 import { addUsage, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
-import { redactForTrace, type TraceSink } from './trace.js';
+import type { TraceSink } from './trace.js';
 import type {
   Approver,
   RunMode,
@@ -215,7 +215,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
         type: 'approval_pending',
         step: state.step,
         tool: request.tool,
-        input: redactForTrace(request.input),
+        input: request.input ?? null,
         reason: request.reason,
       });
     }
@@ -241,7 +241,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
         type: 'tool_call',
         step: state.step,
         tool: record.tool,
-        input: redactForTrace(record.input),
+        input: record.input ?? null,
         decision: record.decision,
         is_error: record.isError,
         ms: record.ms,

@@ -67,14 +67,6 @@ export interface TraceSink {
 }
 
 /**
- * Tool inputs are logged, but never a full card number or a credential (the model may have
- * typed one). Works on the value, so a 19-digit JSON number cannot break it; never throws.
- */
-export function redactForTrace(value: unknown): unknown {
-  return redactValue(value ?? null);
-}
-
-/**
  * Appends each event as it happens, so a crash keeps everything written before it.
  * The file is started empty: one file holds one run. A resumed run passes `append: true`
  * to continue its file. One descriptor per run (not an open per event); it closes at
@@ -137,5 +129,6 @@ function createEmpty(file: string): number {
 
 export function createMemoryTrace(): TraceSink & { readonly events: TraceEvent[] } {
   const events: TraceEvent[] = [];
-  return { events, write: (event) => events.push(event) };
+  // Redacted like the file sink: the one place trace events are redacted is the sink.
+  return { events, write: (event) => events.push(redactValue(event) as TraceEvent) };
 }
