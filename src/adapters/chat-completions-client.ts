@@ -1,4 +1,5 @@
 import { ModelApiError } from '../core/errors.js';
+import { parseSseEvents } from '../replay/sse.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
@@ -76,11 +77,18 @@ export async function createChatCompletion(
 }
 
 function readJson(text: string): ChatCompletionResult {
-  const json = JSON.parse(text) as {
+  let json: {
     choices?: Array<{ message?: ChatAssistantMessage; finish_reason?: string | null }>;
     usage?: unknown;
   };
-  const choice = json.choices?.[0];
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ModelApiError(
+      `chat completions answered with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
+  }
+  const choice = json?.choices?.[0];
   if (!choice?.message) throw new ModelApiError('chat completions answered without a choice');
   return {
     message: choice.message,
@@ -104,14 +112,27 @@ export function readStream(text: string): ChatCompletionResult {
   const calls: ChatToolCall[] = [];
   let finishReason: string | null = null;
   let usage: Partial<TokenUsage> = {};
-  for (const line of text.split(/\r?\n/)) {
-    if (!line.startsWith('data:')) continue;
-    const data = line.slice(5).trim();
-    if (data === '[DONE]') break;
-    const chunk = JSON.parse(data) as {
+  let done = false;
+  for (const { event, data } of parseSseEvents(text)) {
+    if (data === '[DONE]') {
+      done = true;
+      break;
+    }
+    if (typeof data !== 'object' || data === null) {
+      throw new ModelApiError(
+        `chat completions streamed data that is not JSON: ${String(data).slice(0, 200)}`,
+      );
+    }
+    const chunk = data as {
       choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
       usage?: unknown;
+      error?: { message?: unknown };
     };
+    if (event === 'error' || chunk.error) {
+      throw new ModelApiError(
+        `chat completions streamed an error: ${String(chunk.error?.message ?? JSON.stringify(data)).slice(0, 300)}`,
+      );
+    }
     if (chunk.usage) usage = chatCompletionsUsage(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) continue;
@@ -125,6 +146,8 @@ export function readStream(text: string): ChatCompletionResult {
       if (part.function?.arguments) call.function.arguments += part.function.arguments;
     }
   }
+  // A stream cut off before [DONE] holds a partial answer; it must not pass as a whole one.
+  if (!done) throw new ModelApiError('chat completions stream ended before data: [DONE]');
   const message: ChatAssistantMessage = { role: 'assistant', content };
   if (calls.length > 0) message.tool_calls = calls;
   return { message, finishReason, usage };

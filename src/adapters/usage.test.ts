@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ModelApiError } from '../core/errors.js';
 import { readStream } from './chat-completions-client.js';
 import { anthropicUsage, chatCompletionsUsage } from './usage.js';
 
@@ -70,5 +71,22 @@ describe('readStream', () => {
     });
     expect(result.finishReason).toBe('tool_calls');
     expect(result.usage.inputTokens).toBe(50);
+  });
+});
+
+describe('readStream refuses a broken stream with a ModelApiError', () => {
+  const chunk = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+  const hello = chunk({ choices: [{ index: 0, delta: { content: 'Hello' } }] });
+  it.each([
+    [
+      'an error payload in the stream',
+      `${hello}${chunk({ error: { message: 'overloaded' } })}data: [DONE]\n\n`,
+      /streamed an error: overloaded/,
+    ],
+    ['a stream cut off before [DONE]', hello, /ended before data: \[DONE\]/],
+    ['data that is not JSON', `${hello}data: {oops\n\ndata: [DONE]\n\n`, /not JSON/],
+  ])('%s', (_, text, message) => {
+    expect(() => readStream(text)).toThrow(ModelApiError);
+    expect(() => readStream(text)).toThrow(message);
   });
 });
