@@ -114,21 +114,24 @@ export function createRunTestTool(options: RunTestOptions): ToolDefinition {
         // A file named like an option (`--require=x.spec.ts`) must stay a file name.
         const prepared = await command(file.startsWith('-') ? `./${file}` : file, sandbox.realRoot);
         const key = options.reuseResults ? prepared.resultKey : undefined;
-        const { output, ...result } = await runOncePerKey(key, () =>
-          runChild({
-            command: prepared.command,
-            args: prepared.args,
-            cwd: sandbox.realRoot,
-            env: childEnv(),
-            timeoutMs: Math.max(1, deadline - performance.now()),
-            signal,
-          }).then((child) => ({
-            ...child,
-            output: normaliseTestOutput(
-              [child.stdout, child.stderr ? `[stderr]\n${child.stderr}` : ''].join('\n'),
-              sandbox,
-            ),
-          })),
+        const { output, ...result } = await runOncePerKey(
+          key,
+          () =>
+            runChild({
+              command: prepared.command,
+              args: prepared.args,
+              cwd: sandbox.realRoot,
+              env: childEnv(),
+              timeoutMs: Math.max(1, deadline - performance.now()),
+              signal,
+            }).then((child) => ({
+              ...child,
+              output: normaliseTestOutput(
+                [child.stdout, child.stderr ? `[stderr]\n${child.stderr}` : ''].join('\n'),
+                sandbox,
+              ),
+            })),
+          signal,
         ).finally(() => prepared.cleanup?.());
         exitCodes.push(result.exitCode);
         if (result.timedOut || result.aborted) {

@@ -129,6 +129,41 @@ describe('run_test with reuseResults', () => {
     expect(readFileSync(counter, 'utf8')).toBe('x');
   });
 
+  it('answers a cancel at once while it waits on another call running the same code', async () => {
+    const { sandbox, outside } = playground();
+    const counter = join(outside, 'runs.txt');
+    const hanging = createRunTestTool({
+      sandbox,
+      confinement: 'strict',
+      command: counting(counter, `shared-${Math.random()}`, 'setInterval(() => {}, 1000)'),
+      reuseResults: true,
+    });
+    const call = (controller: AbortController) => {
+      const run = fakeRun();
+      return Promise.resolve(
+        hanging.execute({} as never, { signal: controller.signal, clock: run.clock, run }),
+      );
+    };
+    const first = new AbortController();
+    const running = call(first);
+    let firstSettled = false;
+    running
+      .catch(() => undefined)
+      .finally(() => {
+        firstSettled = true;
+      });
+    while (!existsSync(counter)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = new AbortController();
+    const waiting = call(second);
+    second.abort();
+    // The waiter is cancelled although the first call's process still runs.
+    await expect(waiting).rejects.toThrow(/was cancelled/);
+    expect(firstSettled).toBe(false);
+    expect(readFileSync(counter, 'utf8')).toBe('x');
+    first.abort();
+    await expect(running).rejects.toThrow(/was cancelled/);
+  }, 120_000);
+
   it('never reuses a run that was cancelled', async () => {
     const { sandbox, outside } = playground();
     const counter = join(outside, 'runs.txt');

@@ -21,9 +21,13 @@ const running = new Map<string, Promise<FinishedRun | undefined>>();
 export async function runOncePerKey(
   key: string | undefined,
   start: () => Promise<TestRun>,
+  signal?: AbortSignal,
 ): Promise<TestRun> {
   if (key === undefined) return start();
-  const done = finished.get(key) ?? (await running.get(key));
+  const inFlight = running.get(key);
+  // Waiting on another trial's run still answers this caller's cancel at once.
+  const done = finished.get(key) ?? (inFlight && (await untilAborted(inFlight, signal)));
+  if (done === ABORTED) return { output: '', exitCode: null, timedOut: false, aborted: true };
   if (done) return { ...done, timedOut: false, aborted: false };
   const run = start();
   const kept = run.then(
@@ -42,4 +46,19 @@ export async function runOncePerKey(
   } finally {
     if (running.get(key) === kept) running.delete(key);
   }
+}
+
+const ABORTED = Symbol('aborted');
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined) {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  });
 }
