@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { runAdapterTool, systemOf } from './run-adapter-tool.js';
 import {
   type AdapterTool,
   type AgentAdapter,
@@ -35,7 +36,7 @@ export function createAnthropicToolLoop(options: AnthropicToolLoopOptions): Agen
       fetch: context.fetch,
       maxRetries: 0,
     });
-    const system = typeof options.system === 'function' ? options.system(context) : options.system;
+    const system = systemOf(options.system, context);
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: context.prompt }];
     const toolCalls: AgentToolCall[] = [];
     let usage = emptyUsage();
@@ -65,28 +66,18 @@ export function createAnthropicToolLoop(options: AnthropicToolLoopOptions): Agen
       const results: Anthropic.ToolResultBlockParam[] = [];
       for (const block of response.content) {
         if (block.type !== 'tool_use') continue;
-        const tool = byName.get(block.name);
-        const input = block.input as Record<string, unknown>;
-        let text: string;
-        let isError = false;
-        try {
-          if (!tool) throw new Error(`unknown tool ${block.name}`);
-          text = await tool.run(input, context);
-        } catch (error) {
-          text = `error: ${(error as Error).message}`;
-          isError = true;
-        }
-        toolCalls.push({
-          name: block.name,
-          input,
-          isError,
-          ...(tool?.effect && { effect: tool.effect }),
-        });
+        const outcome = await runAdapterTool(
+          byName,
+          block.name,
+          block.input as Record<string, unknown>,
+          context,
+        );
+        toolCalls.push(outcome.record);
         results.push({
           type: 'tool_result',
           tool_use_id: block.id,
-          content: text,
-          is_error: isError,
+          content: outcome.text,
+          is_error: outcome.isError,
         });
       }
       messages.push({ role: 'user', content: results });

@@ -1,9 +1,9 @@
-import { ConfigError } from '../core/errors.js';
 import {
   type ChatMessage,
   type ChatToolCall,
   createChatCompletion,
 } from './chat-completions-client.js';
+import { runAdapterTool, systemOf } from './run-adapter-tool.js';
 import {
   type AdapterTool,
   type AgentAdapter,
@@ -35,7 +35,7 @@ export interface ChatCompletionsAgentOptions {
 export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions): AgentAdapter {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   return async (context) => {
-    const system = typeof options.system === 'function' ? options.system(context) : options.system;
+    const system = systemOf(options.system, context);
     const messages: ChatMessage[] = [
       ...(system ? [{ role: 'system' as const, content: system }] : []),
       { role: 'user', content: context.prompt },
@@ -85,27 +85,16 @@ async function runTool(
   call: ChatToolCall,
   context: AgentContext,
 ): Promise<{ text: string; record: AgentToolCall }> {
-  const tool = byName.get(call.function.name);
-  let input: Record<string, unknown> = {};
+  const name = call.function.name;
+  let input: unknown;
   try {
-    input = JSON.parse(call.function.arguments || '{}') as Record<string, unknown>;
+    input = JSON.parse(call.function.arguments || '{}');
   } catch {
-    const text = `arguments of ${call.function.name} are not JSON: send a JSON object`;
-    return { text, record: { name: call.function.name, input: {}, isError: true } };
+    input = undefined;
   }
-  const record = (isError: boolean): AgentToolCall => ({
-    name: call.function.name,
-    input,
-    isError,
-    ...(tool?.effect && { effect: tool.effect }),
-  });
-  if (!tool) {
-    return { text: `unknown tool ${call.function.name}`, record: record(true) };
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const text = `error: arguments of ${name} are not a JSON object: send one`;
+    return { text, record: { name, input: {}, isError: true } };
   }
-  try {
-    return { text: await tool.run(input, context), record: record(false) };
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    return { text: `error: ${(error as Error).message}`, record: record(true) };
-  }
+  return runAdapterTool(byName, name, input as Record<string, unknown>, context);
 }

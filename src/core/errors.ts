@@ -61,6 +61,24 @@ export class SecretLeakError extends HarnessError {
   }
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * A readable message for anything that was thrown, and never a throw itself: an Error's
+ * message, a string, an object's `message` or its JSON (`Object.create(null)`, `{code: 1}`),
+ * or what kind of value it was.
+ */
+export function errorMessage(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) return thrown.message || `${thrown.name} without a message`;
+    if (typeof thrown === 'string') return thrown.trim() || 'an empty error message';
+    if (thrown === undefined || thrown === null) return `it threw ${thrown} (no error message)`;
+    if (typeof thrown === 'object') {
+      const message = (thrown as { message?: unknown }).message;
+      if (typeof message === 'string' && message.trim() !== '') return message.trim();
+      const json = JSON.stringify(thrown);
+      return json && json !== '{}' ? `it threw ${json}` : 'it threw an object without a message';
+    }
+    return `it threw ${String(thrown)}`;
+  } catch {
+    return 'it threw a value that cannot be read';
+  }
 }

@@ -1,7 +1,7 @@
-import { ToolTimeoutError } from '../core/errors.js';
+import { errorMessage, ToolTimeoutError } from '../core/errors.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
-import { resultText, thrownMessage } from './tool-output.js';
+import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type {
   Approver,
@@ -272,7 +272,7 @@ async function execute(
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     }))().then(
     (value): Executed => ({ kind: 'ok', value }),
-    (error: unknown): Executed => ({ kind: 'failed', message: thrownMessage(error) }),
+    (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
   );
   const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
   if (timeoutMs === undefined) return work;

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
 import { testRunState } from './testing/run-state.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import { resultText, thrownMessage } from './tool-output.js';
+import { resultText } from './tool-output.js';
 
 const circular: Record<string, unknown> = { id: 'ORD1001' };
 circular.self = circular;
@@ -116,7 +117,7 @@ describe('tool results and thrown values the model cannot be sent as they are', 
   });
 });
 
-describe('resultText and thrownMessage', () => {
+describe('resultText and errorMessage', () => {
   it('keeps strings, marks no output and serializes plain values and toJSON objects', () => {
     expect(resultText('plain')).toEqual({ ok: true, text: 'plain' });
     expect(resultText(undefined)).toEqual({ ok: true, text: '(no output)' });
@@ -138,7 +139,7 @@ describe('resultText and thrownMessage', () => {
         throw new Error('gotcha');
       },
     };
-    expect(thrownMessage(hostile)).toBe('it threw a value that cannot be read');
-    expect(thrownMessage({ code: 7 })).toBe('it threw {"code":7}');
+    expect(errorMessage(hostile)).toBe('it threw a value that cannot be read');
+    expect(errorMessage({ code: 7 })).toBe('it threw {"code":7}');
   });
 });

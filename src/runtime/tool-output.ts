@@ -1,3 +1,4 @@
+import { errorMessage } from '../core/errors.js';
 /**
  * Turning what a tool returned or threw into text for the model. A tool is untrusted code:
  * neither a value JSON cannot carry nor an odd thrown value may crash the run.
@@ -25,7 +26,7 @@ export function resultText(value: unknown): ResultText {
     if (typeof text === 'string') return { ok: true, text };
     return { ok: false, reason: 'its result cannot be sent as JSON (it serializes to nothing)' };
   } catch (error) {
-    return { ok: false, reason: `its result cannot be sent as JSON (${thrownMessage(error)})` };
+    return { ok: false, reason: `its result cannot be sent as JSON (${errorMessage(error)})` };
   }
 }
 
@@ -54,25 +55,4 @@ function findUnserializable(value: unknown, at: string, seen: Set<object>): stri
   }
   seen.delete(value);
   return undefined;
-}
-
-/**
- * A readable message for anything a tool may throw: an Error, a string, `{ message }`, an object
- * without a prototype, `undefined`. Never throws itself.
- */
-export function thrownMessage(thrown: unknown): string {
-  try {
-    if (thrown instanceof Error) return thrown.message.trim() || `${thrown.name} without a message`;
-    if (typeof thrown === 'string') return thrown.trim() || 'an empty error message';
-    if (thrown === undefined || thrown === null) return `it threw ${thrown} (no error message)`;
-    if (typeof thrown === 'object') {
-      const message = (thrown as { message?: unknown }).message;
-      if (typeof message === 'string' && message.trim() !== '') return message.trim();
-      const json = JSON.stringify(thrown);
-      return json && json !== '{}' ? `it threw ${json}` : 'it threw an object without a message';
-    }
-    return `it threw ${String(thrown)}`;
-  } catch {
-    return 'it threw a value that cannot be read';
-  }
 }

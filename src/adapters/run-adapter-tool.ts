@@ -1,0 +1,37 @@
+import { ConfigError, errorMessage } from '../core/errors.js';
+import type { AdapterTool, AgentContext, AgentToolCall } from './types.js';
+
+/** The system prompt of an adapter: fixed, or made from the run's context. */
+export function systemOf(
+  system: string | ((context: AgentContext) => string) | undefined,
+  context: AgentContext,
+): string | undefined {
+  return typeof system === 'function' ? system(context) : system;
+}
+
+/**
+ * Run one tool call the model asked for, the same way in every adapter: an unknown tool or a
+ * thrown error becomes error text for the model; a ConfigError (the user's setup, not the
+ * model's call) is thrown on.
+ */
+export async function runAdapterTool(
+  byName: ReadonlyMap<string, AdapterTool>,
+  name: string,
+  input: Record<string, unknown>,
+  context: AgentContext,
+): Promise<{ text: string; isError: boolean; record: AgentToolCall }> {
+  const tool = byName.get(name);
+  const record = (isError: boolean): AgentToolCall => ({
+    name,
+    input,
+    isError,
+    ...(tool?.effect && { effect: tool.effect }),
+  });
+  if (!tool) return { text: `error: unknown tool ${name}`, isError: true, record: record(true) };
+  try {
+    return { text: await tool.run(input, context), isError: false, record: record(false) };
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    return { text: `error: ${errorMessage(error)}`, isError: true, record: record(true) };
+  }
+}
