@@ -92,7 +92,7 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
       event: 'message',
       data: { choices: [{ index: 0, delta }] },
     });
-    const pieces = `the key is ${KEY} ok`.match(/[^]{1,5}/g) ?? [];
+    const pieces = `the key is ${KEY} ok`.match(/[\s\S]{1,5}/g) ?? [];
     for (const toDelta of [
       (piece: string) => ({ content: piece }),
       (piece: string) => ({ tool_calls: [{ index: 0, function: { arguments: piece } }] }),
