@@ -9,7 +9,7 @@ import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
-import { createJsonlTrace } from '../runtime/trace.js';
+import { createBufferedJsonlTrace } from '../runtime/trace.js';
 import { adapterDriver } from './adapter-trial.js';
 import type { TaskDefinition } from './define-task.js';
 import { replayClientFor, sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
@@ -249,7 +249,7 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
     },
   };
   function run(model: ModelClient, options: DriveOptions): Promise<RunResult> {
-    const trace = createJsonlTrace(tracePath);
+    const trace = createBufferedJsonlTrace(tracePath);
     return runAgent({
       harness,
       model,
@@ -261,7 +261,7 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
       trace,
       runId: `${task.id}-${variant}-${trial}`,
       task: task.id,
-    }).finally(trace.close);
+    }).finally(trace.flush);
   }
 }
 
