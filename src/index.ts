@@ -79,7 +79,16 @@ export {
 } from './replay/cassette.js';
 export { readCassette, writeCassette } from './replay/cassette-file.js';
 export { type Divergence, findDivergence, type Normaliser } from './replay/divergence.js';
-export { createReplayServer, type ReplayServer } from './replay/replay-server.js';
+export { networkRefused, refuseNetwork } from './replay/network-guard.js';
+// createReplayServer (msw, for recording) is in 'harness-evals/replay': importing msw costs
+// ~0.2 s, and a replay never needs it.
+export {
+  REPLAY_BASE_URL,
+  type ReplayOptions,
+  type ReplayResult,
+  type ReplaySession,
+  replayCassette,
+} from './replay/replay-session.js';
 // runtime
 export {
   type Checkpoint,

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,5 +161,44 @@ describe('agent adapters through record and replay', () => {
     await expect(readFile(join(root, 'fixtures', 'A-short', 'v1', 'trial-1.json'))).rejects.toThrow(
       /ENOENT/,
     );
+  });
+});
+
+describe('a replayed trial and the network', () => {
+  it('refuses an agent that calls a model host itself instead of the fetch it was given: errored, naming the host, and the host gets nothing', async () => {
+    let requests = 0;
+    const host = createServer((_request, response) => {
+      requests += 1;
+      response.end('{}');
+    });
+    host.listen(0, '127.0.0.1');
+    await once(host, 'listening');
+    const url = `http://127.0.0.1:${(host.address() as { port: number }).port}/v1/messages`;
+    try {
+      const id = 'A-own-client';
+      const recorded = await runTrial({
+        task: taskFor(id, 'anthropic', createAnthropicToolLoop({ tools: [weather] })),
+        variant: 'v1',
+        trial: 1,
+        settings: settings('record'),
+      });
+      expect(recorded.record.messages).toEqual([]);
+      // The same task, now with an agent that ignores context.fetch and calls a host directly.
+      const ownClient: AgentAdapter = async () => {
+        await fetch(url, { method: 'POST', body: '{}' });
+        return { answer: 'unreachable', toolCalls: [] };
+      };
+      const replayed = await runTrial({
+        task: taskFor(id, 'anthropic', ownClient),
+        variant: 'v1',
+        trial: 1,
+        settings: settings('replay'),
+      });
+      expect(replayed.record.outcome).toBe('errored');
+      expect(replayed.record.messages[0]).toContain(`tried to reach ${url}`);
+      expect(requests).toBe(0);
+    } finally {
+      host.close();
+    }
   });
 });

@@ -1,21 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { createVirtualClock } from '../core/clock.js';
+import { replayRefusingNetwork } from '../eval/replay-runtime.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { cassettePath } from '../replay/cassette.js';
-import { createReplayServer } from '../replay/replay-server.js';
 import { createAnthropicModel } from '../runtime/model-client.js';
 import { runAgent } from '../runtime/run-agent.js';
 import type { Measure } from './run.js';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 
-/** One whole trial replayed from its committed cassette: msw, the SDK, the loop and the tools. */
+/** One whole trial replayed from its committed cassette: the SDK, the loop and the tools. */
 export async function replayTrialRows(
   measure: Measure,
 ): Promise<Array<[string, string, string, string]>> {
-  const server = createReplayServer();
-  server.listen();
   const harness = createRefundDeskHarness('upgraded', {
     projectDir,
     instructionFiles: ['AGENTS.md'],
@@ -23,7 +21,7 @@ export async function replayTrialRows(
   const file = cassettePath(`${projectDir}/fixtures`, 'T1', 'upgraded', 1);
   let exchanges = 0;
   const trial = async () => {
-    const replayed = await server.replay(
+    const replayed = await replayRefusingNetwork(
       { file, label: { task: 'T1', variant: 'upgraded', trial: 1 }, rerecordCommand: 'bench' },
       async (session) => {
         exchanges = session.cassette.exchanges.length;
@@ -47,18 +45,14 @@ export async function replayTrialRows(
       throw new Error(`replay bench: ${replayed.problem?.message ?? replayed.value?.status}`);
     }
   };
-  try {
-    const { median, best } = await measure('replay one trial', trial, 1000);
-    const ms = (value: number) => `${(value / 1000).toFixed(2)} ms`;
-    return [
-      [
-        `replay one whole trial (T1 upgraded, ${exchanges} exchanges)`,
-        ms(median),
-        ms(best),
-        '< 5 ms',
-      ],
-    ];
-  } finally {
-    server.close();
-  }
+  const { median, best } = await measure('replay one trial', trial, 1000);
+  const ms = (value: number) => `${(value / 1000).toFixed(2)} ms`;
+  return [
+    [
+      `replay one whole trial (T1 upgraded, ${exchanges} exchanges)`,
+      ms(median),
+      ms(best),
+      '< 5 ms',
+    ],
+  ];
 }

@@ -18,7 +18,8 @@ export type ErrorCode =
   | 'checkpoint_corrupt'
   | 'checkpoint_version'
   | 'checkpoint_conflict'
-  | 'run_locked';
+  | 'run_locked'
+  | 'network_refused';
 
 export class HarnessError extends Error {
   readonly code: ErrorCode;

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
-import { loadReference } from './finish-run.js';
+import { finishRun, loadReference } from './finish-run.js';
+import { makeRecord } from './report/test-records.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -36,5 +37,34 @@ describe('loadReference', () => {
     dirs.push(dir);
     await expect(loadReference(dir, undefined)).resolves.toBeUndefined();
     await expect(loadReference(dir, join(dir, 'nope.json'))).rejects.toThrow(/no such file/);
+  });
+});
+
+describe('finishRun: transcripts', () => {
+  it('uses the transcripts read during the run and reads the others, each with its own trial', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finish-run-'));
+    dirs.push(dir);
+    const early = makeRecord({ trial: 1, fixture: 'fixtures/T1/upgraded/trial-1.json' });
+    const late = makeRecord({ trial: 2, fixture: 'fixtures/T1/upgraded/trial-2.json' });
+    await finishRun(
+      {
+        projectDir: dir,
+        records: [late, early],
+        floors: [],
+        loadErrors: [],
+        declared: new Set(),
+        trials: 2,
+        reference: undefined,
+        transcripts: new Map([[early, Promise.resolve({ unavailable: 'read during the run' })]]),
+      },
+      {},
+    );
+    const html = readFileSync(join(dir, 'reports/latest.html'), 'utf8');
+    const first = html.indexOf('read during the run');
+    expect(first).toBeGreaterThan(-1);
+    expect(html.indexOf('read during the run', first + 1)).toBe(-1);
+    // The other trial was read at the end: its cassette is missing, and its transcript says so.
+    expect(html).toContain('trial-2.json is missing');
+    expect(html).not.toContain('trial-1.json is missing');
   });
 });

@@ -7,7 +7,7 @@ import { buildReport } from './report/build-report.js';
 import { absentRows } from './report/compare.js';
 import type { TaskFloor } from './report/gate.js';
 import { renderHtml } from './report/html.js';
-import { loadTranscripts } from './report/load-transcripts.js';
+import { loadTranscripts, type TrialTranscript } from './report/load-transcripts.js';
 import { HTML_REPORT_NOTE, renderMarkdown } from './report/markdown.js';
 import { buildReportModel } from './report/report-model.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
@@ -57,6 +57,8 @@ export async function finishRun(
     declared: ReadonlySet<string>;
     trials: number;
     reference: LoadedReference | undefined;
+    /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
+    transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
   },
   options: ReportOptions,
 ): Promise<FinishedRun> {
@@ -103,7 +105,12 @@ export async function finishRun(
   await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   await writeFileAtomic(join(reports, 'latest.md'), markdown);
   const records = [...input.records].sort(byTrial);
-  const transcripts = await loadTranscripts(records, input.projectDir);
+  const unread = records.filter((record) => !input.transcripts?.has(record));
+  const read = await loadTranscripts(unread, input.projectDir);
+  const readOf = new Map(unread.map((record, index) => [record, read[index]!]));
+  const transcripts = await Promise.all(
+    records.map((record) => input.transcripts?.get(record) ?? readOf.get(record)!),
+  );
   const html = renderHtml(
     model,
     records.map((record, index) => ({ record, transcript: transcripts[index]! })),

@@ -1,22 +1,48 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../core/clock.js';
-import { createReplayServer, REPLAY_BASE_URL } from '../replay/replay-server.js';
+import { refuseNetwork } from '../replay/network-guard.js';
+import type { ReplayServer } from '../replay/replay-server.js';
+import {
+  REPLAY_BASE_URL,
+  type ReplayOptions,
+  type ReplayResult,
+  type ReplaySession,
+  replayCassette,
+} from '../replay/replay-session.js';
 import { type ConcurrencyLimit, createConcurrencyLimit } from '../runtime/concurrency-limit.js';
 
-let server: ReturnType<typeof createReplayServer> | undefined;
+let server: Promise<ReplayServer> | undefined;
 let replayClient: Anthropic | undefined;
 const sessions = new Map<string, typeof fetch>();
 let nextSession = 0;
 const SESSION_HEADER = 'x-harness-replay-session';
 let liveLimit: ConcurrencyLimit | undefined;
 
-/** One msw server per worker, listening from first use; trials share it through their own sessions. */
-export function sharedReplayServer(): ReturnType<typeof createReplayServer> {
-  if (!server) {
-    server = createReplayServer();
-    server.listen();
-  }
+/**
+ * Recording only: one msw server per worker, listening from first use (its
+ * `onUnhandledRequest: 'error'` refuses what a tool sends elsewhere). Loaded on demand,
+ * so a replay never loads msw.
+ */
+export function sharedRecordServer(): Promise<ReplayServer> {
+  server ??= import('../replay/replay-server.js').then(({ createReplayServer }) => {
+    const created = createReplayServer();
+    created.listen();
+    return created;
+  });
   return server;
+}
+
+/** Replay one trial's cassette with the network refused while it runs (network-guard.ts). */
+export async function replayRefusingNetwork<T>(
+  options: ReplayOptions,
+  run: (session: ReplaySession) => Promise<T>,
+): Promise<ReplayResult<T>> {
+  const release = refuseNetwork();
+  try {
+    return await replayCassette(options, run);
+  } finally {
+    release();
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { keyOf } from './report/compare.js';
+import { loadTranscript, type TrialTranscript } from './report/load-transcripts.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 
 /**
@@ -18,12 +19,25 @@ export class EvalReporter implements Reporter {
   readonly knownSuites = new Set<string>();
   /** Every (suite, task, variant) declared, selected or not, as `keyOf` keys. */
   readonly declared = new Set<string>();
+  /**
+   * With `preloadTranscripts`: each record's transcript for the HTML report, read while the
+   * other trials still run (this thread is mostly idle then) instead of all at the end.
+   */
+  readonly transcripts = new Map<TrialRecord, Promise<TrialTranscript>>();
   private readonly onTrial: ((record: TrialRecord, ms: number) => void) | undefined;
   private readonly root: string;
+  private readonly preload: boolean;
+  /** One transcript read at a time: a background queue, not hundreds of open files. */
+  private loading: Promise<unknown> = Promise.resolve();
 
-  constructor(options: { root: string; onTrial?: (record: TrialRecord, ms: number) => void }) {
+  constructor(options: {
+    root: string;
+    onTrial?: (record: TrialRecord, ms: number) => void;
+    preloadTranscripts?: boolean;
+  }) {
     this.root = options.root;
     this.onTrial = options.onTrial;
+    this.preload = options.preloadTranscripts === true;
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -59,6 +73,11 @@ export class EvalReporter implements Reporter {
       };
     }
     this.records.push(record);
+    if (this.preload) {
+      const loaded = this.loading.then(() => loadTranscript(record, this.root));
+      this.loading = loaded;
+      this.transcripts.set(record, loaded);
+    }
     this.onTrial?.(record, testCase.diagnostic()?.duration ?? 0);
   }
 

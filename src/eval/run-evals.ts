@@ -48,6 +48,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,
+    // The HTML report's transcripts are read during the run; a shard writes no HTML.
+    preloadTranscripts: options.writeReports !== false && !options.shard,
     ...(options.onTrial && { onTrial: options.onTrial }),
   });
   const vitest = await startVitest(
@@ -96,7 +98,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     );
     return { ...finished, records: reporter.records, written: [relative(projectDir, file)] };
   }
-  const finished = await finishRun({ ...input, reference }, options);
+  const finished = await finishRun(
+    { ...input, reference, transcripts: reporter.transcripts },
+    options,
+  );
   return { ...finished, records: reporter.records };
 }
 

@@ -5,6 +5,7 @@ import { createRealClock, createVirtualClock, type VirtualClock } from '../core/
 import { errorMessage } from '../core/errors.js';
 import { cassettePath } from '../replay/cassette.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
+import { networkRefusalIn } from '../replay/network-guard.js';
 import type { Harness } from '../runtime/harness.js';
 import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -12,7 +13,12 @@ import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createBufferedJsonlTrace } from '../runtime/trace.js';
 import { adapterDriver } from './adapter-trial.js';
 import type { TaskDefinition } from './define-task.js';
-import { replayClientFor, sharedLiveLimit, sharedReplayServer } from './replay-runtime.js';
+import {
+  replayClientFor,
+  replayRefusingNetwork,
+  sharedLiveLimit,
+  sharedRecordServer,
+} from './replay-runtime.js';
 import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
 import type { DriveOptions, TrialDriver } from './trial-driver.js';
@@ -91,7 +97,11 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   if (recording) return record();
 
   let replayedHash: string | undefined;
-  const replayed = await sharedReplayServer().replay(
+  // A replay run refuses the network while its trials run; a recording run (which replays
+  // the trials it keeps, --missing-only) has msw listening instead.
+  const replay: typeof replayRefusingNetwork =
+    settings.mode === 'record' ? (await sharedRecordServer()).replay : replayRefusingNetwork;
+  const replayed = await replay(
     {
       file,
       label: { suite: task.agent.suite, task: task.id, variant, trial },
@@ -115,6 +125,9 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       });
     },
   );
+  // The run reached for the network: that is the fault, not the exchanges it left unused.
+  const refused = networkRefusalIn(replayed.error);
+  if (refused) return { record: { ...base, messages: [refused.message] }, error: refused };
   if (replayed.problem) {
     const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
     return {
@@ -151,7 +164,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     const modelId = settings.model ?? 'claude-opus-5';
     const start = Date.now();
     const latencies: number[] = [];
-    const recorded = await sharedReplayServer()
+    const recorded = await (await sharedRecordServer())
       .record(
         {
           file,

@@ -1,0 +1,89 @@
+import { Socket } from 'node:net';
+import { HarnessError } from '../core/errors.js';
+
+/**
+ * While at least one replayed trial runs, this process opens no network connection: a
+ * TCP connect (http, https, a database driver, anything over `net`) fails with the
+ * message, and so does the global `fetch`. The model's calls never need the network (a
+ * replay session's fetch answers in process), so whatever tries is a tool reaching the
+ * outside world, which a replay must not do. Unix socket and pipe connections stay allowed.
+ *
+ * Refcounted: each `refuseNetwork()` returns its own release, and the process gets its
+ * network back when the last one is released. Recording never calls it.
+ */
+export function refuseNetwork(): () => void {
+  holders += 1;
+  if (holders === 1) install();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holders -= 1;
+    if (holders === 0) uninstall();
+  };
+}
+
+/** What a refused connection throws (or emits, for a socket). */
+export function networkRefused(target: string): HarnessError {
+  return new HarnessError(
+    'network_refused',
+    `replay: something in this trial tried to reach ${target}: a tool, or an agent that does not send its model calls through the fetch it was given. A replayed trial may not use the network (the model's answers come from the cassette): give the tool a fake in evals, or pass the given fetch to the model client`,
+  );
+}
+
+/**
+ * The refusal behind an error, if there is one: clients wrap a failed connection (the SDK's
+ * `Connection error.`, fetch's `fetch failed`), so the cause chain is searched.
+ */
+export function networkRefusalIn(error: unknown): HarnessError | undefined {
+  let current = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
+    if (current instanceof HarnessError && current.code === 'network_refused') return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+let holders = 0;
+let saved: { connect: Socket['connect']; fetch: typeof fetch } | undefined;
+
+function install(): void {
+  const connect = Socket.prototype.connect;
+  saved = { connect, fetch: globalThis.fetch };
+  Socket.prototype.connect = function refusedConnect(this: Socket, ...args: unknown[]) {
+    const target = tcpTarget(args);
+    if (target === undefined) return (connect as (...a: unknown[]) => Socket).apply(this, args);
+    const error = networkRefused(target);
+    process.nextTick(() => this.destroy(error));
+    return this;
+  } as Socket['connect'];
+  globalThis.fetch = async (input) => {
+    const url = input instanceof Request ? input.url : String(input);
+    throw networkRefused(url);
+  };
+}
+
+function uninstall(): void {
+  if (!saved) return;
+  Socket.prototype.connect = saved.connect;
+  globalThis.fetch = saved.fetch;
+  saved = undefined;
+}
+
+/**
+ * `host:port` of a TCP connect, undefined for a Unix socket or pipe. `net.connect()` passes
+ * its normalized `[options, listener]` array; a direct `socket.connect()` passes
+ * `(options)`, `(path)` or `(port, host)`.
+ */
+function tcpTarget(args: unknown[]): string | undefined {
+  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+  if (typeof first === 'object' && first !== null) {
+    const options = first as { path?: unknown; host?: unknown; port?: unknown };
+    // As net.Socket#connect decides: a non-empty `path` is a pipe (http passes `path: null`).
+    if (options.path) return undefined;
+    return `${String(options.host ?? 'localhost')}:${String(options.port)}`;
+  }
+  if (typeof first === 'string' && Number.isNaN(Number(first))) return undefined;
+  const host = typeof args[1] === 'string' ? args[1] : 'localhost';
+  return `${host}:${String(first)}`;
+}
