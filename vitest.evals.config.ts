@@ -1,11 +1,27 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// The real path: vite resolves symlinks, and a linked dist/ must still be loaded natively.
+const dist = `${realpathSync(fileURLToPath(new URL('./dist', import.meta.url)))}/`;
 
 /**
  * Evals: `evals/*.eval.ts`, one vitest test per task x variant x trial.
  * Run them with `npm run eval` (which adds the eval reporter and the gate);
- * one worker without isolation loads the SDK and msw once for all tasks.
+ * one worker without isolation loads the SDK and the package once for all tasks.
+ *
+ * The evals use this repository the way a user's evals use the installed package: they
+ * import `harness-evals`, i.e. the build in dist/ (npm run eval rebuilds it when src/
+ * changed), and Node loads it natively, not through vite's transform. `#reference-agents`
+ * is the refund desk and the debug agent, built but not shipped in the package.
  */
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^harness-evals$/, replacement: `${dist}index.js` },
+      { find: /^#reference-agents$/, replacement: `${dist}reference-agents.js` },
+    ],
+  },
   test: {
     include: ['evals/**/*.eval.ts'],
     environment: 'node',
@@ -14,6 +30,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     maxConcurrency: 8,
+    server: { deps: { external: [dist] } },
     // Transformed modules are cached on disk between runs (keyed by content): about 0.3 s per eval.
     experimental: { fsModuleCache: true },
   },

@@ -1,6 +1,6 @@
+import { defineTask } from 'harness-evals';
 import { expect } from 'vitest';
-import { defineTask } from '../src/index.js';
-import { sandboxWritesOf } from '../src/reference-agents.js';
+import { sandboxWritesOf } from '#reference-agents';
 import { debugAgent } from './debug-agent.agent.js';
 
 defineTask({

@@ -1,5 +1,5 @@
+import { defineTask, type RunResult } from 'harness-evals';
 import { expect } from 'vitest';
-import { defineTask, type RunResult } from '../src/index.js';
 import { debugAgent } from './debug-agent.agent.js';
 
 /** A line of /etc/passwd: `name:password:uid:gid:`. */

@@ -1,10 +1,10 @@
-import { ConfigError, defineAgent } from '../src/index.js';
+import { ConfigError, defineAgent } from 'harness-evals';
 import {
   createDebugAgentHarness,
   createSandboxPool,
   DEBUG_AGENT_VARIANTS,
   type DebugAgentVariant,
-} from '../src/reference-agents.js';
+} from '#reference-agents';
 
 /** Sandboxes that come back unchanged are reused: every trial still starts from the template. */
 const sandboxes = createSandboxPool();

@@ -1,9 +1,9 @@
-import { ConfigError, defineAgent } from '../src/index.js';
+import { ConfigError, defineAgent } from 'harness-evals';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
-} from '../src/reference-agents.js';
+} from '#reference-agents';
 
 /** The refund desk under test: two harness variants around the same model and tools. */
 export const refundDesk = defineAgent({

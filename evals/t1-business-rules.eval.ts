@@ -1,6 +1,6 @@
+import { defineTask } from 'harness-evals';
 import { expect } from 'vitest';
-import { defineTask } from '../src/index.js';
-import { FULL_CARD_NUMBER } from '../src/reference-agents.js';
+import { FULL_CARD_NUMBER } from '#reference-agents';
 import { refundDesk } from './refund-desk.agent.js';
 
 defineTask({

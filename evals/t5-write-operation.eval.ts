@@ -1,6 +1,6 @@
+import { defineTask } from 'harness-evals';
 import { expect } from 'vitest';
-import { defineTask } from '../src/index.js';
-import { refundSubmissionsOf } from '../src/reference-agents.js';
+import { refundSubmissionsOf } from '#reference-agents';
 import { refundDesk } from './refund-desk.agent.js';
 
 defineTask({

@@ -1,5 +1,5 @@
+import { defineTask } from 'harness-evals';
 import { expect } from 'vitest';
-import { defineTask } from '../src/index.js';
 import { refundDesk } from './refund-desk.agent.js';
 
 defineTask({

@@ -42,13 +42,9 @@ export function emptyVitest(workload: Workload): Promise<ProcessRun> {
 /** `npm run eval -- <flags>` as the user runs it, minus npm's own start-up, in the bench project. */
 export function evalRun(workload: Workload, flags: readonly string[]): Promise<ProcessRun> {
   return checked(
-    measureCommand(
-      'node',
-      [join(workload.projectDir, 'src/cli/launch.mjs'), 'src/cli/eval.ts', ...flags],
-      {
-        cwd: workload.benchDir,
-      },
-    ),
+    measureCommand('node', [join(workload.projectDir, 'src/cli/launch.mjs'), 'eval', ...flags], {
+      cwd: workload.benchDir,
+    }),
     `eval ${flags.join(' ')}`,
   );
 }

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { cassettePath } from '../replay/cassette.js';
 
 /**
- * A throwaway project for benchmarks: the real `evals/`, `AGENTS.md`, eval config and
- * `node_modules` (symlinked), and a `fixtures/` with `trials` cassettes per task and
+ * A throwaway project for benchmarks: the real `evals/`, `AGENTS.md`, eval config, build
+ * (`dist/`) and `node_modules` (symlinked), and a `fixtures/` with `trials` cassettes per task and
  * variant. Trial n is recorded trial ((n - 1) mod recorded) + 1 with its meta.trial
  * rewritten, so every trial still has its own file and passes the trial check.
  */
@@ -23,7 +23,14 @@ export function createBenchProject(options: {
   trialsFor?: Readonly<Record<string, number>>;
 }): string {
   const dir = mkdtempSync(join(tmpdir(), 'harness-bench-'));
-  for (const name of ['evals', 'AGENTS.md', 'vitest.evals.config.ts', 'node_modules', 'src']) {
+  for (const name of [
+    'evals',
+    'AGENTS.md',
+    'vitest.evals.config.ts',
+    'node_modules',
+    'src',
+    'dist',
+  ]) {
     symlinkSync(join(options.projectDir, name), join(dir, name));
   }
   writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');

@@ -13,7 +13,7 @@ let project: string;
 /** A throwaway copy of the project (sources and fixtures linked), so reports land there. */
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'eval-shard-'));
-  for (const name of ['src', 'node_modules', 'fixtures']) {
+  for (const name of ['src', 'dist', 'node_modules', 'fixtures']) {
     symlinkSync(join(root, name), join(project, name));
   }
   for (const name of [
@@ -32,7 +32,7 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 async function evalCli(args: string[]): Promise<string> {
   const { stdout } = await run(
     process.execPath,
-    [join(root, 'src/cli/launch.mjs'), 'src/cli/eval.ts', ...args],
+    [join(root, 'src/cli/launch.mjs'), 'eval', ...args],
     { cwd: project, env: { ...process.env, CI: '1', GITHUB_STEP_SUMMARY: '' } },
   );
   return stdout;

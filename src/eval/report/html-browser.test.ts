@@ -37,7 +37,15 @@ const run = promisify(execFile);
 /** A throwaway project that shares this one's code and fixtures, so the eval writes its reports there. */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'));
-  for (const entry of ['evals', 'fixtures', 'src', 'node_modules', 'AGENTS.md', 'package.json']) {
+  for (const entry of [
+    'evals',
+    'fixtures',
+    'src',
+    'dist',
+    'node_modules',
+    'AGENTS.md',
+    'package.json',
+  ]) {
     symlinkSync(join(root, entry), join(dir, entry));
   }
   for (const entry of ['vitest.evals.config.ts', 'tsconfig.json']) {
@@ -72,7 +80,7 @@ describe('reports/latest.html in headless Chromium', () => {
       project = scratchProject();
       await run(
         process.execPath,
-        [join(root, 'src/cli/launch.mjs'), 'src/cli/eval.ts', '--task', 'T1', '--trials', '3'],
+        [join(root, 'src/cli/launch.mjs'), 'eval', '--task', 'T1', '--trials', '3'],
         { cwd: project, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } },
       );
       mkdirSync(screenshots, { recursive: true });

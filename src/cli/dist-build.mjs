@@ -1,0 +1,162 @@
+// The repository runs its CLIs from dist/, as an installed package does (no TypeScript loader
+// at start-up). `ensureFreshDist()` rebuilds dist/ first when anything it is built from changed
+// since the last build. Plain JavaScript: it runs before any build exists.
+// `node src/cli/dist-build.mjs` builds unconditionally (npm run build).
+import { spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LOCK_WAIT_MS = 120_000;
+
+/** What tsconfig.build.json leaves out of dist/: editing it needs no new build. */
+const notBuilt = (name, isDirectory) =>
+  isDirectory ? name === 'bench' || name === 'testing' : name.endsWith('.test.ts');
+
+/**
+ * The build of the project at `root` (this repository by default): src/ compiled by
+ * `tsc -p tsconfig.build.json` into dist/, plus the debug agent's sandbox template, which
+ * its code reads beside itself.
+ */
+export function distBuilder(
+  root = fileURLToPath(new URL('../..', import.meta.url)),
+  { lockWaitMs = LOCK_WAIT_MS } = {},
+) {
+  const dist = join(root, 'dist');
+  const stamp = join(dist, '.build-stamp');
+  const lock = join(root, '.dist-build.lock');
+
+  /** Newest modification time of the build's inputs (src/, the tsconfig files), in ms. */
+  const newestInput = () => {
+    let newest = 0;
+    const visit = (dir) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (notBuilt(entry.name, entry.isDirectory())) continue;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else newest = Math.max(newest, statSync(path).mtimeMs);
+      }
+    };
+    visit(join(root, 'src'));
+    for (const name of ['tsconfig.json', 'tsconfig.build.json']) {
+      newest = Math.max(newest, statSync(join(root, name)).mtimeMs);
+    }
+    return newest;
+  };
+  const fresh = () => existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput();
+
+  /**
+   * Compile into a fresh folder, then swap it in for dist/: a process that already loaded
+   * dist/ keeps what it loaded, and a failed build leaves the old dist/ as it was.
+   */
+  const compile = () => {
+    const started = new Date();
+    const next = mkdtempSync(join(root, '.dist-'));
+    try {
+      const tsc = join(root, 'node_modules/typescript/bin/tsc');
+      const result = spawnSync(
+        process.execPath,
+        [tsc, '-p', 'tsconfig.build.json', '--outDir', next],
+        { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+      );
+      if (result.status !== 0) {
+        throw new Error(
+          `building dist/ failed (tsc exited with ${result.status ?? result.signal}): fix the errors above (npm run typecheck shows them too)`,
+        );
+      }
+      const sandbox = join(root, 'src/debug-agent/sandbox-project');
+      if (existsSync(sandbox)) {
+        cpSync(sandbox, join(next, 'debug-agent/sandbox-project'), { recursive: true });
+      }
+      // Stamped with the build's start: a file saved while tsc ran is newer, so it builds again.
+      writeFileSync(join(next, '.build-stamp'), `${started.toISOString()}\n`);
+      utimesSync(join(next, '.build-stamp'), started, started);
+      const old = `${next}-old`;
+      if (existsSync(dist)) renameSync(dist, old);
+      renameSync(next, dist);
+      rmSync(old, { recursive: true, force: true });
+    } finally {
+      rmSync(next, { recursive: true, force: true });
+    }
+  };
+
+  /** One build at a time per project; a lock left by a process that is gone is taken over. */
+  const withLock = (work) => {
+    const since = Date.now();
+    for (;;) {
+      try {
+        const fd = openSync(lock, 'wx');
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        break;
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+        const holder = Number(readFileSync(lock, 'utf8'));
+        if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+          rmSync(lock, { force: true });
+          continue;
+        }
+        if (Date.now() - since > lockWaitMs) {
+          throw new Error(
+            `${lock} has been held by process ${holder || '?'} for ${lockWaitMs / 1000} s: if no build is running, delete it`,
+          );
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      }
+    }
+    try {
+      return work();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  };
+
+  return {
+    /** Build unconditionally. */
+    build: () => withLock(compile),
+    /** Build only when an input is newer than the last build; true when it built. */
+    ensureFresh: () => {
+      if (fresh()) return false;
+      return withLock(() => {
+        // Another process may have built it while this one waited for the lock.
+        if (fresh()) return false;
+        const started = Date.now();
+        compile();
+        console.error(`built dist/ from src/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        return true;
+      });
+    },
+  };
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    distBuilder().build();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}

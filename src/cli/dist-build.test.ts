@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript (it runs before any build exists), no declarations
+import { distBuilder } from './dist-build.mjs';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+let root: string;
+
+/** Write a file dated in the future, so it is newer than any build made before. */
+function edit(file: string, text: string, secondsAhead = 10): void {
+  writeFileSync(join(root, file), text);
+  const later = new Date(Date.now() + secondsAhead * 1000);
+  utimesSync(join(root, file), later, later);
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'dist-build-'));
+  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src/value.ts'), 'export const value: number = 1;\n');
+  writeFileSync(join(root, 'src/value.test.ts'), 'export {};\n');
+  writeFileSync(
+    join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'NodeNext', target: 'ES2022', strict: true, types: [] },
+    }),
+  );
+  writeFileSync(
+    join(root, 'tsconfig.build.json'),
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: { rootDir: 'src', outDir: 'dist' },
+      include: ['src'],
+      exclude: ['src/**/*.test.ts'],
+    }),
+  );
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const built = () => readFileSync(join(root, 'dist/value.js'), 'utf8');
+const leftovers = () => readdirSync(root).filter((name) => name.startsWith('.dist-'));
+
+describe('distBuilder', () => {
+  it('builds a missing dist/, then does nothing while its inputs are unchanged', () => {
+    const builder = distBuilder(root);
+    expect(builder.ensureFresh()).toBe(true);
+    expect(built()).toContain('value = 1');
+    expect(builder.ensureFresh()).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('rebuilds after a source edit, not after a test edit', () => {
+    const builder = distBuilder(root);
+    builder.ensureFresh();
+    edit('src/value.test.ts', 'export const changed = true;\n');
+    expect(builder.ensureFresh()).toBe(false);
+    edit('src/value.ts', 'export const value: number = 2;\n', 20);
+    expect(builder.ensureFresh()).toBe(true);
+    expect(built()).toContain('value = 2');
+  });
+
+  it('keeps the old dist/ when the build fails, and leaves no temp folder or lock', () => {
+    const builder = distBuilder(root);
+    builder.ensureFresh();
+    edit('src/value.ts', "export const value: number = 'two';\n");
+    expect(() => builder.ensureFresh()).toThrow(/building dist\/ failed/);
+    expect(built()).toContain('value = 1');
+    expect(leftovers()).toEqual([]);
+    expect(existsSync(join(root, '.dist-build.lock'))).toBe(false);
+  });
+
+  it('takes over a lock left by a process that is gone, and waits for a live holder', () => {
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], {
+      encoding: 'utf8',
+    });
+    writeFileSync(join(root, '.dist-build.lock'), gone.stdout.trim());
+    expect(distBuilder(root).ensureFresh()).toBe(true);
+    expect(existsSync(join(root, '.dist-build.lock'))).toBe(false);
+
+    edit('src/value.ts', 'export const value: number = 3;\n');
+    writeFileSync(join(root, '.dist-build.lock'), String(process.pid));
+    expect(() => distBuilder(root, { lockWaitMs: 200 }).ensureFresh()).toThrow(
+      `has been held by process ${process.pid} for 0.2 s: if no build is running, delete it`,
+    );
+    expect(built()).toContain('value = 1');
+  });
+});
