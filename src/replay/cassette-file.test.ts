@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { FixtureError, SecretLeakError } from '../core/errors.js';
 import { type Cassette, cassettePath } from './cassette.js';
 import { displayPath, readCassette, writeCassette } from './cassette-file.js';
+import { cassetteHash } from './cassette-hash.js';
 import { testCassette, textExchange } from './testing/cassettes.js';
 
 let root: string;
@@ -216,3 +218,28 @@ function withAnswer(cassette: Cassette, answer: unknown): Cassette {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('cassetteHash', () => {
+  const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+  it('is the hash of the bytes: the file read, or what writeCassette writes', async () => {
+    const file = freshFile();
+    const cassette = testCassette([textExchange('hi', 'hello')]);
+    await writeCassette(file, cassette);
+    const read = await readCassette(file);
+    expect(cassetteHash(read)).toBe(sha256(await readFile(file)));
+    expect(cassetteHash(cassette)).toBe(cassetteHash(read));
+  });
+
+  it('changes when the file is reformatted by hand, though its data is the same', async () => {
+    const file = freshFile();
+    const cassette = testCassette([textExchange('hi', 'hello')]);
+    await writeCassette(file, cassette);
+    const canonical = cassetteHash(await readCassette(file));
+    const compact = JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
+    await writeFile(file, compact);
+    const reformatted = cassetteHash(await readCassette(file));
+    expect(reformatted).toBe(sha256(compact));
+    expect(reformatted).not.toBe(canonical);
+  });
+});

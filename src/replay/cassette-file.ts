@@ -51,7 +51,19 @@ export async function readCassette(file: string): Promise<Cassette> {
       `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the trial`,
     );
   }
+  readText.set(result.data, text);
   return result.data;
+}
+
+/** The bytes each cassette returned by `readCassette` was read from. */
+const readText = new WeakMap<Cassette, string>();
+
+/**
+ * The exact text `readCassette` read this cassette from, if it came from a file: what its
+ * hash is taken of, without serialising it again (cassette-hash.ts).
+ */
+export function textReadFrom(cassette: Cassette): string | undefined {
+  return readText.get(cassette);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { canonicalize } from '../core/canonical-json.js';
 import { redactForDisplay, redactValue } from '../core/redact.js';
 import { lineDiff } from './line-diff.js';
 
@@ -31,7 +32,32 @@ export function findDivergence(
   options: { normalisers?: readonly Normaliser[] } = {},
 ): Divergence | undefined {
   const normalisers = options.normalisers ?? [];
-  return firstDifference(normalise(recorded, normalisers), normalise(live, normalisers), '');
+  const before = normalise(recorded, normalisers);
+  const after = normalise(live, normalisers);
+  // Equal bodies (every replayed request) cost one walk without building pointers or key sets.
+  return sameJson(before, after) ? undefined : firstDifference(before, after, '');
+}
+
+/** Deep equality of JSON values, object keys in any order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
+    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+    count++;
+  }
+  for (const key in right) if (Object.hasOwn(right, key)) count--;
+  return count === 0;
 }
 
 export function normalise(body: unknown, normalisers: readonly Normaliser[]): unknown {
@@ -50,7 +76,7 @@ export function describeDivergence(divergence: Divergence): string {
 /** A value as JSON for messages: card numbers, credentials and secret header values masked. */
 export function formatValue(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = redactForDisplay(JSON.stringify(redactValue(value)));
+  const text = redactForDisplay(JSON.stringify(redactValue(canonicalize(value))));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}...` : text;
 }
 
