@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { median, ms, perTrial } from './figures.js';
+import { allCpuMs, median, ms, perTrial } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 
-const run = (wallMs: number, cpuMs: number): ProcessRun => ({
+const run = (wallMs: number, cpuMs: number, childCpuMs = 0): ProcessRun => ({
   wallMs,
   cpuMs,
+  childCpuMs,
   maxRssKb: 0,
   leftovers: [],
   exitCode: 0,
@@ -24,6 +25,12 @@ describe('figures', () => {
     ];
     expect(perTrial(pairs, 599, 'wallMs')).toEqual([6, 1]);
     expect(perTrial(pairs, 599, 'cpuMs')).toEqual([2, 3]);
+  });
+
+  it('counts the CPU of the fork workers a runner waited for when asked', () => {
+    const pairs = [{ one: run(1000, 500, 400), many: run(1100, 510, 490) }];
+    expect(perTrial(pairs, 10, 'cpuMs')).toEqual([1]);
+    expect(perTrial(pairs, 10, allCpuMs)).toEqual([10]);
   });
 
   it('prints milliseconds below 10 s and seconds above', () => {

@@ -17,6 +17,9 @@ export const ms = (value: number): string =>
 
 export const times = (value: number): string => `${value.toFixed(2)}x`;
 
+/** The CPU of the process and of the children it waited for (vitest's fork workers). */
+export const allCpuMs = (run: ProcessRun): number => run.cpuMs + run.childCpuMs;
+
 /**
  * The cost of one more trial, per round: (N-trial run − 1-trial run) / extra trials. Start-up
  * and the report's fixed costs cancel out; what is left is what each trial adds.
@@ -24,7 +27,8 @@ export const times = (value: number): string => `${value.toFixed(2)}x`;
 export function perTrial(
   pairs: readonly RunPair[],
   extraTrials: number,
-  field: 'wallMs' | 'cpuMs',
+  field: 'wallMs' | 'cpuMs' | ((run: ProcessRun) => number),
 ): number[] {
-  return pairs.map(({ one, many }) => (many[field] - one[field]) / extraTrials);
+  const value = typeof field === 'function' ? field : (run: ProcessRun) => run[field];
+  return pairs.map(({ one, many }) => (value(many) - value(one)) / extraTrials);
 }

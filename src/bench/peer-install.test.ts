@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installArgs, missingPackages } from './peer-install.js';
+import { installArgs, installPeer, missingPackages } from './peer-install.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'peer-install-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,5 +33,29 @@ describe('peer install', () => {
     expect(missingPackages(dir, 'evalite')).toEqual(['vitest@4.1.12']);
     fakeInstall('vitest', '4.1.12');
     expect(missingPackages(dir, 'evalite')).toEqual([]);
+  });
+});
+
+describe('installPeer', () => {
+  it('names the peer, the command, what npm said and the fix when the install fails', async () => {
+    const npm = join(dir, 'failing-npm');
+    writeFileSync(npm, '#!/bin/sh\necho "npm error code E404" >&2\nexit 1\n', { mode: 0o755 });
+    const lines: string[] = [];
+    const failure = installPeer({
+      dir: join(dir, 'vitest-evals'),
+      peer: 'vitest-evals',
+      log: (line) => lines.push(line),
+      npm,
+    });
+    await expect(failure).rejects.toThrow(/installing vitest-evals failed \(npm exited with 1\)/);
+    await expect(failure).rejects.toThrow(
+      `command: npm install --no-save --no-audit --no-fund --prefix ${join(dir, 'vitest-evals')} vitest-evals@0.16.1 vitest@4.1.12`,
+    );
+    await expect(failure).rejects.toThrow(
+      /npm error code E404[\s\S]*fix: check that the npm registry answers/,
+    );
+    expect(lines).toEqual([
+      `bench:peers: installing vitest-evals@0.16.1 vitest@4.1.12 into ${join(dir, 'vitest-evals')}`,
+    ]);
   });
 });

@@ -39,6 +39,8 @@ export async function installPeer(options: {
   dir: string;
   peer: PeerName;
   log: (line: string) => void;
+  /** The npm executable (tests give a stand-in). */
+  npm?: string;
 }): Promise<string> {
   const { dir, peer } = options;
   const nodeModules = join(dir, 'node_modules');
@@ -50,7 +52,7 @@ export async function installPeer(options: {
     }
     const args = installArgs(dir, peer);
     options.log(`bench:peers: installing ${missing.join(' ')} into ${dir}`);
-    const { code, output } = await run('npm', args);
+    const { code, output } = await run(options.npm ?? 'npm', args);
     if (code !== 0) {
       throw new Error(
         `bench:peers: installing ${peer} failed (npm exited with ${code}).\n` +

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ProcessRun } from './measure-process.js';
 import { peerRows } from './peer-rows.js';
 
-const run = (wallMs: number, cpuMs = wallMs): ProcessRun => ({
+const run = (wallMs: number, cpuMs = wallMs, childCpuMs = 0): ProcessRun => ({
   wallMs,
   cpuMs,
+  childCpuMs,
   maxRssKb: 0,
   leftovers: [],
   exitCode: 0,
@@ -22,8 +23,12 @@ describe('peerRows', () => {
         command: 'ours',
         pairs: [{ one: run(3000), many: run(3040, 3020) }],
       },
-      // 1 ms wall and 4 ms CPU per trial; start-up 1500 ms.
-      { name: 'peer 1.0', command: 'theirs', pairs: [{ one: run(1500), many: run(1510, 1540) }] },
+      // 1 ms wall and 4 ms CPU per trial, 3 of them in its fork worker; start-up 1500 ms.
+      {
+        name: 'peer 1.0',
+        command: 'theirs',
+        pairs: [{ one: run(1500, 1000, 500), many: run(1510, 1010, 530) }],
+      },
     ],
   });
   const row = (target: string) => rows.find((candidate) => candidate.target.startsWith(target));
@@ -43,6 +48,7 @@ describe('peerRows', () => {
     });
     expect(row('harness-evals: one more trial, CPU')?.figure).toBe('2.00 ms');
     expect(row('peer 1.0: one more trial, wall')?.figure).toBe('1.00 ms');
+    expect(row('peer 1.0: one more trial, CPU')?.figure).toBe('4.00 ms');
     expect(row('peer 1.0: 1-trial run, wall')?.figure).toBe('1500 ms');
   });
 

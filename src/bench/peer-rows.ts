@@ -1,4 +1,4 @@
-import { median, ms, perTrial, type RunPair, times } from './figures.js';
+import { allCpuMs, median, ms, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 import type { Row } from './run-targets.js';
 
@@ -12,8 +12,8 @@ export interface RunnerRuns {
 }
 
 /**
- * The side-by-side table: per runner, the cost of one more trial (wall and CPU) and its
- * 1-trial run; every ratio is the figure divided by the first runner's (harness-evals')
+ * The side-by-side table: per runner, the cost of one more trial (wall, and CPU counting the
+ * fork workers the runner waited for: evalite's and vitest's default pool) and its 1-trial run; every ratio is the figure divided by the first runner's (harness-evals')
  * figure of the same kind, so a peer above 1.00x is slower than harness-evals.
  */
 export function peerRows(options: {
@@ -36,7 +36,7 @@ export function peerRows(options: {
   const figures = options.runners.map((runner) => ({
     runner,
     wall: perTrial(runner.pairs, trials - 1, 'wallMs'),
-    cpu: perTrial(runner.pairs, trials - 1, 'cpuMs'),
+    cpu: perTrial(runner.pairs, trials - 1, allCpuMs),
     start: runner.pairs.map((pair) => pair.one.wallMs),
   }));
   const reference = figures[0];
@@ -53,7 +53,7 @@ export function peerRows(options: {
         command: runner.command,
       },
       {
-        target: `${runner.name}: one more trial, CPU`,
+        target: `${runner.name}: one more trial, CPU (with fork workers)`,
         figure: ms(median(cpu)),
         best: ms(Math.min(...cpu)),
         goal: '',

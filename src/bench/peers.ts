@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     });
     printRows(
       `harness-evals and its peers on the replayed refund trial (T2 upgraded, ${REPLAY_TRIALS} trials vs 1; ` +
-        `${rounds} rounds; node ${process.version}; a peer above 1.00x is slower than harness-evals)`,
+        `${rounds} round${rounds === 1 ? '' : 's'}; node ${process.version}; a peer above 1.00x is slower than harness-evals)`,
       rows,
       'vs harness-evals',
     );
