@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorMessage } from '../core/errors.js';
 import type { RunPair } from './figures.js';
 import { measureCommand, type ProcessRun } from './measure-process.js';
 import { installPeer } from './peer-install.js';
@@ -52,43 +53,45 @@ export async function runPeers(options: {
   const recordings = await readRecordings(join(projectDir, 'fixtures'));
   const failed: Array<{ peer: PeerName; message: string }> = [];
   const workDir = mkdtempSync(join(tmpdir(), 'harness-peers-'));
-  const setups: PeerSetup[] = [];
-  for (const peer of options.peers) {
-    try {
-      const nodeModules = await installPeer({ dir: join(options.installDir, peer), peer, log });
-      const setup = {
-        peer,
-        nodeModules,
-        one: join(workDir, `${peer}-1`),
-        many: join(workDir, `${peer}-${REPLAY_TRIALS}`),
-      };
-      writePeerProject({ dir: setup.one, peer, trials: 1, recordings, nodeModules });
-      writePeerProject({ dir: setup.many, peer, trials: REPLAY_TRIALS, recordings, nodeModules });
-      setups.push(setup);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log(message);
-      failed.push({ peer, message });
-    }
-  }
-  log(`bench:peers: preparing a project with ${REPLAY_TRIALS} T2 trials`);
-  const workload: Workload = {
-    projectDir,
-    benchDir: createBenchProject({ projectDir, trials: 1, trialsFor: { T2: REPLAY_TRIALS } }),
-    emptyDir: createEmptyVitestProject(projectDir),
-  };
-  const ourFlags = ['--task', 'T2', '--variant', 'upgraded', '--trials'];
-  const peerRun = (setup: PeerSetup, dir: string): Promise<ProcessRun> => {
-    // evalite keeps its results in ./node_modules/.evalite: every run starts from none.
-    if (setup.peer === 'evalite') {
-      rmSync(join(dir, 'node_modules', '.evalite'), { recursive: true, force: true });
-    }
-    return checked(
-      measureCommand('node', peerCommand(setup.peer, setup.nodeModules), { cwd: dir }),
-      `${setup.peer} in ${dir}`,
-    );
-  };
+  const temporary = [workDir];
   try {
+    const setups: PeerSetup[] = [];
+    for (const peer of options.peers) {
+      try {
+        const nodeModules = await installPeer({ dir: join(options.installDir, peer), peer, log });
+        const setup = {
+          peer,
+          nodeModules,
+          one: join(workDir, `${peer}-1`),
+          many: join(workDir, `${peer}-${REPLAY_TRIALS}`),
+        };
+        writePeerProject({ dir: setup.one, peer, trials: 1, recordings, nodeModules });
+        writePeerProject({ dir: setup.many, peer, trials: REPLAY_TRIALS, recordings, nodeModules });
+        setups.push(setup);
+      } catch (error) {
+        const message = errorMessage(error);
+        log(message);
+        failed.push({ peer, message });
+      }
+    }
+    log(`bench:peers: preparing a project with ${REPLAY_TRIALS} T2 trials`);
+    const workload: Workload = {
+      projectDir,
+      benchDir: createBenchProject({ projectDir, trials: 1, trialsFor: { T2: REPLAY_TRIALS } }),
+      emptyDir: createEmptyVitestProject(projectDir),
+    };
+    temporary.push(workload.benchDir, workload.emptyDir);
+    const ourFlags = ['--task', 'T2', '--variant', 'upgraded', '--trials'];
+    const peerRun = (setup: PeerSetup, dir: string): Promise<ProcessRun> => {
+      // evalite keeps its results in ./node_modules/.evalite: every run starts from none.
+      if (setup.peer === 'evalite') {
+        rmSync(join(dir, 'node_modules', '.evalite'), { recursive: true, force: true });
+      }
+      return checked(
+        measureCommand('node', peerCommand(setup.peer, setup.nodeModules), { cwd: dir }),
+        `${setup.peer} in ${dir}`,
+      );
+    };
     // One unmeasured run of each shape first: transform caches and the OS file cache.
     await emptyVitest(workload);
     await evalRun(workload, [...ourFlags, '1']);
@@ -124,8 +127,6 @@ export async function runPeers(options: {
     ];
     return { rows: peerRows({ trials: REPLAY_TRIALS, empty, runners }), failed };
   } finally {
-    rmSync(workDir, { recursive: true, force: true });
-    rmSync(workload.benchDir, { recursive: true, force: true });
-    rmSync(workload.emptyDir, { recursive: true, force: true });
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
   }
 }
