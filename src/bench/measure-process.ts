@@ -10,6 +10,8 @@ export interface ProcessRun {
   wallMs: number;
   /** User + system CPU time of the node process (all its threads); NaN without the hook. */
   cpuMs: number;
+  /** User + system CPU time of the children it waited for (fork workers); NaN without the hook or off Linux. */
+  childCpuMs: number;
   maxRssKb: number;
   /**
    * Processes left behind: children still present when the node process exited, and
@@ -61,16 +63,25 @@ export async function measureCommand(
     const usage = node
       ? (JSON.parse(readFileSync(usageFile, 'utf8')) as {
           cpuMs: number;
+          childCpuMs?: number;
           maxRssKb: number;
           children?: string[];
         })
-      : { cpuMs: Number.NaN, maxRssKb: Number.NaN, children: [] };
+      : { cpuMs: Number.NaN, childCpuMs: Number.NaN, maxRssKb: Number.NaN, children: [] };
     const group = child.pid === undefined ? undefined : processGroup(child.pid);
     const leftovers =
       group === undefined || usage.children === undefined
         ? undefined
         : [...usage.children, ...group];
-    return { wallMs, cpuMs: usage.cpuMs, maxRssKb: usage.maxRssKb, leftovers, exitCode, output };
+    return {
+      wallMs,
+      cpuMs: usage.cpuMs,
+      childCpuMs: usage.childCpuMs ?? Number.NaN,
+      maxRssKb: usage.maxRssKb,
+      leftovers,
+      exitCode,
+      output,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

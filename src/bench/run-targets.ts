@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { median, ms, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 import {
   createEmptyVitestProject,
@@ -21,15 +22,6 @@ export interface Row {
   ratio: string;
   command: string;
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-const ms = (value: number) =>
-  value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`;
-const times = (value: number) => `${value.toFixed(2)}x`;
 
 /**
  * Measure every target of issue 14 in rounds. Each round runs the empty vitest reference
@@ -56,8 +48,8 @@ export async function runTargets(options: {
   };
   const empty: ProcessRun[] = [];
   const startup: ProcessRun[] = [];
-  const replay: Array<{ one: ProcessRun; many: ProcessRun }> = [];
-  const debug: Array<{ one: ProcessRun; many: ProcessRun }> = [];
+  const replay: RunPair[] = [];
+  const debug: RunPair[] = [];
   const scale: ProcessRun[] = [];
   const leftovers = new Set<string>();
   const note = (run: ProcessRun) => {
@@ -88,11 +80,6 @@ export async function runTargets(options: {
 
     const emptyWall = median(empty.map((run) => run.wallMs));
     const debugTrialsPerRun = (trials: number) => trials * 8; // 4 tasks x 2 variants
-    const perTrial = (
-      pairs: ReadonlyArray<{ one: ProcessRun; many: ProcessRun }>,
-      extra: number,
-      field: 'wallMs' | 'cpuMs',
-    ) => pairs.map(({ one, many }) => (many[field] - one[field]) / extra);
     const replayWall = perTrial(replay, REPLAY_TRIALS - 1, 'wallMs');
     const replayCpu = perTrial(replay, REPLAY_TRIALS - 1, 'cpuMs');
     const debugExtra = debugTrialsPerRun(DEBUG_TRIALS) - debugTrialsPerRun(1);

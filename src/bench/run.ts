@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
 import { pipelineOverheadCase } from './pipeline-overhead.js';
+import { printRows } from './print-rows.js';
 import { replayTrialRows } from './replay-trial.js';
 import { type Row, runTargets } from './run-targets.js';
 
@@ -66,29 +67,6 @@ async function microRows(): Promise<Row[]> {
     ratio: '',
     command: `in process (${MICRO_ROUNDS} rounds)`,
   }));
-}
-
-export function printRows(title: string, rows: readonly Row[]): void {
-  const header: Row = {
-    target: 'target',
-    figure: 'median',
-    best: 'best round',
-    goal: 'goal',
-    ratio: 'vs empty vitest',
-    command: 'command',
-  };
-  const columns = ['target', 'figure', 'best', 'goal', 'ratio', 'command'] as const;
-  const all = [header, ...rows];
-  const widths = columns.map((column) => Math.max(...all.map((row) => row[column].length)));
-  console.log(title);
-  for (const row of all) {
-    const cells = columns.map((column, index) =>
-      index === 0 || index === columns.length - 1
-        ? row[column].padEnd(widths[index]!)
-        : row[column].padStart(widths[index]!),
-    );
-    console.log(`  ${cells.join('  ').trimEnd()}`);
-  }
 }
 
 async function main(): Promise<void> {

@@ -53,7 +53,8 @@ export function npmTest(workload: Workload): Promise<ProcessRun> {
   return measureCommand('npm', ['test'], { cwd: workload.projectDir });
 }
 
-async function checked(run: Promise<ProcessRun>, what: string): Promise<ProcessRun> {
+/** The run, or an error with the tail of its output when it did not exit 0. */
+export async function checked(run: Promise<ProcessRun>, what: string): Promise<ProcessRun> {
   const done = await run;
   if (done.exitCode !== 0) {
     throw new Error(`${what} exited with ${done.exitCode}:\n${done.output.slice(-2000)}`);

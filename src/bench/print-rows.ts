@@ -1,0 +1,32 @@
+import type { Row } from './run-targets.js';
+
+/**
+ * Print bench rows as an aligned table on stdout. `ratioHeader` names what the ratio
+ * column compares with (an empty vitest run unless told otherwise).
+ */
+export function printRows(
+  title: string,
+  rows: readonly Row[],
+  ratioHeader = 'vs empty vitest',
+): void {
+  const header: Row = {
+    target: 'target',
+    figure: 'median',
+    best: 'best round',
+    goal: 'goal',
+    ratio: ratioHeader,
+    command: 'command',
+  };
+  const columns = ['target', 'figure', 'best', 'goal', 'ratio', 'command'] as const;
+  const all = [header, ...rows];
+  const widths = columns.map((column) => Math.max(...all.map((row) => row[column].length)));
+  console.log(title);
+  for (const row of all) {
+    const cells = columns.map((column, index) =>
+      index === 0 || index === columns.length - 1
+        ? row[column].padEnd(widths[index]!)
+        : row[column].padStart(widths[index]!),
+    );
+    console.log(`  ${cells.join('  ').trimEnd()}`);
+  }
+}
