@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
@@ -11,11 +9,10 @@ import { createFileCheckpointStore } from '../runtime/checkpoint-store.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { acquireRunLock } from '../runtime/run-lock.js';
 import { createScriptedModel, textTurn } from '../runtime/testing/scripted-model.js';
+import { runAgentCli } from './agent.js';
+import { captureCli } from './cli-testing.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const agent = join(root, 'src/cli/agent.ts');
-const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 const RUN_ID = 'locked-run';
 let cwd: string;
 
@@ -39,30 +36,30 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('npm run agent -- --resume on a run another process holds', () => {
   it('exits 2 with one line naming the run and the holder pid', async () => {
-    // This test process plays the first terminal: it holds the run's lock.
+    // The first terminal is another live process (this one's parent): the lock names it. The
+    // CLI runs in process, as the second terminal.
+    const holder = process.ppid;
     const lock = await acquireRunLock({
       file: join(cwd, 'runs/checkpoints', `${RUN_ID}.lock`),
       runId: RUN_ID,
+      pid: holder,
     });
     try {
-      const outcome = await run(process.execPath, ['--import', tsx, agent, '--resume', RUN_ID], {
-        cwd,
-        env: { ...process.env, ANTHROPIC_API_KEY: '', CI: '' },
-      }).then(
-        (result) => ({ code: 0, ...result }),
-        (error: { code: number; stdout: string; stderr: string }) => error,
+      const outcome = await captureCli(() =>
+        runAgentCli(['--resume', RUN_ID], {
+          cwd,
+          env: { ...process.env, ANTHROPIC_API_KEY: '', CI: '' },
+        }),
       );
       expect(outcome.code).toBe(2);
       expect(outcome.stdout).not.toContain('Overdue');
       const lines = outcome.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        new RegExp(
-          `^agent: run_locked: run '${RUN_ID}' is in use by process ${process.pid} since `,
-        ),
+        new RegExp(`^agent: run_locked: run '${RUN_ID}' is in use by process ${holder} since `),
       );
     } finally {
       await lock.release();
     }
-  }, 120_000);
+  });
 });

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runEvalCli } from './eval.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
 
@@ -26,15 +25,20 @@ beforeAll(() => {
     cpSync(join(root, name), join(project, name), { recursive: true });
   }
   mkdirSync(join(project, 'reports'));
+  // `npm run eval` in process (each call starts its own vitest), as if run from the copy in CI.
+  vi.spyOn(process, 'cwd').mockReturnValue(project);
+  vi.stubEnv('CI', '1');
+  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  rmSync(project, { recursive: true, force: true });
+});
 
 async function evalCli(args: string[]): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    [join(root, 'src/cli/launch.mjs'), 'eval', ...args],
-    { cwd: project, env: { ...process.env, CI: '1', GITHUB_STEP_SUMMARY: '' } },
-  );
+  const { code, stdout, stderr } = await captureCli(() => runEvalCli(args));
+  expect(code, `eval ${args.join(' ')}:\n${stdout}${stderr}`).toBe(0);
   return stdout;
 }
 
@@ -52,11 +56,9 @@ describe('npm run eval -- --shard / --merge', () => {
     await evalCli(selection);
     const unsharded = reportWithoutTimestamp();
 
-    // The slices are independent processes, as in a CI matrix.
-    const [first, second] = await Promise.all([
-      evalCli([...selection, '--shard', '1/2']),
-      evalCli([...selection, '--shard', '2/2']),
-    ]);
+    // The slices run one after the other, each on its own, as on the machines of a CI matrix.
+    const first = await evalCli([...selection, '--shard', '1/2']);
+    const second = await evalCli([...selection, '--shard', '2/2']);
     expect(first).toMatch(/^shard 1\/2: \d+ trials/m);
     const trials = [first, second].map((out) => Number(/: (\d+) trials/.exec(out)?.[1]));
     expect(trials[0]! + trials[1]!).toBe(12);

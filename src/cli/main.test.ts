@@ -1,23 +1,11 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runMainCli } from './dispatch.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const launch = join(root, 'src/cli/launch.mjs');
-
+/** The dispatcher in process: what it prints, and its exit code. */
 async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run('node', [launch, 'src/cli/main.ts', ...args], {
-      cwd: root,
-    });
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, output: failed.stdout + failed.stderr };
-  }
+  const { code, stdout, stderr } = await captureCli(async () => (await runMainCli(args)) ?? 0);
+  return { code, output: stdout + stderr };
 }
 
 describe('the harness-evals dispatcher', () => {

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runRecordCli } from './record.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
 
@@ -24,18 +23,18 @@ beforeAll(() => {
   answer.text = `${answer.text} (edited by hand)`;
   writeFileSync(file, `${JSON.stringify(cassette, null, 2)}\n`);
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  rmSync(project, { recursive: true, force: true });
+});
 
 describe('npm run record -- --verify', () => {
-  it('lists the edited cassette and exits 1, in CI too', { timeout: 120_000 }, async () => {
-    const result = await run(
-      process.execPath,
-      [join(root, 'src/cli/launch.mjs'), 'src/cli/record.ts', '--verify'],
-      { cwd: project, env: { ...process.env, CI: '1' } },
-    ).then(
-      (ok) => ({ code: 0, stdout: ok.stdout }),
-      (error: { code: number; stdout: string }) => error,
-    );
+  it('lists the edited cassette and exits 1, in CI too', async () => {
+    // In process, run from the throwaway project as `npm run record -- --verify` would be.
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    vi.stubEnv('CI', '1');
+    const result = await captureCli(() => runRecordCli(['--verify']));
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ fixtures/T2/upgraded/trial-2.json (simulator)');
     expect(result.stdout).toMatch(

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+import unit, { SLOW_E2E } from './vitest.config.js';
+
+/**
+ * `npm run test:e2e`: the few slow end-to-end tests (`*.slow-e2e.test.ts`), kept out of `npm test`:
+ * the installed package (npm pack, offline install, init, eval, record) and the HTML report in
+ * headless Chromium. CI runs them after `npm test`.
+ */
+export default defineConfig({
+  ...unit,
+  test: { ...unit.test, include: [SLOW_E2E], exclude: [] },
+});
