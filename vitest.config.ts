@@ -26,6 +26,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, SLOW_E2E],
     environment: 'node',
+    // Tests that run the evals use the build in dist/ (as npm run eval does): fresh before they start.
+    globalSetup: ['src/cli/dist-global-setup.ts'],
     // Each file gets a fresh module graph (vitest's default isolation): several files start msw
     // servers, patch globals or drive CLIs in process. Without isolation, the in-process resume
     // test timed out in the full suite while passing alone, and the run then stalled.
