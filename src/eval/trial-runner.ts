@@ -23,7 +23,6 @@ import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
 import type { DriveOptions, TrialDriver } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
-import { openUpstream } from './upstream.js';
 
 export interface TrialRequest {
   task: TaskDefinition;
@@ -153,6 +152,8 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   });
 
   async function record(): Promise<TrialOutcome> {
+    // Loaded when recording only: a replay never starts an upstream (the simulator and its scripts).
+    const { openUpstream } = await import('./upstream.js');
     const upstream = await openUpstream({
       provider: driver.provider,
       script: task.modelScript ?? task.agent.modelScript,

@@ -1,0 +1,24 @@
+/**
+ * `harness-evals/report`: the report model and its renderers, the statistics behind the
+ * intervals and the gate, and transcripts. Kept out of the main entry, which every eval
+ * worker loads.
+ */
+export { buildReport } from './eval/report/build-report.js';
+export { type HtmlTrial, renderHtml } from './eval/report/html.js';
+export { loadTranscripts, type TrialTranscript } from './eval/report/load-transcripts.js';
+export { renderMarkdown } from './eval/report/markdown.js';
+export { buildReportModel, type ReportModel } from './eval/report/report-model.js';
+export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
+export { renderTerminal } from './eval/report/terminal.js';
+export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
+// intervals and the drop test the reports use
+export { bootstrapMean } from './eval/stats/bootstrap.js';
+export {
+  type DifferenceEstimate,
+  pairedDifference,
+  rateDifference,
+} from './eval/stats/difference.js';
+export { type DropTest, testDrop } from './eval/stats/drop-test.js';
+export type { Interval } from './eval/stats/interval.js';
+export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
+export type { Floor, TrialRecord } from './eval/trial-record.js';
