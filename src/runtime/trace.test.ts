@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJsonlTrace, type TraceEvent } from './trace.js';
+import { createBufferedJsonlTrace, createJsonlTrace, type TraceEvent } from './trace.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -81,5 +81,39 @@ describe('createJsonlTrace', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(readdirSync(dirname(file))).toEqual(['run.jsonl']);
+  });
+});
+
+describe('createBufferedJsonlTrace (eval trials)', () => {
+  it('writes nothing until flushed, then the whole file, creating its folder', async () => {
+    const file = tempFile();
+    const trace = createBufferedJsonlTrace(file);
+    trace.write(start);
+    expect(existsSync(dirname(file))).toBe(false);
+    trace.write(end);
+    await trace.flush();
+    expect(lines(file)).toEqual(['run_start', 'run_end']);
+  });
+
+  it('replaces a longer trace of the last run without leaving its bytes behind', async () => {
+    const file = tempFile();
+    const long = createBufferedJsonlTrace(file);
+    for (let step = 0; step < 20; step += 1) long.write(start);
+    long.write(end);
+    await long.flush();
+    const short = createBufferedJsonlTrace(file);
+    short.write(end);
+    await short.flush();
+    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(end)}\n`);
+  });
+
+  it('masks card numbers like the appending trace', async () => {
+    const file = tempFile();
+    const trace = createBufferedJsonlTrace(file);
+    trace.write({ ...end, detail: 'card 6222020200112233445 declined' });
+    await trace.flush();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('6222020200112233445');
+    expect(text).toContain('6222****3445');
   });
 });
