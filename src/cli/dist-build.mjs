@@ -34,7 +34,7 @@ const notBuilt = (name, isDirectory) =>
  */
 export function distBuilder(
   root = fileURLToPath(new URL('../..', import.meta.url)),
-  { lockWaitMs = LOCK_WAIT_MS } = {},
+  { lockWaitMs = LOCK_WAIT_MS, quiet = false } = {},
 ) {
   const dist = join(root, 'dist');
   const stamp = join(dist, '.build-stamp');
@@ -68,14 +68,16 @@ export function distBuilder(
     const next = mkdtempSync(join(root, '.dist-'));
     try {
       const tsc = join(root, 'node_modules/typescript/bin/tsc');
+      // quiet: tsc's output goes into the error instead of the terminal.
       const result = spawnSync(
         process.execPath,
         [tsc, '-p', 'tsconfig.build.json', '--outDir', next],
-        { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+        { cwd: root, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] },
       );
       if (result.status !== 0) {
+        const output = quiet ? `\n${result.stdout}${result.stderr}`.trimEnd() : '';
         throw new Error(
-          `building dist/ failed (tsc exited with ${result.status ?? result.signal}): fix the errors above (npm run typecheck shows them too)`,
+          `building dist/ failed (tsc exited with ${result.status ?? result.signal}): fix the errors ${quiet ? 'below' : 'above'} (npm run typecheck shows them too)${output}`,
         );
       }
       const sandbox = join(root, 'src/debug-agent/sandbox-project');
@@ -136,7 +138,9 @@ export function distBuilder(
         if (fresh()) return false;
         const started = Date.now();
         compile();
-        console.error(`built dist/ from src/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (!quiet) {
+          console.error(`built dist/ from src/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        }
         return true;
       });
     },
