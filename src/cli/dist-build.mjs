@@ -40,10 +40,14 @@ export function distBuilder(
   const stamp = join(dist, '.build-stamp');
   const lock = join(root, '.dist-build.lock');
 
-  /** Newest modification time of the build's inputs (src/, the tsconfig files), in ms. */
+  /**
+   * Newest modification time of the build's inputs (src/, the tsconfig files), in ms. Folders
+   * count too: deleting or adding a file changes its folder's time, not any file's.
+   */
   const newestInput = () => {
     let newest = 0;
     const visit = (dir) => {
+      newest = Math.max(newest, statSync(dir).mtimeMs);
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (notBuilt(entry.name, entry.isDirectory())) continue;
         const path = join(dir, entry.name);

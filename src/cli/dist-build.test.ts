@@ -73,6 +73,18 @@ describe('distBuilder', () => {
     expect(built()).toContain('value = 2');
   });
 
+  it('rebuilds after a source file is deleted, so dist/ does not keep it', () => {
+    const builder = distBuilder(root, { quiet: true });
+    writeFileSync(join(root, 'src/gone.ts'), 'export const gone = true;\n');
+    builder.ensureFresh();
+    expect(existsSync(join(root, 'dist/gone.js'))).toBe(true);
+    rmSync(join(root, 'src/gone.ts'));
+    const later = new Date(Date.now() + 10_000);
+    utimesSync(join(root, 'src'), later, later);
+    expect(builder.ensureFresh()).toBe(true);
+    expect(existsSync(join(root, 'dist/gone.js'))).toBe(false);
+  });
+
   it('keeps the old dist/ when the build fails, and leaves no temp folder or lock', () => {
     const builder = distBuilder(root, { quiet: true });
     builder.ensureFresh();
