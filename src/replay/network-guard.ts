@@ -2,13 +2,14 @@ import { Socket } from 'node:net';
 import { HarnessError } from '../core/errors.js';
 
 /**
- * While at least one replayed trial runs, this process opens no network connection: a
+ * While at least one replayed trial runs, this thread opens no network connection: a
  * TCP connect (http, https, a database driver, anything over `net`) fails with the
- * message, and so does the global `fetch`. The model's calls never need the network (a
+ * message, and so does the global `fetch`. (Other threads and child processes keep their
+ * own `net` and `fetch`: this is a guard against mistakes, not a sandbox.) The model's calls never need the network (a
  * replay session's fetch answers in process), so whatever tries is a tool reaching the
  * outside world, which a replay must not do. Unix socket and pipe connections stay allowed.
  *
- * Refcounted: each `refuseNetwork()` returns its own release, and the process gets its
+ * Refcounted: each `refuseNetwork()` returns its own release, and the thread gets its
  * network back when the last one is released. Recording never calls it.
  */
 export function refuseNetwork(): () => void {
