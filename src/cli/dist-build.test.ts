@@ -85,11 +85,25 @@ describe('distBuilder', () => {
     expect(existsSync(join(root, 'dist/gone.js'))).toBe(false);
   });
 
-  it('keeps the old dist/ when the build fails, and leaves no temp folder or lock', () => {
+  it('still builds with a type error, as the sources would run (typecheck is the gate)', () => {
     const builder = distBuilder(root, { quiet: true });
     builder.ensureFresh();
     edit('src/value.ts', "export const value: number = 'two';\n");
-    expect(() => builder.ensureFresh()).toThrow(/building dist\/ failed[\s\S]*TS2322/);
+    expect(builder.ensureFresh()).toBe(true);
+    expect(built()).toContain("value = 'two'");
+  });
+
+  it('keeps the old dist/ when the build writes nothing, and leaves no temp folder or lock', () => {
+    const builder = distBuilder(root, { quiet: true });
+    builder.ensureFresh();
+    // A build that finds no inputs writes nothing.
+    edit(
+      'tsconfig.build.json',
+      JSON.stringify({ extends: './tsconfig.json', include: ['nowhere'] }),
+    );
+    expect(() => builder.ensureFresh()).toThrow(
+      /building dist\/ failed \(tsc exited with \d+ and wrote nothing\)[\s\S]*tsconfig/,
+    );
     expect(built()).toContain('value = 1');
     expect(leftovers()).toEqual([]);
     expect(existsSync(join(root, '.dist-build.lock'))).toBe(false);

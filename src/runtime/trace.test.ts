@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,5 +126,32 @@ describe('createBufferedJsonlTrace (eval trials)', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('6222020200112233445');
     expect(text).toContain('6222****3445');
+  });
+});
+
+describe('createBufferedJsonlTrace: what is at the path already', () => {
+  it('never writes through a symlink planted at the trace path: the link is replaced by a file', async () => {
+    const file = tempFile();
+    mkdirSync(dirname(file), { recursive: true });
+    const victim = join(dirname(file), 'victim.txt');
+    writeFileSync(victim, 'keep me');
+    symlinkSync(victim, file);
+    const trace = createBufferedJsonlTrace(file);
+    trace.write(end);
+    await trace.flush();
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(lines(file)).toEqual(['run_end']);
+  });
+
+  it('replaces a FIFO at the trace path instead of writing into it', async () => {
+    const file = tempFile();
+    mkdirSync(dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    const trace = createBufferedJsonlTrace(file);
+    trace.write(end);
+    await trace.flush();
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(lines(file)).toEqual(['run_end']);
   });
 });

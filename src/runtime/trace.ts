@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   fstatSync,
   ftruncateSync,
   mkdirSync,
@@ -162,19 +163,31 @@ export function createBufferedJsonlTrace(
  */
 function rewriteTrace(file: string, text: string): void {
   const bytes = Buffer.from(text);
-  let fd: number;
-  try {
-    fd = openSync(file, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fd = openTrace(file, 'w');
-  }
+  // Only a regular file is rewritten: a symlink or a FIFO planted at the path is moved aside
+  // and replaced by a new file (openTrace), never written through.
+  let fd = openRegularFile(file);
+  fd ??= openTrace(file, 'w');
   try {
     writeSync(fd, bytes, 0, bytes.length, 0);
     if (fstatSync(fd).size > bytes.length) ftruncateSync(fd, bytes.length);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The file opened for rewriting when it is a regular file; undefined when it is not there or not one. */
+function openRegularFile(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO') return undefined;
+    throw error;
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  return undefined;
 }
 
 export function createMemoryTrace(): TraceSink & { readonly events: TraceEvent[] } {
