@@ -63,6 +63,19 @@ describe('refuseNetwork', () => {
     expect(requests).toBe(before);
   });
 
+  it('refuses a fetch captured before the guard too (at the socket), and the host gets nothing', async () => {
+    const captured = globalThis.fetch;
+    refuse();
+    const before = requests;
+    const error = await captured(`http://127.0.0.1:${port}/`).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(TypeError); // undici's "fetch failed" ...
+    expect((error as { cause?: { code?: string } }).cause?.code).toBe('network_refused'); // ... caused by the guard
+    expect(requests).toBe(before);
+  });
+
   it('refuses a raw TCP connect (a database driver, say)', async () => {
     refuse();
     const socket = connect({ host: '127.0.0.1', port });
