@@ -165,18 +165,18 @@ function rewriteTrace(file: string, text: string): void {
   const bytes = Buffer.from(text);
   // Only a regular file is rewritten: a symlink or a FIFO planted at the path is moved aside
   // and replaced by a new file (openTrace), never written through.
-  let fd = openRegularFile(file);
-  fd ??= openTrace(file, 'w');
+  const existing = openRegularFile(file);
+  const fd = existing?.fd ?? openTrace(file, 'w');
   try {
     writeSync(fd, bytes, 0, bytes.length, 0);
-    if (fstatSync(fd).size > bytes.length) ftruncateSync(fd, bytes.length);
+    if ((existing?.size ?? 0) > bytes.length) ftruncateSync(fd, bytes.length);
   } finally {
     closeSync(fd);
   }
 }
 
-/** The file opened for rewriting when it is a regular file; undefined when it is not there or not one. */
-function openRegularFile(file: string): number | undefined {
+/** The file opened for rewriting, with its size, when it is a regular file; else undefined. */
+function openRegularFile(file: string): { fd: number; size: number } | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -185,7 +185,8 @@ function openRegularFile(file: string): number | undefined {
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO') return undefined;
     throw error;
   }
-  if (fstatSync(fd).isFile()) return fd;
+  const stat = fstatSync(fd);
+  if (stat.isFile()) return { fd, size: stat.size };
   closeSync(fd);
   return undefined;
 }
