@@ -117,4 +117,37 @@ describe('defineModelScript (function form)', () => {
     });
     expect(calls).toBe(1);
   });
+
+  it('reads content given as parts: the text parts, in order; images and odd parts are skipped', () => {
+    const seen: Array<{ prompt: string; system: string }> = [];
+    const script = defineModelScript({
+      respond: (request) => {
+        seen.push({ prompt: request.prompt, system: request.system });
+        return { text: 'ok' };
+      },
+    });
+    respondChat(
+      {
+        model: 'm',
+        messages: [
+          { role: 'system', content: [{ type: 'text', text: 'You answer briefly.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Where is order 42?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+              null,
+              { type: 'text', text: 42 },
+              { type: 'text', text: 'It was paid by card.' },
+            ],
+          },
+        ],
+      },
+      headers,
+      { policies: [script], unmatched: 'error' },
+    );
+    expect(seen).toEqual([
+      { prompt: 'Where is order 42?\nIt was paid by card.', system: 'You answer briefly.' },
+    ]);
+  });
 });

@@ -188,12 +188,31 @@ function toChunks(completion: Completion, includeUsage: boolean): string[] {
   return chunks;
 }
 
+/**
+ * A message's text: its string content, or the text of its content parts joined by newlines
+ * (`{ type: 'text', text }`, an assistant's `{ type: 'refusal', refusal }`). Image, audio and
+ * file parts carry no text for a model script to read.
+ */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part: unknown) => {
+      if (part === null || typeof part !== 'object') return [];
+      const { type, text, refusal } = part as { type?: unknown; text?: unknown; refusal?: unknown };
+      if (type === 'text' && typeof text === 'string') return [text];
+      if (type === 'refusal' && typeof refusal === 'string') return [refusal];
+      return [];
+    })
+    .join('\n');
+}
+
 /** Chat messages as the Messages API shape the policies read (tool results become user turns). */
 function toMessagesRequest(chat: ChatRequest) {
   const system: string[] = [];
   const messages: RequestMessage[] = [];
   for (const message of chat.messages) {
-    const text = typeof message.content === 'string' ? message.content : '';
+    const text = contentText(message.content);
     if (message.role === 'system' || message.role === 'developer') system.push(text);
     else if (message.role === 'user') messages.push({ role: 'user', content: text });
     else if (message.role === 'assistant') {
