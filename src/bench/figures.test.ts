@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allCpuMs, median, ms, perTrial } from './figures.js';
-import type { ProcessRun } from './measure-process.js';
+import { processRun } from './testing/process-runs.js';
 
-const run = (wallMs: number, cpuMs: number, childCpuMs = 0): ProcessRun => ({
-  wallMs,
-  cpuMs,
-  childCpuMs,
-  maxRssKb: 0,
-  leftovers: [],
-  exitCode: 0,
-  output: '',
-});
+const run = processRun;
 
 describe('figures', () => {
   it('takes the middle value, or the mean of the two middle values', () => {

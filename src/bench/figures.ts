@@ -17,6 +17,15 @@ export const ms = (value: number): string =>
 
 export const times = (value: number): string => `${value.toFixed(2)}x`;
 
+/** A row's two figures over the rounds: the median and the best (lowest) round. */
+export const medianAndBest = (
+  values: readonly number[],
+  format: (value: number) => string = ms,
+): { figure: string; best: string } => ({
+  figure: format(median(values)),
+  best: format(Math.min(...values)),
+});
+
 /** The CPU of the process and of the children it waited for (vitest's fork workers). */
 export const allCpuMs = (run: ProcessRun): number => run.cpuMs + run.childCpuMs;
 

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ProcessRun } from './measure-process.js';
 import { peerRows } from './peer-rows.js';
+import { processRun } from './testing/process-runs.js';
 
-const run = (wallMs: number, cpuMs = wallMs, childCpuMs = 0): ProcessRun => ({
-  wallMs,
-  cpuMs,
-  childCpuMs,
-  maxRssKb: 0,
-  leftovers: [],
-  exitCode: 0,
-  output: '',
-});
+const run = processRun;
 
 describe('peerRows', () => {
   const rows = peerRows({

@@ -1,4 +1,4 @@
-import { allCpuMs, median, ms, perTrial, type RunPair, times } from './figures.js';
+import { allCpuMs, median, medianAndBest, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 import type { Row } from './run-targets.js';
 
@@ -26,8 +26,7 @@ export function peerRows(options: {
   const rows: Row[] = [
     {
       target: 'empty vitest run (the reference)',
-      figure: ms(median(emptyWall)),
-      best: ms(Math.min(...emptyWall)),
+      ...medianAndBest(emptyWall),
       goal: '',
       ratio: '',
       command: 'vitest run (one passing test)',
@@ -46,24 +45,21 @@ export function peerRows(options: {
     rows.push(
       {
         target: `${runner.name}: one more trial, wall (${trials} vs 1)`,
-        figure: ms(median(wall)),
-        best: ms(Math.min(...wall)),
+        ...medianAndBest(wall),
         goal: '',
         ratio: ratio(wall, reference?.wall),
         command: runner.command,
       },
       {
         target: `${runner.name}: one more trial, CPU (with fork workers)`,
-        figure: ms(median(cpu)),
-        best: ms(Math.min(...cpu)),
+        ...medianAndBest(cpu),
         goal: '',
         ratio: ratio(cpu, reference?.cpu),
         command: '(same runs)',
       },
       {
         target: `${runner.name}: 1-trial run, wall`,
-        figure: ms(median(start)),
-        best: ms(Math.min(...start)),
+        ...medianAndBest(start),
         goal: '',
         ratio: ratio(start, reference?.start),
         command: '(same command, 1 trial)',

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { median, ms, perTrial, type RunPair, times } from './figures.js';
+import { median, medianAndBest, ms, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 import {
   createEmptyVitestProject,
@@ -94,64 +94,56 @@ export async function runTargets(options: {
     const rows: Row[] = [
       {
         target: 'empty vitest run (the reference)',
-        figure: ms(emptyWall),
-        best: ms(Math.min(...empty.map((run) => run.wallMs))),
+        ...medianAndBest(empty.map((run) => run.wallMs)),
         goal: '',
         ratio: '1.00x',
         command: 'vitest run (one passing test)',
       },
       {
         target: 'start-up: T2, 1 trial per variant',
-        figure: ms(median(startupWall)),
-        best: ms(Math.min(...startupWall)),
+        ...medianAndBest(startupWall),
         goal: '≤ 1.5x',
         ratio: ratioOf(startup),
         command: `${evalCommand} --task T2 --trials 1`,
       },
       {
         target: `replayed refund trial, wall (${REPLAY_TRIALS} vs 1)`,
-        figure: ms(median(replayWall)),
-        best: ms(Math.min(...replayWall)),
+        ...medianAndBest(replayWall),
         goal: '≤ 0.5 ms',
         ratio: ratioOf(replay.map((pair) => pair.many)),
         command: `${evalCommand} ${replayFlags.join(' ')} ${REPLAY_TRIALS}`,
       },
       {
         target: 'replayed refund trial, CPU',
-        figure: ms(median(replayCpu)),
-        best: ms(Math.min(...replayCpu)),
+        ...medianAndBest(replayCpu),
         goal: '',
         ratio: '',
         command: '(same runs)',
       },
       {
         target: `debug-agent trial, wall (${debugTrialsPerRun(DEBUG_TRIALS)} vs ${debugTrialsPerRun(1)})`,
-        figure: ms(median(debugWall)),
-        best: ms(Math.min(...debugWall)),
+        ...medianAndBest(debugWall),
         goal: '≤ 15 ms',
         ratio: ratioOf(debug.map((pair) => pair.many)),
         command: `${evalCommand} ${debugFlags.join(' ')} ${DEBUG_TRIALS}`,
       },
       {
         target: 'debug-agent trial, CPU',
-        figure: ms(median(debugCpu)),
-        best: ms(Math.min(...debugCpu)),
+        ...medianAndBest(debugCpu),
         goal: '',
         ratio: '',
         command: '(same runs)',
       },
       {
         target: `every task and variant, ${SCALE_TRIALS * 20} trials: wall`,
-        figure: ms(median(scaleWall)),
-        best: ms(Math.min(...scaleWall)),
+        ...medianAndBest(scaleWall),
         goal: '< 30 s',
         ratio: ratioOf(scale),
         command: `${evalCommand} --trials ${SCALE_TRIALS}`,
       },
       {
         target: '  peak RSS',
-        figure: `${median(scaleRss).toFixed(0)} MB`,
-        best: `${Math.min(...scaleRss).toFixed(0)} MB`,
+        ...medianAndBest(scaleRss, (value) => `${value.toFixed(0)} MB`),
         goal: '< 500 MB',
         ratio: '',
         command: '(same runs)',

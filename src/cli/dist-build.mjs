@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LOCK_WAIT_MS = 120_000;
+/** A lock file holding no pid is taken over once it is this old. */
+const GARBLED_LOCK_MS = 10_000;
 
 /** What tsconfig.build.json leaves out of dist/: editing it needs no new build. */
 const notBuilt = (name, isDirectory) =>
@@ -119,14 +121,18 @@ export function distBuilder(
         break;
       } catch (error) {
         if (error.code !== 'EEXIST') throw error;
-        const holder = Number(readFileSync(lock, 'utf8'));
-        if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+        const holder = lockHolder(lock);
+        if (holder === 'gone') continue;
+        const pid = Number.isInteger(holder.pid) && holder.pid > 0 ? holder.pid : undefined;
+        // A dead holder's lock, or one without a pid (its writer died between creating and
+        // writing it) that has not changed for a while, is taken over.
+        if (pid ? !alive(pid) : Date.now() - holder.since > GARBLED_LOCK_MS) {
           rmSync(lock, { force: true });
           continue;
         }
         if (Date.now() - since > lockWaitMs) {
           throw new Error(
-            `${lock} has been held by process ${holder || '?'} for ${lockWaitMs / 1000} s: if no build is running, delete it`,
+            `${lock} has been held by process ${pid ?? '?'} for ${lockWaitMs / 1000} s: if no build is running, delete it`,
           );
         }
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
@@ -157,6 +163,16 @@ export function distBuilder(
       });
     },
   };
+}
+
+/** The lock's pid and modification time, or 'gone' when it was released meanwhile. */
+function lockHolder(lock) {
+  try {
+    return { pid: Number(readFileSync(lock, 'utf8')), since: statSync(lock).mtimeMs };
+  } catch (error) {
+    if (error.code === 'ENOENT') return 'gone';
+    throw error;
+  }
 }
 
 function alive(pid) {
