@@ -4,6 +4,10 @@ import { defineConfig } from 'vitest/config';
 
 // The real path: vite resolves symlinks, and a linked dist/ must still be loaded natively.
 const dist = `${realpathSync(fileURLToPath(new URL('./dist', import.meta.url)))}/`;
+// A RegExp, not the string: vitest reads a string in `server.deps.external` as a package
+// name under node_modules/, so a path there matches nothing and dist/ would be inlined
+// (every module fetched from the main thread and run through vite's module runner).
+const distFiles = new RegExp(`^${dist.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 /**
  * Evals: `evals/*.eval.ts`, one vitest test per task x variant x trial.
@@ -30,7 +34,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     maxConcurrency: 8,
-    server: { deps: { external: [dist] } },
+    server: { deps: { external: [distFiles] } },
     // Transformed modules are cached on disk between runs (keyed by content): about 0.3 s per eval.
     experimental: { fsModuleCache: true },
   },
