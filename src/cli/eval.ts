@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixture-inventory.js';
-import { mergeEvals } from '../eval/merge-evals.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
@@ -59,6 +58,8 @@ async function main(argv: string[]): Promise<number> {
         `--merge takes the trials and the selection from the shards: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
       );
     }
+    // Loaded only to merge: a run does not pay for the shard schemas before it starts.
+    const { mergeEvals } = await import('../eval/merge-evals.js');
     const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
     console.log(merged.terminal);
     for (const note of merged.notes) console.log(`note: ${note}`);

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { referenceFileOf } from './reference-file.js';
 import { buildReport } from './report/build-report.js';
 import { absentRows } from './report/compare.js';
 import type { TaskFloor } from './report/gate.js';
@@ -139,8 +139,8 @@ export async function loadReference(
   compare: string | undefined,
   replacing = false,
 ): Promise<LoadedReference | undefined> {
-  const file = compare ? resolve(compare) : join(projectDir, 'reports', 'reference.json');
-  if (!compare && !existsSync(file)) return undefined;
+  const file = referenceFileOf(projectDir, compare);
+  if (file === undefined) return undefined;
   if (replacing && !compare) {
     try {
       return await loadReference(projectDir, file);

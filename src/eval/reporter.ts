@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { keyOf } from './report/compare.js';
-import { loadTranscript, type TrialTranscript } from './report/load-transcripts.js';
+import type { TrialTranscript } from './report/load-transcripts.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 
 /**
@@ -25,6 +25,9 @@ export class EvalReporter implements Reporter {
    */
   readonly transcripts = new Map<TrialRecord, Promise<TrialTranscript>>();
   private readonly onTrial: ((record: TrialRecord, ms: number) => void) | undefined;
+  private readonly onRunStart: (() => void) | undefined;
+  /** Loaded with the first transcript, not before the run starts. */
+  private transcriptReader: Promise<typeof import('./report/load-transcripts.js')> | undefined;
   private readonly root: string;
   private readonly preload: boolean;
   /** One transcript read at a time: a background queue, not hundreds of open files. */
@@ -33,11 +36,18 @@ export class EvalReporter implements Reporter {
   constructor(options: {
     root: string;
     onTrial?: (record: TrialRecord, ms: number) => void;
+    /** When vitest starts the trials. */
+    onRunStart?: () => void;
     preloadTranscripts?: boolean;
   }) {
     this.root = options.root;
     this.onTrial = options.onTrial;
+    this.onRunStart = options.onRunStart;
     this.preload = options.preloadTranscripts === true;
+  }
+
+  onTestRunStart(): void {
+    this.onRunStart?.();
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -74,7 +84,11 @@ export class EvalReporter implements Reporter {
     }
     this.records.push(record);
     if (this.preload) {
-      const loaded = this.loading.then(() => loadTranscript(record, this.root));
+      this.transcriptReader ??= import('./report/load-transcripts.js');
+      const reader = this.transcriptReader;
+      const loaded = this.loading.then(async () =>
+        (await reader).loadTranscript(record, this.root),
+      );
       this.loading = loaded;
       this.transcripts.set(record, loaded);
     }

@@ -2,12 +2,13 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
-import { type FinishedRun, finishRun, loadReference, type ReportOptions } from './finish-run.js';
+import type { FinishedRun, ReportOptions } from './finish-run.js';
+import { referenceFileOf } from './reference-file.js';
 import { EvalReporter } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import { formatShard, type Shard } from './shard.js';
-import { type ShardSelection, shardResultPath, writeShardResult } from './shard-result.js';
+import type { ShardSelection } from './shard-result.js';
 import type { TrialRecord } from './trial-record.js';
 
 export interface RunEvalsOptions extends ReportOptions {
@@ -40,16 +41,30 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
+  // The report side (schemas, renderers, zod, cli-table3) is loaded once the trials start,
+  // while this thread waits for the worker, not before the worker can start.
+  let reportSide: Promise<typeof import('./finish-run.js')> | undefined;
+  const loadReportSide = () => {
+    reportSide ??= import('./finish-run.js');
+    return reportSide;
+  };
   // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
+  // A reference is still read and checked before any trial runs.
   const compares = options.mode === 'replay' && !options.shard;
-  const reference = compares
-    ? await loadReference(projectDir, options.compare, options.updateReference)
-    : undefined;
+  const reference =
+    compares && referenceFileOf(projectDir, options.compare) !== undefined
+      ? await (await loadReportSide()).loadReference(
+          projectDir,
+          options.compare,
+          options.updateReference,
+        )
+      : undefined;
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,
     // The HTML report's transcripts are read during the run; a shard writes no HTML.
     preloadTranscripts: options.writeReports !== false && !options.shard,
+    onRunStart: () => void loadReportSide(),
     ...(options.onTrial && { onTrial: options.onTrial }),
   });
   const vitest = await startVitest(
@@ -67,6 +82,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   );
   await vitest.close();
   checkSelection(options, reporter);
+  const { finishRun } = await loadReportSide();
 
   const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
   const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
@@ -82,6 +98,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   };
   if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
     // A slice: its records go to a partial result; the report and the gate come at --merge.
+    const { shardResultPath, writeShardResult } = await import('./shard-result.js');
     const file = shardResultPath(projectDir, options.shard);
     await writeShardResult(file, {
       shard: options.shard,

@@ -1,4 +1,5 @@
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
+import type TableType from 'cli-table3';
 import type { RunSummary, ToolSummary, TraceReport } from './summarize.js';
 
 const TOOL_HEAD = ['Tool', 'Calls', 'Mean ms', 'p95 ms', 'Error rate', 'Decisions'];
@@ -45,7 +46,13 @@ function runRow(run: RunSummary): string[] {
 const RIGHT_TOOLS = [1, 2, 3, 4];
 const RIGHT_RUNS = [4, 5, 6, 7];
 
+// cli-table3 (CommonJS) is required when a table is first drawn: the package entry brings
+// this module into every eval worker, which draws none (about 10 ms of its start-up).
+const require = createRequire(import.meta.url);
+let Table: typeof TableType | undefined;
+
 function table(head: string[], rows: string[][], right: number[]): string {
+  Table ??= require('cli-table3') as typeof TableType;
   const output = new Table({
     head,
     colAligns: head.map((_, index) => (right.includes(index) ? 'right' : 'left')),
