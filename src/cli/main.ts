@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { runMainCli } from './dispatch.js';
+import { exitAfterFlush } from './exit-after-flush.js';
 
 const code = await runMainCli(process.argv.slice(2));
-if (code !== undefined) process.exitCode = code;
+// A finished command; undefined means it keeps serving (simulator, view) or set its own code.
+if (code !== undefined) await exitAfterFlush(code);
