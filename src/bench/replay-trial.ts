@@ -4,6 +4,8 @@ import { createVirtualClock } from '../core/clock.js';
 import { replayRefusingNetwork } from '../eval/replay-runtime.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { cassettePath } from '../replay/cassette.js';
+import { readCassette } from '../replay/cassette-file.js';
+import { replayResponse } from '../replay/http-exchange.js';
 import { createAnthropicModel } from '../runtime/model-client.js';
 import { runAgent } from '../runtime/run-agent.js';
 import type { Measure } from './run.js';
@@ -46,6 +48,7 @@ export async function replayTrialRows(
     }
   };
   const { median, best } = await measure('replay one trial', trial, 1000);
+  const sdk = await measureSdkAlone(measure);
   const ms = (value: number) => `${(value / 1000).toFixed(2)} ms`;
   return [
     [
@@ -54,5 +57,37 @@ export async function replayTrialRows(
       ms(best),
       '< 5 ms',
     ],
+    [
+      `floor: the SDK alone, a T2 trial's ${sdk.calls} model calls`,
+      ms(sdk.median),
+      ms(sdk.best),
+      '',
+    ],
   ];
+}
+
+/**
+ * The floor under a replayed trial: the same Messages requests through the real SDK, each
+ * answered in process with its recorded response. No cassette file, no matching, no agent
+ * loop, no trace, no vitest: what any runner that keeps the real SDK pays.
+ */
+async function measureSdkAlone(
+  measure: Measure,
+): Promise<{ median: number; best: number; calls: number }> {
+  const cassette = await readCassette(cassettePath(`${projectDir}/fixtures`, 'T2', 'upgraded', 1));
+  let next = 0;
+  const client = new Anthropic({
+    apiKey: 'bench',
+    baseURL: 'http://replay.local',
+    maxRetries: 0,
+    fetch: async () => replayResponse(cassette.exchanges[next++]!.response),
+  });
+  const bodies = cassette.exchanges.map(
+    (exchange) => exchange.request.body as Anthropic.MessageCreateParamsNonStreaming,
+  );
+  const { median, best } = await measure('the SDK alone', async () => {
+    next = 0;
+    for (const body of bodies) await client.messages.create(body);
+  });
+  return { median, best, calls: bodies.length };
 }

@@ -6,6 +6,7 @@ import {
   DEBUG_TRIALS,
   emptyVitest,
   evalRun,
+  importModules,
   npmTest,
   REPLAY_TRIALS,
   SCALE_TRIALS,
@@ -51,6 +52,9 @@ export async function runTargets(options: {
   const replay: RunPair[] = [];
   const debug: RunPair[] = [];
   const scale: ProcessRun[] = [];
+  // Floors the targets sit on: vitest's own cost per test, and loading the SDK and zod.
+  const vitestTests: RunPair[] = [];
+  const dependencies: RunPair[] = [];
   const leftovers = new Set<string>();
   const note = (run: ProcessRun) => {
     for (const left of run.leftovers ?? []) leftovers.add(left);
@@ -64,8 +68,17 @@ export async function runTargets(options: {
     await evalRun(workload, ['--task', 'T2', '--trials', '1']);
     for (let round = 1; round <= rounds; round += 1) {
       log(`bench: round ${round} of ${rounds}`);
-      empty.push(note(await emptyVitest(workload)));
+      const emptyRun = note(await emptyVitest(workload));
+      empty.push(emptyRun);
       startup.push(note(await evalRun(workload, ['--task', 'T2', '--trials', '1'])));
+      vitestTests.push({
+        one: emptyRun,
+        many: note(await emptyVitest(workload, REPLAY_TRIALS)),
+      });
+      dependencies.push({
+        one: note(await importModules(workload, [])),
+        many: note(await importModules(workload, ['@anthropic-ai/sdk', 'zod'])),
+      });
       replay.push({
         one: note(await evalRun(workload, [...replayFlags, '1'])),
         many: note(await evalRun(workload, [...replayFlags, String(REPLAY_TRIALS)])),
@@ -86,6 +99,8 @@ export async function runTargets(options: {
     const debugWall = perTrial(debug, debugExtra, 'wallMs');
     const debugCpu = perTrial(debug, debugExtra, 'cpuMs');
     const startupWall = startup.map((run) => run.wallMs);
+    const vitestPerTest = perTrial(vitestTests, REPLAY_TRIALS - 1, 'wallMs');
+    const dependencyLoad = perTrial(dependencies, 1, 'wallMs');
     const scaleWall = scale.map((run) => run.wallMs);
     const scaleRss = scale.map((run) => run.maxRssKb / 1024);
     const ratioOf = (runs: readonly ProcessRun[]) =>
@@ -107,6 +122,13 @@ export async function runTargets(options: {
         command: `${evalCommand} --task T2 --trials 1`,
       },
       {
+        target: '  floor: loading the SDK and zod',
+        ...medianAndBest(dependencyLoad),
+        goal: '',
+        ratio: times(median(dependencyLoad) / emptyWall),
+        command: "node -e \"await import('@anthropic-ai/sdk'); await import('zod')\" − node -e ''",
+      },
+      {
         target: `replayed refund trial, wall (${REPLAY_TRIALS} vs 1)`,
         ...medianAndBest(replayWall),
         goal: '≤ 0.5 ms',
@@ -119,6 +141,13 @@ export async function runTargets(options: {
         goal: '',
         ratio: '',
         command: '(same runs)',
+      },
+      {
+        target: `  floor: vitest, one more empty test (${REPLAY_TRIALS} vs 1)`,
+        ...medianAndBest(vitestPerTest),
+        goal: '',
+        ratio: '',
+        command: `vitest run, describe.concurrent with ${REPLAY_TRIALS} passing tests`,
       },
       {
         target: `debug-agent trial, wall (${debugTrialsPerRun(DEBUG_TRIALS)} vs ${debugTrialsPerRun(1)})`,

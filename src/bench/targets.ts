@@ -17,7 +17,14 @@ export interface Workload {
   emptyDir: string;
 }
 
-/** An empty vitest run's project: the reference every figure is compared with. */
+/** Tests in the empty project's file; 1 unless the floor row asks for more. */
+const EMPTY_TESTS_ENV = 'HARNESS_BENCH_EMPTY_TESTS';
+
+/**
+ * An empty vitest run's project: the reference every figure is compared with. Its one
+ * file holds one passing test, or `HARNESS_BENCH_EMPTY_TESTS` of them laid out as the
+ * evals lay out trials (`describe.concurrent`), for vitest's own cost per test.
+ */
 export function createEmptyVitestProject(projectDir: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'harness-empty-vitest-'));
   symlinkSync(join(projectDir, 'node_modules'), join(dir, 'node_modules'));
@@ -25,17 +32,40 @@ export function createEmptyVitestProject(projectDir: string): string {
   mkdirSync(join(dir, 'test'));
   writeFileSync(
     join(dir, 'test', 'empty.test.ts'),
-    "import { expect, it } from 'vitest';\n\nit('passes', () => {\n  expect(1).toBe(1);\n});\n",
+    [
+      "import { describe, expect, it } from 'vitest';",
+      '',
+      `const tests = Number(process.env.${EMPTY_TESTS_ENV} ?? 1);`,
+      "describe.concurrent('empty', () => {",
+      '  for (let test = 1; test <= tests; test += 1) {',
+      "    it('passes ' + test, () => {",
+      '      expect(test).toBeGreaterThan(0);',
+      '    });',
+      '  }',
+      '});',
+      '',
+    ].join('\n'),
   );
   return dir;
 }
 
-export function emptyVitest(workload: Workload): Promise<ProcessRun> {
+/** `vitest run` in the empty project: one passing test, or `tests` of them. */
+export function emptyVitest(workload: Workload, tests = 1): Promise<ProcessRun> {
   return checked(
     measureCommand('node', [join(workload.projectDir, 'node_modules/vitest/vitest.mjs'), 'run'], {
       cwd: workload.emptyDir,
+      env: { [EMPTY_TESTS_ENV]: String(tests) },
     }),
-    'empty vitest run',
+    `empty vitest run (${tests} ${tests === 1 ? 'test' : 'tests'})`,
+  );
+}
+
+/** A fresh node process that imports `modules` (none: node's own start-up), from the project. */
+export function importModules(workload: Workload, modules: readonly string[]): Promise<ProcessRun> {
+  const script = modules.map((name) => `await import(${JSON.stringify(name)});`).join(' ');
+  return checked(
+    measureCommand('node', ['--input-type=module', '-e', script], { cwd: workload.projectDir }),
+    `node importing ${modules.join(', ') || 'nothing'}`,
   );
 }
 
