@@ -2,7 +2,6 @@
 // at start-up). `ensureFreshDist()` rebuilds dist/ first when anything it is built from changed
 // since the last build. Plain JavaScript: it runs before any build exists.
 // `node src/cli/dist-build.mjs` builds unconditionally (npm run build).
-import { spawnSync } from 'node:child_process';
 import {
   closeSync,
   cpSync,
@@ -18,6 +17,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,6 +75,8 @@ export function distBuilder(
     try {
       const tsc = join(root, 'node_modules/typescript/bin/tsc');
       // quiet: tsc's output goes into the error instead of the terminal.
+      // Required here, not imported: every npm script checks freshness, few builds (~5 ms).
+      const { spawnSync } = createRequire(import.meta.url)('node:child_process');
       const result = spawnSync(
         process.execPath,
         [tsc, '-p', 'tsconfig.build.json', '--outDir', next],
