@@ -84,7 +84,11 @@ export class EvalReporter implements Reporter {
     }
     this.records.push(record);
     if (this.preload) {
-      this.transcriptReader ??= import('./report/load-transcripts.js');
+      if (!this.transcriptReader) {
+        this.transcriptReader = import('./report/load-transcripts.js');
+        // A failure surfaces through each transcript's promise, not as an unhandled rejection.
+        this.transcriptReader.catch(() => {});
+      }
       const reader = this.transcriptReader;
       const loaded = this.loading.then(async () =>
         (await reader).loadTranscript(record, this.root),

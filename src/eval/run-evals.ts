@@ -45,7 +45,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   // while this thread waits for the worker, not before the worker can start.
   let reportSide: Promise<typeof import('./finish-run.js')> | undefined;
   const loadReportSide = () => {
-    reportSide ??= import('./finish-run.js');
+    if (!reportSide) {
+      reportSide = import('./finish-run.js');
+      // Loaded ahead of its use: a failure is reported where it is awaited, not as unhandled.
+      reportSide.catch(() => {});
+    }
     return reportSide;
   };
   // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
