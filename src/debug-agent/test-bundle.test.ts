@@ -29,6 +29,44 @@ describe('bundleTestFile', () => {
     expect(await bundleTestFile('test/math.spec.ts', first.realRoot)).toEqual(a);
   });
 
+  it('rebuilds when a new file changes what an import resolves to, though no input changed', async () => {
+    const { sandbox } = playground();
+    const before = await bundleTestFile('test/math.spec.ts', sandbox.realRoot);
+    if ('error' in before) throw new Error('the demo project must bundle');
+    // `../src/math.js` resolves to math.ts only while no math.js exists: a new math.js wins.
+    writeFileSync(
+      join(sandbox.realRoot, 'src', 'math.js'),
+      "export const add = () => 'SHADOWED'; export const subtract = () => 0; export const multiply = () => 0;\n",
+    );
+    const after = await bundleTestFile('test/math.spec.ts', sandbox.realRoot);
+    if ('error' in after) throw new Error('the shadowed project must bundle');
+    expect(readFileSync(after.file, 'utf8')).toContain('SHADOWED');
+    expect(after.hash).not.toBe(before.hash);
+  });
+
+  it('rebuilds when a tsconfig.json appears or changes next to the code', async () => {
+    const { sandbox } = playground();
+    const spec = join(sandbox.realRoot, 'test', 'define.spec.ts');
+    writeFileSync(spec, 'class A { x = 1 }\nconsole.log(new A().x);\n');
+    const withFields = await bundleTestFile('test/define.spec.ts', sandbox.realRoot);
+    if ('error' in withFields) throw new Error('the spec must bundle');
+    // A config esbuild reads, not one of the bundle's inputs: it changes how class fields compile.
+    writeFileSync(
+      join(sandbox.realRoot, 'tsconfig.json'),
+      '{ "compilerOptions": { "useDefineForClassFields": false } }\n',
+    );
+    const configured = await bundleTestFile('test/define.spec.ts', sandbox.realRoot);
+    if ('error' in configured) throw new Error('the configured spec must bundle');
+    expect(configured.hash).not.toBe(withFields.hash);
+    writeFileSync(
+      join(sandbox.realRoot, 'tsconfig.json'),
+      '{ "compilerOptions": { "useDefineForClassFields": true } }\n',
+    );
+    const reconfigured = await bundleTestFile('test/define.spec.ts', sandbox.realRoot);
+    if ('error' in reconfigured) throw new Error('the reconfigured spec must bundle');
+    expect(reconfigured.hash).not.toBe(configured.hash);
+  });
+
   it('returns the compile error of a file that does not parse', async () => {
     const { sandbox } = playground();
     writeFileSync(join(sandbox.realRoot, 'test', 'broken.spec.ts'), 'export const = ;\n');

@@ -1,13 +1,20 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import type { Loader, Plugin } from 'esbuild';
 import { processScratchDir } from './scratch-dir.js';
 
 export type TestBundle = { file: string; hash: string } | { error: string };
 
 interface CachedBundle {
-  /** Every file esbuild read, relative to the sandbox root, with the hash of its bytes. */
+  /** Every file esbuild bundled, relative to the sandbox root, with the hash of the bytes it got. */
   inputs: Array<{ path: string; hash: string }>;
+  /**
+   * Every directory an import was looked up in, and those holding an input, with what they
+   * held then: a new file can change what an import resolves to (`./math.js` beside
+   * `math.ts`), and a tsconfig.json or package.json changes how code compiles.
+   */
+  dirs: Array<{ path: string; listing: string }>;
   bundle: { file: string; hash: string };
 }
 
@@ -27,20 +34,106 @@ function hashOf(cwd: string, path: string): string | undefined {
   }
 }
 
+/** Configuration esbuild reads from a directory without listing it among the inputs. */
+const CONFIG_FILES = new Set(['tsconfig.json', 'jsconfig.json', 'package.json']);
+
+/** A directory's names, sorted, and the hash of each configuration file in it. */
+function listingOf(dir: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (error) {
+    return `(unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  return names
+    .map((name) => (CONFIG_FILES.has(name) ? `${name} ${hashOf(dir, name) ?? '-'}` : name))
+    .join('\n');
+}
+
+/** esbuild's loader for a file it would load by itself; undefined: let esbuild decide. */
+const LOADERS: Record<string, Loader> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+  '.json': 'json',
+  '.css': 'css',
+  '.txt': 'text',
+};
+
+/**
+ * What one build read: each input's hash taken from the very bytes esbuild was given (a file
+ * written while the build runs cannot be cached under bytes it was not built from), and each
+ * directory's listing taken before esbuild looked an import up in it.
+ */
+function inputRecorder(cwd: string) {
+  const loaded = new Map<string, string>();
+  const dirs = new Map<string, string>();
+  const seeDir = (dir: string) => {
+    // The directory and its parents up to the sandbox root: configuration lives there too.
+    for (let current = dir; !dirs.has(current); current = dirname(current)) {
+      dirs.set(current, listingOf(current));
+      const parent = dirname(current);
+      if (current === cwd || parent === current || !current.startsWith(`${cwd}${sep}`)) break;
+    }
+  };
+  const plugin: Plugin = {
+    name: 'harness-evals-input-hashes',
+    setup(build) {
+      build.onResolve({ filter: /^(\.|\/)/ }, (args) => {
+        seeDir(dirname(resolve(args.resolveDir || cwd, args.path)));
+        return undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
+        const loader = LOADERS[extname(args.path)];
+        if (!loader) return undefined;
+        seeDir(dirname(args.path));
+        const contents = readFileSync(args.path);
+        loaded.set(args.path, sha256(contents));
+        return { contents, loader };
+      });
+    },
+  };
+  return {
+    plugin,
+    /** The cache entry's keys, or undefined when the build cannot be vouched for. */
+    entry(inputs: string[]): Pick<CachedBundle, 'inputs' | 'dirs'> | undefined {
+      const hashed: CachedBundle['inputs'] = [];
+      for (const path of inputs) {
+        const hash = loaded.get(resolve(cwd, path));
+        if (hash === undefined) return undefined; // esbuild read it itself
+        hashed.push({ path, hash });
+      }
+      const listed = [...dirs].map(([dir, listing]) => ({ path: relative(cwd, dir), listing }));
+      // A file created or removed while the build ran: the bundle may not match either state.
+      if (listed.some((dir) => listingOf(resolve(cwd, dir.path)) !== dir.listing)) return undefined;
+      return { inputs: hashed, dirs: listed };
+    },
+  };
+}
+
+const isCurrent = (cwd: string, entry: CachedBundle) =>
+  entry.inputs.every((input) => hashOf(cwd, input.path) === input.hash) &&
+  entry.dirs.every((dir) => listingOf(resolve(cwd, dir.path)) === dir.listing);
+
 /**
  * Bundle a sandbox's TypeScript test with esbuild into a temp file outside the sandbox,
- * reusing an earlier bundle when every file it was built from has the same bytes (each
- * trial has its own sandbox, but most hold the same code). The bundle is named by the hash
- * of its own bytes, which is what `hash` returns: same hash, same program. A file that does
- * not compile returns esbuild's error (never cached: the message names the sandbox).
+ * reusing an earlier bundle when every file it was built from has the same bytes and every
+ * directory it looked in holds the same names (each trial has its own sandbox, but most hold
+ * the same code). The bundle is named by the hash of its own bytes, which is what `hash`
+ * returns: same hash, same program. A file that does not compile returns esbuild's error
+ * (never cached: the message names the sandbox).
  */
 export async function bundleTestFile(file: string, cwd: string): Promise<TestBundle> {
   const known = cache.get(file) ?? [];
-  const hit = known.find((entry) =>
-    entry.inputs.every((input) => hashOf(cwd, input.path) === input.hash),
-  );
+  const hit = known.find((entry) => isCurrent(cwd, entry));
   if (hit && existsSync(hit.bundle.file)) return hit.bundle;
   let output: { contents: Uint8Array; inputs: string[] };
+  const recorder = inputRecorder(resolve(cwd));
   // Loaded on first use: refund-desk evals never pay for esbuild.
   const { build, stop } = await import('esbuild');
   building += 1;
@@ -57,6 +150,7 @@ export async function bundleTestFile(file: string, cwd: string): Promise<TestBun
       write: false,
       metafile: true,
       logLevel: 'silent',
+      plugins: [recorder.plugin],
     });
     output = {
       contents: built.outputFiles[0]?.contents ?? new Uint8Array(),
@@ -74,7 +168,8 @@ export async function bundleTestFile(file: string, cwd: string): Promise<TestBun
   const hash = sha256(output.contents);
   const bundle = { file: join(bundleDir, `${hash}.mjs`), hash };
   if (!existsSync(bundle.file)) writeFileSync(bundle.file, output.contents);
-  const inputs = output.inputs.map((path) => ({ path, hash: hashOf(cwd, path) ?? '' }));
-  cache.set(file, [...known.filter((entry) => entry !== hit), { inputs, bundle }]);
+  const keys = recorder.entry(output.inputs);
+  const others = known.filter((entry) => entry !== hit);
+  cache.set(file, keys ? [...others, { ...keys, bundle }] : others);
   return bundle;
 }
