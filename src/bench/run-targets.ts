@@ -10,6 +10,7 @@ import {
   npmTest,
   REPLAY_TRIALS,
   SCALE_TRIALS,
+  trialLoop,
   type Workload,
 } from './targets.js';
 import { createBenchProject } from './workload.js';
@@ -55,6 +56,8 @@ export async function runTargets(options: {
   // Floors the targets sit on: vitest's own cost per test, and loading the SDK and zod.
   const vitestTests: RunPair[] = [];
   const dependencies: RunPair[] = [];
+  // What the trials cost without vitest: the rest of the replayed trial's figure is vitest's.
+  const loops: RunPair[] = [];
   const leftovers = new Set<string>();
   const note = (run: ProcessRun) => {
     for (const left of run.leftovers ?? []) leftovers.add(left);
@@ -83,6 +86,10 @@ export async function runTargets(options: {
         one: note(await evalRun(workload, [...replayFlags, '1'])),
         many: note(await evalRun(workload, [...replayFlags, String(REPLAY_TRIALS)])),
       });
+      loops.push({
+        one: note(await trialLoop(workload, 1)),
+        many: note(await trialLoop(workload, REPLAY_TRIALS)),
+      });
       debug.push({
         one: note(await evalRun(workload, [...debugFlags, '1'])),
         many: note(await evalRun(workload, [...debugFlags, String(DEBUG_TRIALS)])),
@@ -100,6 +107,7 @@ export async function runTargets(options: {
     const debugCpu = perTrial(debug, debugExtra, 'cpuMs');
     const startupWall = startup.map((run) => run.wallMs);
     const vitestPerTest = perTrial(vitestTests, REPLAY_TRIALS - 1, 'wallMs');
+    const loopWall = perTrial(loops, REPLAY_TRIALS - 1, 'wallMs');
     const dependencyLoad = perTrial(dependencies, 1, 'wallMs');
     const scaleWall = scale.map((run) => run.wallMs);
     const scaleRss = scale.map((run) => run.maxRssKb / 1024);
@@ -148,6 +156,13 @@ export async function runTargets(options: {
         goal: '',
         ratio: '',
         command: `vitest run, describe.concurrent with ${REPLAY_TRIALS} passing tests`,
+      },
+      {
+        target: `  floor: the same trials without vitest (${REPLAY_TRIALS} vs 1)`,
+        ...medianAndBest(loopWall),
+        goal: '',
+        ratio: '',
+        command: 'node src/bench/trial-loop.mjs <bench project> N (runTrial, 8 at a time)',
       },
       {
         target: `debug-agent trial, wall (${debugTrialsPerRun(DEBUG_TRIALS)} vs ${debugTrialsPerRun(1)})`,

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { measureCommand, type ProcessRun } from './measure-process.js';
 
 /** Trials of the replay and debug-agent per-trial figures: (N-trial − 1-trial) / (N − 1). */
@@ -76,6 +77,21 @@ export function evalRun(workload: Workload, flags: readonly string[]): Promise<P
       cwd: workload.benchDir,
     }),
     `eval ${flags.join(' ')}`,
+  );
+}
+
+const TRIAL_LOOP = fileURLToPath(new URL('./trial-loop.mjs', import.meta.url));
+
+/**
+ * The replayed T2 trials of `evalRun(--task T2 --variant upgraded --trials N)` without vitest:
+ * runTrial in a plain loop in a fresh node (trial-loop.mjs), from the bench project's dist/.
+ */
+export function trialLoop(workload: Workload, trials: number): Promise<ProcessRun> {
+  return checked(
+    measureCommand('node', [TRIAL_LOOP, workload.benchDir, String(trials)], {
+      cwd: workload.benchDir,
+    }),
+    `the trial loop without vitest (${trials} trials)`,
   );
 }
 
