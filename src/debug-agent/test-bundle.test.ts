@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunTestTool, type TestCommand } from './run-test.js';
@@ -74,6 +75,73 @@ describe('bundleTestFile', () => {
     expect('error' in bundle && bundle.error).toMatch(/broken\.spec\.ts/);
   });
 });
+
+/** A bundle that must fail with a message matching `expected`, and not hang (a FIFO would). */
+async function expectRefused(file: string, cwd: string, expected: RegExp): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<'hung'>((resolve) => {
+    // A ceiling for a busy machine: a read of a FIFO with no writer never returns at all.
+    timer = setTimeout(() => resolve('hung'), 30_000);
+  });
+  const outcome = await Promise.race([bundleTestFile(file, cwd), hung]).finally(() =>
+    clearTimeout(timer),
+  );
+  expect(outcome).not.toBe('hung');
+  expect(typeof outcome === 'object' && 'error' in outcome && outcome.error).toMatch(expected);
+}
+
+describe.runIf(process.platform === 'linux')(
+  'bundleTestFile, with files that are not files',
+  () => {
+    it('refuses an imported FIFO instead of hanging on it', async () => {
+      const { sandbox } = playground();
+      execFileSync('mkfifo', [join(sandbox.realRoot, 'src', 'pipe.ts')]);
+      writeFileSync(
+        join(sandbox.realRoot, 'test', 'pipe.spec.ts'),
+        "import { x } from '../src/pipe.js';\nconsole.log(x);\n",
+      );
+      await expectRefused(
+        'test/pipe.spec.ts',
+        sandbox.realRoot,
+        /src\/pipe\.ts is not a regular file/,
+      );
+    });
+
+    it('refuses a tsconfig.json that is a FIFO before esbuild opens it', async () => {
+      const { sandbox } = playground();
+      execFileSync('mkfifo', [join(sandbox.realRoot, 'tsconfig.json')]);
+      await expectRefused(
+        'test/math.spec.ts',
+        sandbox.realRoot,
+        /tsconfig\.json is not a regular file/,
+      );
+    });
+
+    it('refuses an input swapped for a FIFO after its bundle was cached', async () => {
+      const { sandbox } = playground();
+      const cached = await bundleTestFile('test/math.spec.ts', sandbox.realRoot);
+      expect('file' in cached).toBe(true);
+      rmSync(join(sandbox.realRoot, 'src', 'math.ts'));
+      execFileSync('mkfifo', [join(sandbox.realRoot, 'src', 'math.ts')]);
+      await expectRefused(
+        'test/math.spec.ts',
+        sandbox.realRoot,
+        /src\/math\.ts is not a regular file/,
+      );
+    });
+
+    it('refuses a symbolic link to a device', async () => {
+      const { sandbox } = playground();
+      rmSync(join(sandbox.realRoot, 'src', 'math.ts'));
+      symlinkSync('/dev/zero', join(sandbox.realRoot, 'src', 'math.ts'));
+      await expectRefused(
+        'test/math.spec.ts',
+        sandbox.realRoot,
+        /math\.spec\.ts.*\/dev\/zero is not a regular file/,
+      );
+    });
+  },
+);
 
 /** This process's child processes named `name`, running or defunct (Linux: /proc). */
 function childrenNamed(name: string): string[] {

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Loader, Plugin } from 'esbuild';
 import { processScratchDir } from './scratch-dir.js';
@@ -26,13 +37,47 @@ const cache = new Map<string, CachedBundle[]>();
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
-function hashOf(cwd: string, path: string): string | undefined {
+/** Marks a path that is there but is no regular file (a FIFO, socket or device). */
+const NOT_REGULAR = Symbol('not a regular file');
+
+/**
+ * A regular file's bytes; undefined when it cannot be opened. Opened without blocking and
+ * checked before reading: a FIFO with no writer would block the thread for good, and a link
+ * to /dev/zero would never end.
+ */
+function readRegularFile(path: string): Buffer | typeof NOT_REGULAR | undefined {
+  let fd: number;
   try {
-    return sha256(readFileSync(resolve(cwd, path)));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    // A socket cannot be opened at all.
+    return (error as NodeJS.ErrnoException).code === 'ENXIO' ? NOT_REGULAR : undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : NOT_REGULAR;
   } catch {
     return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
+
+/** stat(2) follows links and never blocks: a link to /dev/zero shows as the device. */
+function isRegularOrAbsent(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
+function hashOf(cwd: string, path: string): string | typeof NOT_REGULAR | undefined {
+  const bytes = readRegularFile(resolve(cwd, path));
+  return typeof bytes === 'object' ? sha256(bytes) : bytes;
+}
+
+const notRegular = (shown: string) =>
+  `${shown} is not a regular file (a FIFO, socket or device); it cannot be bundled`;
 
 /** Configuration esbuild reads from a directory without listing it among the inputs. */
 const CONFIG_FILES = new Set(['tsconfig.json', 'jsconfig.json', 'package.json']);
@@ -46,9 +91,15 @@ function listingOf(dir: string): string {
     return `(unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
   return names
-    .map((name) => (CONFIG_FILES.has(name) ? `${name} ${hashOf(dir, name) ?? '-'}` : name))
+    .map((name) => {
+      if (!CONFIG_FILES.has(name)) return name;
+      const hash = hashOf(dir, name);
+      return `${name} ${hash === NOT_REGULAR ? NOT_REGULAR_MARK : (hash ?? '-')}`;
+    })
     .join('\n');
 }
+
+const NOT_REGULAR_MARK = '(not a regular file)';
 
 /** esbuild's loader for a file it would load by itself; undefined: let esbuild decide. */
 const LOADERS: Record<string, Loader> = {
@@ -73,26 +124,46 @@ const LOADERS: Record<string, Loader> = {
 function inputRecorder(cwd: string) {
   const loaded = new Map<string, string>();
   const dirs = new Map<string, string>();
-  const seeDir = (dir: string) => {
-    // The directory and its parents up to the sandbox root: configuration lives there too.
+  /** Relative inside the sandbox; a path outside it (a link's target) in full. */
+  const shown = (path: string) => {
+    const inside = relative(cwd, path);
+    return inside.startsWith('..') ? path : inside || '.';
+  };
+  /** Lists the directory and its parents up to the sandbox root (configuration lives there too). */
+  const seeDir = (dir: string): string | undefined => {
+    let problem: string | undefined;
     for (let current = dir; !dirs.has(current); current = dirname(current)) {
-      dirs.set(current, listingOf(current));
+      const listing = listingOf(current);
+      dirs.set(current, listing);
+      // esbuild would open it and wait for a writer forever: refuse before it looks.
+      const config = listing
+        .split('\n')
+        .find((line) => line.endsWith(` ${NOT_REGULAR_MARK}`))
+        ?.split(' ')[0];
+      if (config) problem ??= notRegular(shown(join(current, config)));
       const parent = dirname(current);
       if (current === cwd || parent === current || !current.startsWith(`${cwd}${sep}`)) break;
     }
+    return problem;
   };
+  const refuse = (text: string | undefined) => (text ? { errors: [{ text }] } : undefined);
   const plugin: Plugin = {
     name: 'harness-evals-input-hashes',
     setup(build) {
-      build.onResolve({ filter: /^(\.|\/)/ }, (args) => {
-        seeDir(dirname(resolve(args.resolveDir || cwd, args.path)));
-        return undefined;
-      });
+      build.onResolve({ filter: /^(\.|\/)/ }, (args) =>
+        refuse(seeDir(dirname(resolve(args.resolveDir || cwd, args.path)))),
+      );
       build.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
         const loader = LOADERS[extname(args.path)];
-        if (!loader) return undefined;
-        seeDir(dirname(args.path));
-        const contents = readFileSync(args.path);
+        if (!loader) {
+          // esbuild reads it itself (or refuses it): only ever a regular file, never a device.
+          return isRegularOrAbsent(args.path) ? undefined : refuse(notRegular(shown(args.path)));
+        }
+        const problem = seeDir(dirname(args.path));
+        if (problem) return refuse(problem);
+        const contents = readRegularFile(args.path);
+        if (contents === NOT_REGULAR) return refuse(notRegular(shown(args.path)));
+        if (contents === undefined) return refuse(`${shown(args.path)} cannot be read`);
         loaded.set(args.path, sha256(contents));
         return { contents, loader };
       });
