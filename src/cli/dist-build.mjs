@@ -1,7 +1,8 @@
 // The repository runs its CLIs from dist/, as an installed package does (no TypeScript loader
 // at start-up). `ensureFreshDist()` rebuilds dist/ first when anything it is built from changed
 // since the last build. Plain JavaScript: it runs before any build exists.
-// `node src/cli/dist-build.mjs` builds unconditionally (npm run build).
+// `node src/cli/dist-build.mjs` builds unconditionally (npm run build); with `--if-stale`
+// only when an input changed (npm pack).
 import {
   closeSync,
   cpSync,
@@ -188,7 +189,17 @@ function alive(pid) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    distBuilder().build();
+    const args = process.argv.slice(2);
+    const unknown = args.filter((arg) => arg !== '--if-stale');
+    if (unknown.length > 0) {
+      throw new Error(
+        `dist-build: unknown argument ${unknown.join(' ')}: give none (build) or --if-stale (build only when src/ changed)`,
+      );
+    }
+    // --if-stale (npm pack): a fresh dist/ is left alone, so a pack never swaps dist/ under
+    // an eval run of the same checkout that is loading it.
+    if (args.includes('--if-stale')) distBuilder().ensureFresh();
+    else distBuilder().build();
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -132,5 +134,44 @@ describe('distBuilder', { timeout: 60_000 }, () => {
       `has been held by process ${process.pid} for 0.2 s: if no build is running, delete it`,
     );
     expect(built()).toContain('value = 4');
+  });
+});
+
+describe('node src/cli/dist-build.mjs', { timeout: 60_000 }, () => {
+  /** The script run as npm runs it, from a copy in the temporary project (its root is ../..). */
+  const script = (...args: string[]) => {
+    // Copied once: a new copy is a source edit, and dist/ would be stale again.
+    if (!existsSync(join(root, 'src/cli/dist-build.mjs'))) {
+      mkdirSync(join(root, 'src/cli'), { recursive: true });
+      copyFileSync(join(repo, 'src/cli/dist-build.mjs'), join(root, 'src/cli/dist-build.mjs'));
+    }
+    return spawnSync(process.execPath, [join(root, 'src/cli/dist-build.mjs'), ...args], {
+      encoding: 'utf8',
+    });
+  };
+  const distInode = () => statSync(join(root, 'dist')).ino;
+
+  it('with --if-stale (npm pack) leaves a fresh dist/ in place, and builds a stale one', () => {
+    expect(script('--if-stale').status).toBe(0);
+    expect(built()).toContain('value = 1');
+    const first = distInode();
+    // Fresh: the folder an eval run may be loading is not swapped.
+    expect(script('--if-stale').status).toBe(0);
+    expect(distInode()).toBe(first);
+    edit('src/value.ts', 'export const value: number = 2;\n');
+    expect(script('--if-stale').status).toBe(0);
+    expect(built()).toContain('value = 2');
+    // Without the flag (npm run build) it always builds.
+    const second = distInode();
+    expect(script().status).toBe(0);
+    expect(distInode()).not.toBe(second);
+  });
+
+  it('refuses an unknown argument, naming it and the ones it takes', () => {
+    const run = script('--if-stail');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('unknown argument --if-stail');
+    expect(run.stderr).toContain('--if-stale');
+    expect(existsSync(join(root, 'dist'))).toBe(false);
   });
 });
