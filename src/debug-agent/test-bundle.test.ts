@@ -80,7 +80,8 @@ describe('bundleTestFile', () => {
 async function expectRefused(file: string, cwd: string, expected: RegExp): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<'hung'>((resolve) => {
-    // A ceiling for a busy machine: a read of a FIFO with no writer never returns at all.
+    // A ceiling for a busy machine. It catches a build that waits for good (esbuild on a FIFO);
+    // a synchronous read of one blocks this thread, and then only the run's own limit ends it.
     timer = setTimeout(() => resolve('hung'), 30_000);
   });
   const outcome = await Promise.race([bundleTestFile(file, cwd), hung]).finally(() =>
@@ -90,8 +91,11 @@ async function expectRefused(file: string, cwd: string, expected: RegExp): Promi
   expect(typeof outcome === 'object' && 'error' in outcome && outcome.error).toMatch(expected);
 }
 
+// The test timeout is above expectRefused's ceiling, so a hang fails as "hung", not as a
+// timeout; and vitest's default 5 s would be too tight for an esbuild start on a busy machine.
 describe.runIf(process.platform === 'linux')(
   'bundleTestFile, with files that are not files',
+  { timeout: 60_000 },
   () => {
     it('refuses an imported FIFO instead of hanging on it', async () => {
       const { sandbox } = playground();
