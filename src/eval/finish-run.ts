@@ -9,6 +9,7 @@ import type { TaskFloor } from './report/gate.js';
 import { renderHtml } from './report/html.js';
 import { loadTranscripts, type TrialTranscript } from './report/load-transcripts.js';
 import { HTML_REPORT_NOTE, renderMarkdown } from './report/markdown.js';
+import { redactForReport } from './report/redact.js';
 import { buildReportModel } from './report/report-model.js';
 import { type EvalReport, parseReport } from './report/report-schema.js';
 import { renderTerminal } from './report/terminal.js';
@@ -93,7 +94,9 @@ export async function finishRun(
     report.gate = {
       ...report.gate,
       passed: false,
-      reasons: [...input.loadErrors, ...report.gate.reasons],
+      // Error messages are the user's code's text: a credential or card number in one stays out
+      // of the reports (and of shard results merged from hand-edited files).
+      reasons: [...input.loadErrors.map((error) => redactForReport(error)), ...report.gate.reasons],
     };
   }
   const model = buildReportModel(report);

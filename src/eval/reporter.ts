@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import { keyOf } from './report/compare.js';
 import type { TrialTranscript } from './report/load-transcripts.js';
+import { redactForReport } from './report/redact.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 
 /**
@@ -13,6 +14,12 @@ export class EvalReporter implements Reporter {
   readonly floors = new Map<string, Floor[]>();
   /** Task files that failed to load, named; the other tasks still ran. */
   readonly loadErrors: string[] = [];
+  /**
+   * Errors thrown outside any test's own flow: an uncaught exception or an unhandled
+   * rejection (a timer or a promise nobody awaited, in an agent, a tool or a check), or a
+   * worker that failed. Each could have let a trial pass that should not have.
+   */
+  readonly runErrors: string[] = [];
   /** Every task id and variant that was declared, selected or not. */
   readonly knownTasks = new Set<string>();
   readonly knownVariants = new Set<string>();
@@ -65,7 +72,9 @@ export class EvalReporter implements Reporter {
       const result = testCase.result();
       if (result.state === 'failed') {
         this.loadErrors.push(
-          `${testCase.fullName} failed before it ran: ${result.errors[0]?.message ?? 'unknown error'}`,
+          redactForReport(
+            `${testCase.fullName} failed before it ran: ${result.errors[0]?.message ?? 'unknown error'}`,
+          ),
         );
       }
       return;
@@ -99,10 +108,61 @@ export class EvalReporter implements Reporter {
     this.onTrial?.(record, testCase.diagnostic()?.duration ?? 0);
   }
 
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
+    // The same error from many trials is one reason with a count, not hundreds of lines.
+    const counts = new Map<string, { error: SerializedError; times: number }>();
+    for (const error of errors) {
+      const key = describeRunError(error, this.root);
+      const seen = counts.get(key);
+      if (seen) seen.times += 1;
+      else counts.set(key, { error, times: 1 });
+    }
+    for (const { error, times } of counts.values()) {
+      this.runErrors.push(redactForReport(describeRunError(error, this.root, times)));
+    }
+  }
+
   onTestModuleEnd(testModule: TestModule): void {
     for (const error of testModule.errors()) {
       const file = relative(this.root, testModule.moduleId);
-      this.loadErrors.push(`${file} failed to load: ${error.message}`);
+      this.loadErrors.push(redactForReport(`${file} failed to load: ${error.message}`));
     }
+  }
+}
+
+/**
+ * One unhandled error as a gate reason: its kind and message, where it was thrown (the first
+ * stack frame outside Node and node_modules), the test that was running, and the fix.
+ */
+export function describeRunError(error: SerializedError, root: string, times = 1): string {
+  const kind = typeof error.type === 'string' ? error.type.toLowerCase() : 'unhandled error';
+  const count = times === 1 ? '' : `, ${times} times`;
+  const name = error.name && error.name !== 'Error' ? `${error.name}: ` : '';
+  const message = (error.message || describeValue(error)).split('\n')[0]?.slice(0, 300);
+  const frame = (error.stack ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.startsWith('at ') && !/node:|node_modules/.test(line));
+  const where = [
+    frame && `thrown ${frame.replace(`${root}/`, '').replace('file://', '')}`,
+    typeof error.VITEST_TEST_NAME === 'string' &&
+      `while "${error.VITEST_TEST_NAME}" ran or after it`,
+    typeof error.VITEST_TEST_PATH === 'string' && `in ${relative(root, error.VITEST_TEST_PATH)}`,
+  ].filter(Boolean);
+  return `${kind} during the run${count}: ${name}${message}${where.length > 0 ? ` (${where.join(', ')})` : ''}. It happened outside any trial's verdict and may have let a trial pass: await or catch it in the agent, tool or check that starts it`;
+}
+
+/** What was thrown when it was not an Error: its own fields (a rejected `{ code: 42 }`). */
+function describeValue(error: SerializedError): string {
+  const fields = Object.entries(error).filter(
+    ([key]) =>
+      !key.startsWith('VITEST_') && !['type', 'stack', 'stacks', 'name', 'message'].includes(key),
+  );
+  if (fields.length === 0)
+    return 'a non-Error value with no fields (e.g. a rejection with undefined)';
+  try {
+    return `a non-Error value ${JSON.stringify(Object.fromEntries(fields))}`;
+  } catch {
+    return `a non-Error value with fields ${fields.map(([key]) => key).join(', ')}`;
   }
 }

@@ -92,11 +92,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
     taskFloors.map((floor) => ({ task, floor })),
   );
+  // Unhandled errors fail the gate as load errors do: both happened outside any trial's verdict.
+  const loadErrors = [...reporter.loadErrors, ...reporter.runErrors];
   const input = {
     projectDir,
     records: reporter.records,
     floors,
-    loadErrors: reporter.loadErrors,
+    loadErrors,
     declared: reporter.declared,
     trials,
   };
@@ -110,7 +112,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       selection: selectionOf(options),
       records: reporter.records,
       floors,
-      loadErrors: reporter.loadErrors,
+      loadErrors,
       declared: [...reporter.declared],
     });
     const finished = await finishRun(
@@ -175,12 +177,21 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
 
 /** An unknown task, variant or suite is a typo, not an empty success. */
 function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void {
+  const failures = [...reporter.loadErrors, ...reporter.runErrors];
+  const listed = failures.map((error) => `\n  ${error}`).join('');
+  if (reporter.knownTasks.size === 0 && reporter.runErrors.length > 0) {
+    // Not "unknown task": nothing was declared because the run itself failed.
+    throw new Error(`the eval run failed before any task was declared:${listed}`);
+  }
   const unknown = (asked: string[] | undefined, known: Set<string>, what: string) => {
     const upper = new Set([...known].map((name) => name.toUpperCase()));
     const missing = (asked ?? []).filter((name) => !upper.has(name.toUpperCase()));
     if (missing.length > 0) {
+      // A task declared in a file that failed to load is not a typo: say which files failed.
+      const failed =
+        failures.length > 0 ? `; it may be declared where the run failed:${listed}` : '';
       throw new ConfigError(
-        `unknown ${what} ${missing.join(', ')}: known ${what}s are ${[...known].sort().join(', ') || '(none)'}`,
+        `unknown ${what} ${missing.join(', ')}: known ${what}s are ${[...known].sort().join(', ') || '(none)'}${failed}`,
       );
     }
   };

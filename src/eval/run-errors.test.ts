@@ -1,0 +1,245 @@
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Reporter } from 'vitest/node';
+import { captureCli } from '../cli/cli-testing.js';
+import { runEvalCli } from '../cli/eval.js';
+import { describeRunError } from './reporter.js';
+
+// Errors thrown outside any test's own flow (a timer, a promise nobody awaits, a worker that
+// died) used to vanish: no line printed, and the gate passed.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'sk-ant-api03-PLANTED0123456789abcdef';
+const CARD = '6222020200112233445';
+const readReport = (project: string, ext: string) =>
+  readFileSync(join(project, `reports/latest.${ext}`), 'utf8');
+
+/** Replaces vitest for the test that simulates a failed worker; the real one otherwise. */
+const fakeRun = vi.hoisted(() => ({
+  current: undefined as ((reporter: Reporter) => Promise<void>) | undefined,
+}));
+vi.mock('vitest/node', async (original) => {
+  const real = await original<typeof import('vitest/node')>();
+  return {
+    ...real,
+    startVitest: (async (...args: Parameters<typeof real.startVitest>) => {
+      const fake = fakeRun.current;
+      if (!fake) return real.startVitest(...args);
+      const [reporter] = [args[2]?.reporters].flat() as Reporter[];
+      if (!reporter) throw new Error('runEvals passed no reporter');
+      await fake(reporter);
+      return { close: async () => {} };
+    }) as typeof real.startVitest,
+  };
+});
+
+const projects: string[] = [];
+afterEach(() => {
+  fakeRun.current = undefined;
+  vi.restoreAllMocks();
+  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway project whose only eval file is `evalFile`, replaying the committed T2 cassettes. */
+function projectWith(evalFile: string): string {
+  const project = mkdtempSync(join(tmpdir(), 'eval-run-errors-'));
+  projects.push(project);
+  for (const name of ['dist', 'node_modules', 'fixtures']) {
+    symlinkSync(join(root, name), join(project, name));
+  }
+  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
+    cpSync(join(root, name), join(project, name));
+  }
+  mkdirSync(join(project, 'evals'));
+  cpSync(join(root, 'evals/refund-desk.agent.ts'), join(project, 'evals/refund-desk.agent.ts'));
+  mkdirSync(join(project, 'reports'));
+  cpSync(evalFile, join(project, 'evals/t2-hostile.eval.ts'));
+  return project;
+}
+
+async function evalIn(project: string, args: string[]) {
+  vi.spyOn(process, 'cwd').mockReturnValue(project);
+  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+  try {
+    return await captureCli(() => runEvalCli(args));
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+const hostileCheck = (body: string) =>
+  [
+    "import { defineTask } from 'harness-evals';",
+    "import { expect } from 'vitest';",
+    "import { refundDesk } from './refund-desk.agent.js';",
+    '',
+    'defineTask({',
+    '  agent: refundDesk,',
+    "  id: 'T2',",
+    "  title: 'Order not found',",
+    "  prompt: 'How far along is the refund for order ORD3003?',",
+    '  check: async ({ answer }) => {',
+    `    ${body}`,
+    '    expect(answer).toBeTruthy();',
+    '  },',
+    '});',
+    '',
+  ].join('\n');
+
+function writeEval(body: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-run-errors-src-'));
+  projects.push(dir);
+  const file = join(dir, 't2-hostile.eval.ts');
+  writeFileSync(file, hostileCheck(body));
+  return file;
+}
+
+describe('errors outside any trial fail the eval gate, named', () => {
+  it('an unhandled rejection and a timer that throws, in every trial: one reason each, counted', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith(
+      writeEval(
+        `setTimeout(() => { throw new Error('boom from a timer, key ${KEY}'); }, 0); Promise.reject(new Error('rejected and never awaited, card ${CARD}'));`,
+      ),
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '2']);
+    expect(code, stdout + stderr).toBe(1);
+    // Each trial passed its check: only the errors fail the gate.
+    expect(stdout).toMatch(/T2 +│ upgraded │ 2\/2/);
+    expect(stdout).toContain('gate: FAILED (2 reasons above)');
+    const report = JSON.parse(readFileSync(join(project, 'reports/latest.json'), 'utf8'));
+    expect(report.gate.passed).toBe(false);
+    const [rejection, exception, ...rest] = report.gate.reasons;
+    expect(rest).toEqual([]);
+    // The messages are the user's code's text: what they carry is redacted everywhere.
+    expect(rejection).toMatch(
+      /^unhandled rejection during the run, 4 times: rejected and never awaited, card 6222\*\*\*\*3445 \(thrown at Object\.check \(evals\/t2-hostile\.eval\.ts:11:\d+\), in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
+    );
+    expect(exception).toMatch(
+      /^uncaught exception during the run, 4 times: boom from a timer, key sk-ant-\[redacted\] \(thrown at Timeout\._onTimeout/,
+    );
+    for (const output of [
+      stdout,
+      ...['json', 'md', 'html'].map((ext) => readReport(project, ext)),
+    ]) {
+      expect(output).not.toContain(KEY);
+      expect(output).not.toContain(CARD);
+    }
+  });
+
+  it('a task file that fails to load with a secret in its message: named, redacted', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith(writeEval(''));
+    writeFileSync(
+      join(project, 'evals/t3-broken.eval.ts'),
+      `throw new Error('cannot reach the gateway with ${KEY}');\n`,
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(1);
+    const report = JSON.parse(readReport(project, 'json'));
+    expect(report.gate.reasons).toEqual([
+      'evals/t3-broken.eval.ts failed to load: cannot reach the gateway with sk-ant-[redacted]',
+    ]);
+    for (const output of [
+      stdout,
+      ...['json', 'md', 'html'].map((ext) => readReport(project, ext)),
+    ]) {
+      expect(output).not.toContain(KEY);
+    }
+  });
+
+  it('the same check with its promise handled passes the gate', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith(
+      writeEval("await Promise.reject(new Error('caught')).catch(() => {});"),
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toContain('gate: passed');
+  });
+
+  it('a run that failed before any task was declared says so, not "unknown task"', async () => {
+    fakeRun.current = async (reporter) => {
+      await reporter.onTestRunEnd?.(
+        [],
+        [
+          {
+            name: 'Error',
+            message: 'The worker thread was torn down or never initialized.',
+            type: 'Unhandled Error',
+            stack:
+              'Error: The worker thread was torn down\n    at get thread (node_modules/vitest/x.js:1:1)',
+          },
+        ],
+        'failed',
+      );
+    };
+    const project = projectWith(writeEval(''));
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout).toBe(2);
+    expect(stderr).toContain(
+      'eval: the eval run failed before any task was declared:\n  unhandled error during the run: The worker thread was torn down or never initialized.',
+    );
+    expect(stderr).not.toMatch(/unknown task/);
+  });
+
+  it('--task naming a task whose file failed to load says that it may be declared there', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith(writeEval(''));
+    writeFileSync(
+      join(project, 'evals/t3-broken.eval.ts'),
+      "throw new Error('no such fixture');\n",
+    );
+    const { code, stderr } = await evalIn(project, ['--task', 'T3', '--trials', '1']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'eval: unknown task T3: known tasks are T2; it may be declared where the run failed:\n  evals/t3-broken.eval.ts failed to load: no such fixture\n',
+    );
+  });
+});
+
+describe('describeRunError', () => {
+  it('names the kind, the count, the first frame outside node_modules and the test', () => {
+    expect(
+      describeRunError(
+        {
+          name: 'TypeError',
+          message: 'x is not a function\nmore lines',
+          type: 'Uncaught Exception',
+          stack:
+            'TypeError: x is not a function\n    at node:internal/timers:1:1\n    at f (/p/node_modules/a.js:1:1)\n    at tool (file:///p/evals/a.ts:3:4)',
+          VITEST_TEST_NAME: 'upgraded trial 3',
+          VITEST_TEST_PATH: '/p/evals/a.ts',
+        },
+        '/p',
+        3,
+      ),
+    ).toBe(
+      'uncaught exception during the run, 3 times: TypeError: x is not a function (thrown at tool (evals/a.ts:3:4), while "upgraded trial 3" ran or after it, in evals/a.ts). It happened outside any trial\'s verdict and may have let a trial pass: await or catch it in the agent, tool or check that starts it',
+    );
+  });
+
+  it('a value that is not an Error still gets a line', () => {
+    expect(describeRunError({ message: '' }, '/p')).toMatch(
+      /^unhandled error during the run: a non-Error value with no fields \(e\.g\. a rejection with undefined\)\. It happened/,
+    );
+    expect(describeRunError({ message: '', code: 42 }, '/p')).toMatch(
+      /^unhandled error during the run: a non-Error value \{"code":42\}\. It happened/,
+    );
+  });
+});
