@@ -38,7 +38,14 @@ beforeEach(() => {
   writeFileSync(
     join(root, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { module: 'NodeNext', target: 'ES2022', strict: true, types: [] },
+      // skipLibCheck: tsc then reads no lib .d.ts in full (0.3 s a build instead of 0.8 s idle).
+      compilerOptions: {
+        module: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        types: [],
+        skipLibCheck: true,
+      },
     }),
   );
   writeFileSync(
