@@ -17,7 +17,8 @@ export class EvalReporter implements Reporter {
   /**
    * Errors thrown outside any test's own flow: an uncaught exception or an unhandled
    * rejection (a timer or a promise nobody awaited, in an agent, a tool or a check), or a
-   * worker that failed. Each could have let a trial pass that should not have.
+   * worker that failed. Each could have let a trial pass that should not have (the gate adds
+   * RUN_ERROR_ADVICE to each).
    */
   readonly runErrors: string[] = [];
   /** Every task id and variant that was declared, selected or not. */
@@ -138,7 +139,9 @@ export function describeRunError(error: SerializedError, root: string, times = 1
   const kind = typeof error.type === 'string' ? error.type.toLowerCase() : 'unhandled error';
   const count = times === 1 ? '' : `, ${times} times`;
   const name = error.name && error.name !== 'Error' ? `${error.name}: ` : '';
-  const message = (error.message || describeValue(error)).split('\n')[0]?.slice(0, 300);
+  const message = firstLine(error.message || describeValue(error));
+  // vitest wraps a worker's failure: its cause says what went wrong.
+  const cause = error.cause?.message ? `; caused by: ${firstLine(error.cause.message)}` : '';
   const frame = (error.stack ?? '')
     .split('\n')
     .map((line) => line.trim())
@@ -149,8 +152,17 @@ export function describeRunError(error: SerializedError, root: string, times = 1
       `while "${error.VITEST_TEST_NAME}" ran or after it`,
     typeof error.VITEST_TEST_PATH === 'string' && `in ${relative(root, error.VITEST_TEST_PATH)}`,
   ].filter(Boolean);
-  return `${kind} during the run${count}: ${name}${message}${where.length > 0 ? ` (${where.join(', ')})` : ''}. It happened outside any trial's verdict and may have let a trial pass: await or catch it in the agent, tool or check that starts it`;
+  return `${kind} during the run${count}: ${name}${message}${cause}${where.length > 0 ? ` (${where.join(', ')})` : ''}`;
 }
+
+/** What a gate reason adds to an unhandled error's description. */
+export const RUN_ERROR_ADVICE =
+  "It happened outside any trial's verdict and may have let a trial pass: await or catch it in the agent, tool or check that starts it";
+
+const firstLine = (text: string) => {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+};
 
 /** What was thrown when it was not an Error: its own fields (a rejected `{ code: 42 }`). */
 function describeValue(error: SerializedError): string {

@@ -4,7 +4,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { referenceFileOf } from './reference-file.js';
-import { EvalReporter } from './reporter.js';
+import { EvalReporter, RUN_ERROR_ADVICE } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import { formatShard, type Shard } from './shard.js';
@@ -93,7 +93,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     taskFloors.map((floor) => ({ task, floor })),
   );
   // Unhandled errors fail the gate as load errors do: both happened outside any trial's verdict.
-  const loadErrors = [...reporter.loadErrors, ...reporter.runErrors];
+  const loadErrors = [
+    ...reporter.loadErrors,
+    ...reporter.runErrors.map((error) => `${error}. ${RUN_ERROR_ADVICE}`),
+  ];
   const input = {
     projectDir,
     records: reporter.records,
