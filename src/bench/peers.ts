@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { BenchUsageError, parseBenchArgs, roundsOf, runBenchScript } from './bench-args.js';
 import { PEER_PACKAGES, type PeerName } from './peer-workload.js';
 import { printRows } from './print-rows.js';
 import { runPeers } from './run-peers.js';
@@ -17,21 +17,18 @@ import { REPLAY_TRIALS } from './targets.js';
 const PEERS = Object.keys(PEER_PACKAGES) as PeerName[];
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      rounds: { type: 'string' },
-      peer: { type: 'string', multiple: true },
-      'peers-dir': { type: 'string' },
-    },
+  const { values } = parseBenchArgs(process.argv.slice(2), {
+    rounds: { type: 'string' },
+    peer: { type: 'string', multiple: true },
+    'peers-dir': { type: 'string' },
   });
-  const rounds = Number(values.rounds ?? 5);
-  if (!Number.isInteger(rounds) || rounds < 1) {
-    throw new Error(`--rounds ${values.rounds}: give a whole number of rounds, at least 1`);
-  }
+  const rounds = roundsOf(values.rounds, 5);
   const peers = (values.peer ?? PEERS) as PeerName[];
   for (const peer of peers) {
     if (!PEERS.includes(peer)) {
-      throw new Error(`--peer ${peer}: not a known peer; give one of ${PEERS.join(', ')}`);
+      throw new BenchUsageError(
+        `--peer ${peer}: not a known peer; give one of ${PEERS.join(', ')}`,
+      );
     }
   }
   const installDir = values['peers-dir']
@@ -60,4 +57,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runBenchScript('bench:peers', main);

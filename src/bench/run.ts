@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
+import { parseBenchArgs, projectOf, roundsOf, runBenchScript } from './bench-args.js';
 import { pipelineOverheadCase } from './pipeline-overhead.js';
 import { printRows } from './print-rows.js';
 import { replayTrialRows } from './replay-trial.js';
@@ -69,20 +69,15 @@ async function microRows(): Promise<Row[]> {
   }));
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      rounds: { type: 'string' },
-      project: { type: 'string' },
-      'skip-npm-test': { type: 'boolean' },
-      micro: { type: 'boolean' },
-    },
+async function main(): Promise<undefined> {
+  const { values } = parseBenchArgs(process.argv.slice(2), {
+    rounds: { type: 'string' },
+    project: { type: 'string' },
+    'skip-npm-test': { type: 'boolean' },
+    micro: { type: 'boolean' },
   });
-  const rounds = Number(values.rounds ?? 5);
-  if (!Number.isInteger(rounds) || rounds < 1) {
-    throw new Error(`--rounds ${values.rounds}: give a whole number of rounds, at least 1`);
-  }
-  const projectDir = values.project ?? fileURLToPath(new URL('../..', import.meta.url));
+  const rounds = roundsOf(values.rounds, 5);
+  const projectDir = projectOf(values.project, fileURLToPath(new URL('../..', import.meta.url)));
   const rows = await runTargets({
     projectDir,
     rounds,
@@ -94,6 +89,7 @@ async function main(): Promise<void> {
     rows,
   );
   if (values.micro) printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
+  return undefined;
 }
 
-await main();
+await runBenchScript('bench', main);
