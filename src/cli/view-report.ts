@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/errors.js';
+import { readRegularFile } from '../core/regular-file.js';
 
 /** Where `npm run eval` writes the HTML report. */
 export const LATEST_HTML = 'reports/latest.html';
@@ -40,7 +40,7 @@ export async function serveReport(options: {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    readFile(options.file).then(
+    readRegularFile(options.file).then(
       (body) => {
         response.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',

@@ -65,6 +65,26 @@ describe('read_file', () => {
     expect(await execute(read, { path: 'big.log' })).toBe('y'.repeat(4000));
   });
 
+  it.runIf(process.platform !== 'win32')(
+    'baseline: a FIFO or a link to a device is refused too, not a hung read or write',
+    async () => {
+      const { sandbox } = playground();
+      execFileSync('mkfifo', [join(sandbox.root, 'pipe')]);
+      execFileSync('ln', ['-s', '/dev/null', join(sandbox.root, 'null.txt')]);
+      const read = createReadFileTool({ sandbox, confinement: 'lexical' });
+      const write = createWriteFileTool({ sandbox, confinement: 'lexical' });
+      expect(await failure(execute(read, { path: 'pipe' }))).toBe(
+        'pipe is not a regular file; it was not read',
+      );
+      expect(await failure(execute(write, { path: 'pipe', content: 'x' }))).toBe(
+        'pipe is not a regular file; it was not written',
+      );
+      expect(await failure(execute(write, { path: 'null.txt', content: 'x' }))).toBe(
+        'null.txt is not a regular file; it was not written',
+      );
+    },
+  );
+
   it('baseline: an fs error reaches the model without the sandbox location', async () => {
     const { sandbox } = playground();
     const read = createReadFileTool({ sandbox, confinement: 'lexical' });

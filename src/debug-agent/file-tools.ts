@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { NotRegularFileError, readRegularFile, writeRegularFile } from '../core/regular-file.js';
 import { defineTool } from '../runtime/define-tool.js';
 import type { ToolDefinition, ToolExecuteContext } from '../runtime/types.js';
 import type { Sandbox } from './sandbox.js';
@@ -55,8 +55,16 @@ export function createReadFileTool(options: FileToolOptions): ToolDefinition {
     parameters: z.object({ path }),
     execute: scrubbed(sandbox, async ({ path: input }: { path: string }) => {
       const target = resolveSandboxPath(sandbox, input, { confinement, mustExist: true });
-      if (confinement === 'lexical')
-        return (await readFile(target.absolute, 'utf8')).slice(0, 4000);
+      if (confinement === 'lexical') {
+        // The weak baseline confinement still never reads a FIFO or device: it would hang.
+        const bytes = await readRegularFile(target.absolute).catch((error: unknown) => {
+          if (error instanceof NotRegularFileError) {
+            throw new Error(`${target.relative} is not a regular file; it was not read`);
+          }
+          throw error;
+        });
+        return bytes.toString('utf8').slice(0, 4000);
+      }
       const head = await readTextHead(sandbox, target, budget);
       const header = head.cut
         ? `${target.relative} (first ${budget} of ${head.size} bytes: the read budget; use search_code to find lines further down)`
@@ -118,7 +126,12 @@ export function createWriteFileTool(options: FileToolOptions): ToolDefinition {
       const { path: input, content } = args;
       const target = resolveSandboxPath(sandbox, input, { confinement, mustExist: false });
       if (confinement === 'lexical') {
-        await writeFile(target.absolute, content);
+        await writeRegularFile(target.absolute, content).catch((error: unknown) => {
+          if (error instanceof NotRegularFileError) {
+            throw new Error(`${target.relative} is not a regular file; it was not written`);
+          }
+          throw error;
+        });
       } else {
         if (content.includes('\0'))
           throw new Error('the content contains a NUL byte; write_file writes text files only');

@@ -1,18 +1,8 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Loader, Plugin } from 'esbuild';
+import { NotRegularFileError, readRegularFileSync } from '../core/regular-file.js';
 import { processScratchDir } from './scratch-dir.js';
 
 export type TestBundle = { file: string; hash: string } | { error: string };
@@ -40,25 +30,12 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
 /** Marks a path that is there but is no regular file (a FIFO, socket or device). */
 const NOT_REGULAR = Symbol('not a regular file');
 
-/**
- * A regular file's bytes; undefined when it cannot be opened. Opened without blocking and
- * checked before reading: a FIFO with no writer would block the thread for good, and a link
- * to /dev/zero would never end.
- */
+/** A regular file's bytes, NOT_REGULAR for a FIFO, socket or device, undefined when it cannot be opened. */
 function readRegularFile(path: string): Buffer | typeof NOT_REGULAR | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return readRegularFileSync(path);
   } catch (error) {
-    // A socket cannot be opened at all.
-    return (error as NodeJS.ErrnoException).code === 'ENXIO' ? NOT_REGULAR : undefined;
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : NOT_REGULAR;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
+    return error instanceof NotRegularFileError ? NOT_REGULAR : undefined;
   }
 }
 

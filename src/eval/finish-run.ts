@@ -1,7 +1,8 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 import { referenceFileOf } from './reference-file.js';
 import { buildReport } from './report/build-report.js';
 import { absentRows } from './report/compare.js';
@@ -154,10 +155,17 @@ export async function loadReference(
   }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    text = (await readRegularFile(file)).toString('utf8');
+  } catch (error) {
+    const shown = relative(process.cwd(), file);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ConfigError(
+        `--compare ${shown}: no such file; give a report written by npm run eval (reports/latest.json)`,
+      );
+    }
     throw new ConfigError(
-      `--compare ${relative(process.cwd(), file)}: no such file; give a report written by npm run eval (reports/latest.json)`,
+      `${shown} cannot be read (${whyUnreadable(error)}); give a report written by npm run eval (reports/latest.json)`,
+      { cause: error },
     );
   }
   let json: unknown;

@@ -169,7 +169,7 @@ describe('readShardResults', () => {
     mkdirSync(join(dir, 'shard-1-of-1.json'));
     try {
       await expect(readShardResults(dir)).rejects.toThrow(
-        /shard-1-of-1\.json cannot be read \(EISDIR\)/,
+        /shard-1-of-1\.json cannot be read \(a directory, not a regular file\); re-run that shard/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

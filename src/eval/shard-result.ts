@@ -1,9 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.js';
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import { parseWith } from '../core/parse.js';
+import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 import type { TaskFloor } from './report/gate.js';
 import { formatShard, type Shard } from './shard.js';
 import { FloorSchema, type TrialRecord, TrialRecordSchema } from './trial-record.js';
@@ -151,10 +152,10 @@ export async function readShardResults(dir: string): Promise<MergedShards> {
       const file = relative(process.cwd(), join(dir, name)) || name;
       let text: string;
       try {
-        text = await readFile(join(dir, name), 'utf8');
+        text = (await readRegularFile(join(dir, name))).toString('utf8');
       } catch (error) {
         throw new ConfigError(
-          `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); re-run that shard`,
+          `${file} cannot be read (${whyUnreadable(error)}); re-run that shard`,
         );
       }
       let json: unknown;

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { canonicalize } from '../core/canonical-json.js';
 import { errorMessage, FixtureError, SecretLeakError } from '../core/errors.js';
 import { describeZodIssues } from '../core/parse.js';
+import { NotRegularFileError, readRegularFileSync } from '../core/regular-file.js';
 import {
   type Cassette,
   CassetteSchema,
@@ -24,10 +24,18 @@ export async function readCassette(file: string): Promise<Cassette> {
   let text: string;
   try {
     // One sync read: a cassette is small, and the promise API costs four round trips per file.
-    text = readFileSync(file, 'utf8');
+    // Only a regular file: a FIFO or a link to a device would block the eval worker for good.
+    text = readRegularFileSync(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new FixtureError('fixture_missing', `${shown} is missing`, { cause: error });
+    }
+    if (error instanceof NotRegularFileError) {
+      throw new FixtureError(
+        'fixture_corrupt',
+        `${shown} is ${error.kind}, not a regular file, so it is not read: restore the recorded cassette (git checkout) or re-record the trial`,
+        { cause: error },
+      );
     }
     throw new FixtureError('fixture_corrupt', `${shown}: ${errorMessage(error)}`, { cause: error });
   }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { readRegularFileSync } from '../core/regular-file.js';
 import { keepHead } from './truncate.js';
 import type { RunMode } from './types.js';
 
@@ -81,7 +81,8 @@ export function loadInstructionFiles(
   for (const name of names) {
     const path = join(dir, name);
     try {
-      files.push({ name, text: readFileSync(path, 'utf8') });
+      // Only a regular file: a FIFO named AGENTS.local.md would block the run for good.
+      files.push({ name, text: readRegularFileSync(path).toString('utf8') });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw new ConfigError(

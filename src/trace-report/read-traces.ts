@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
+import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 
 const RunStartSchema = z.looseObject({
   type: z.literal('run_start'),
@@ -111,7 +112,7 @@ export async function readTraces(paths: readonly string[]): Promise<TraceFile[]>
     const files = info.isDirectory() ? await jsonlFiles(path) : [path];
     for (const file of files) {
       const trace = parseTrace(
-        await readFile(file, 'utf8'),
+        await readTraceText(file),
         info.isDirectory() ? relative(path, file) : file,
       );
       if (trace.events[0]?.type === 'run_start') traces.push(trace);
@@ -129,4 +130,16 @@ async function jsonlFiles(dir: string): Promise<string[]> {
     else if (entry.name.endsWith('.jsonl')) files.push(path);
   }
   return files;
+}
+
+/** A trace's text; a file that cannot be read (a FIFO, no permission) is named, not a hang. */
+async function readTraceText(file: string): Promise<string> {
+  try {
+    return (await readRegularFile(file)).toString('utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `${file} cannot be read (${whyUnreadable(error)}); name a trace file or a folder of traces (e.g. runs/)`,
+      { cause: error },
+    );
+  }
 }

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve as resolvePath, sep } from 'node:path';
 import { errorMessage } from '../../core/errors.js';
+import { readRegularFile } from '../../core/regular-file.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import type { TrialRecord } from '../trial-record.js';
@@ -12,7 +12,8 @@ export type TrialTranscript = { transcript: Transcript } | { unavailable: string
 async function readTrace(file: string): Promise<TraceEvent[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Only a regular file: a FIFO would hold a pool thread and the report for good.
+    text = (await readRegularFile(file)).toString('utf8');
   } catch {
     return [];
   }

@@ -1,0 +1,111 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/**
+ * Opened without blocking: opening a FIFO for reading would otherwise wait for a writer,
+ * forever. (Windows has no O_NONBLOCK and no FIFOs on disk.)
+ */
+const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** A path that is a FIFO, a socket, a device or a directory: reading it could block forever or never end. */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(
+    readonly path: string,
+    /** 'a FIFO', 'a socket', 'a device' or 'a directory'. */
+    readonly kind: string,
+  ) {
+    super(`${path} is ${kind}, not a regular file`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+const kindOf = (info: Stats): string =>
+  info.isDirectory()
+    ? 'a directory'
+    : info.isFIFO()
+      ? 'a FIFO'
+      : info.isSocket()
+        ? 'a socket'
+        : 'a device';
+
+/**
+ * Read a file only when it is a regular file (following links): opened without blocking,
+ * checked with fstat, then read. A FIFO, socket, device (a link to /dev/zero included) or directory
+ * throws NotRegularFileError; other errors (ENOENT, EACCES) are thrown as they come.
+ * Every file a user, a model or another process can put in our way goes through here:
+ * a synchronous read of a FIFO blocks the thread itself, where no timeout can fire, and an
+ * asynchronous one holds one of libuv's four pool threads for good.
+ */
+export function readRegularFileSync(path: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, FLAGS);
+  } catch (error) {
+    // A socket cannot be opened at all.
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new NotRegularFileError(path, 'a socket');
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `readRegularFileSync` without blocking the thread while it reads. */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new NotRegularFileError(path, 'a socket');
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Replace a file's content, creating it, only when it is (or becomes) a regular file: a FIFO
+ * is opened without blocking (no reader: ENXIO) and refused, as is a device, before anything
+ * is truncated or written.
+ */
+export async function writeRegularFile(path: string, content: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | (constants.O_NONBLOCK ?? 0),
+      0o644,
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
+      throw new NotRegularFileError(path, 'a FIFO with no reader or a socket');
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
+    await handle.truncate(0);
+    await handle.writeFile(content, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Why a read failed, for a message: "not a regular file: ..." or the error's code or message. */
+export function whyUnreadable(error: unknown): string {
+  if (error instanceof NotRegularFileError) return `${error.kind}, not a regular file`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+}
