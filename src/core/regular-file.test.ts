@@ -122,6 +122,19 @@ describe('the readers that use it', () => {
     );
   });
 
+  it('a checkpoint or a write log that is a FIFO: resuming and logging fail, named', async () => {
+    const { createFileCheckpointStore } = await import('../runtime/checkpoint-store.js');
+    const store = createFileCheckpointStore({ dir });
+    execFileSync('mkfifo', [join(dir, 'run-1.json'), join(dir, 'run-1.writes.jsonl')]);
+    await expect(store.load('run-1')).rejects.toThrow(
+      `${join(dir, 'run-1.json')} is a FIFO, not a regular file`,
+    );
+    await expect(store.loadWrites('run-1')).rejects.toThrow(NotRegularFileError);
+    await expect(store.appendWrite('run-1', { type: 'intent' } as never)).rejects.toThrow(
+      `${join(dir, 'run-1.writes.jsonl')} is a FIFO with no reader or a socket`,
+    );
+  });
+
   it('a trace that is a FIFO: the trace CLI names it', async () => {
     const { readTraces } = await import('../trace-report/read-traces.js');
     const path = join(dir, 'trial-1.jsonl');

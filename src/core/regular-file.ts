@@ -20,7 +20,8 @@ export class NotRegularFileError extends Error {
   }
 }
 
-const kindOf = (info: Stats): string =>
+/** 'a directory', 'a FIFO', 'a socket' or 'a device': what a path that is not a regular file is. */
+export const kindOf = (info: Stats): string =>
   info.isDirectory()
     ? 'a directory'
     : info.isFIFO()

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { readRegularFile } from '../core/regular-file.js';
 
 /** The init templates, shipped with the package next to dist/ (`templates/init`). */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init/', import.meta.url));
@@ -70,7 +71,7 @@ async function readPackageJson(projectDir: string): Promise<PackageJson> {
       `no package.json in ${projectDir}: run npm init -y and npm install -D harness-evals first`,
     );
   }
-  const text = await readFile(file, 'utf8');
+  const text = (await readRegularFile(file)).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,8 +1,10 @@
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
+import { kindOf, NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import {
   type Checkpoint,
   CheckpointError,
@@ -93,8 +95,20 @@ export function createFileCheckpointStore(options: FileCheckpointStoreOptions): 
     async appendWrite(runId, record) {
       const file = writesFile(runId);
       await mkdir(dir, { recursive: true });
-      const handle = await open(file, 'a');
+      // Not blocking on open, and only into a regular file: a FIFO planted at the log's path
+      // would otherwise hold the run (no reader) or take the write log (a reader).
+      const handle = await open(
+        file,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0),
+        0o644,
+      ).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENXIO'
+          ? new NotRegularFileError(file, 'a FIFO with no reader or a socket')
+          : error;
+      });
       try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw new NotRegularFileError(file, kindOf(info));
         await handle.write(`${JSON.stringify(redactValue(record))}\n`);
         await handle.datasync();
       } finally {
@@ -177,7 +191,8 @@ export async function unknownRunError(
 
 async function readIfExists(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, 'utf8');
+    // Only a regular file: a FIFO planted at a checkpoint's path would hang the resume.
+    return (await readRegularFile(file)).toString('utf8');
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;

@@ -1,8 +1,9 @@
-import { readFileSync, unlinkSync } from 'node:fs';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { open, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { HarnessError } from '../core/errors.js';
 import { processExists } from '../core/process-exists.js';
+import { readRegularFile, readRegularFileSync } from '../core/regular-file.js';
 import type { TraceSink } from './trace.js';
 
 /** Who holds a run: written into the lock file. */
@@ -125,7 +126,9 @@ function ownLock(
     holder,
     ...(tookOverFrom && { tookOverFrom }),
     async release() {
-      const content = await readFile(file, 'utf8').catch(() => undefined);
+      const content = await readRegularFile(file)
+        .then((bytes) => bytes.toString('utf8'))
+        .catch(() => undefined);
       if (ours(content)) await unlink(file).catch(() => undefined);
       released = true;
       held.delete(lock);
@@ -133,7 +136,7 @@ function ownLock(
     releaseSync() {
       let content: string | undefined;
       try {
-        content = readFileSync(file, 'utf8');
+        content = readRegularFileSync(file).toString('utf8');
       } catch {
         content = undefined;
       }
@@ -171,7 +174,9 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
 
 async function readHolder(file: string): Promise<RunLockHolder | undefined> {
   try {
-    const data = JSON.parse(await readFile(file, 'utf8')) as Partial<RunLockHolder>;
+    const data = JSON.parse(
+      (await readRegularFile(file)).toString('utf8'),
+    ) as Partial<RunLockHolder>;
     if (typeof data.pid === 'number' && typeof data.host === 'string') {
       return { pid: data.pid, host: data.host, startedAt: String(data.startedAt) };
     }
