@@ -104,7 +104,7 @@ export async function writeRegularFile(path: string, content: string): Promise<v
   }
 }
 
-/** Why a read failed, for a message: "not a regular file: ..." or the error's code or message. */
+/** Why a read failed, for a message: "a FIFO, not a regular file", or the error's code or message. */
 export function whyUnreadable(error: unknown): string {
   if (error instanceof NotRegularFileError) return `${error.kind}, not a regular file`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
