@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /**
  * Opened without blocking: opening a FIFO for reading would otherwise wait for a writer,
@@ -57,46 +57,54 @@ export function readRegularFileSync(path: string): Buffer {
   }
 }
 
-/** `readRegularFileSync` without blocking the thread while it reads. */
-export async function readRegularFile(path: string): Promise<Buffer> {
-  let handle: Awaited<ReturnType<typeof open>>;
+/**
+ * A handle on `path`, opened with `flags` plus O_NONBLOCK, only when it is a regular file;
+ * NotRegularFileError otherwise (nothing read, written or truncated). Opening a FIFO to write
+ * when no reader holds it fails at once (ENXIO) instead of waiting for one.
+ */
+export async function openRegularFileHandle(
+  path: string,
+  flags: number,
+  mode?: number,
+): Promise<FileHandle> {
+  let handle: FileHandle;
   try {
-    handle = await open(path, FLAGS);
+    handle = await open(path, flags | (constants.O_NONBLOCK ?? 0), mode);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
-      throw new NotRegularFileError(path, 'a socket');
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') {
+      const reading = (flags & (constants.O_WRONLY | constants.O_RDWR)) === 0;
+      throw new NotRegularFileError(
+        path,
+        reading ? 'a socket' : 'a FIFO with no reader or a socket',
+      );
+    }
     throw error;
   }
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (!info.isFile()) {
+    await handle.close();
+    throw new NotRegularFileError(path, kindOf(info));
+  }
+  return handle;
+}
+
+/** `readRegularFileSync` without blocking the thread while it reads. */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await openRegularFileHandle(path, constants.O_RDONLY);
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
     return await handle.readFile();
   } finally {
     await handle.close();
   }
 }
 
-/**
- * Replace a file's content, creating it, only when it is (or becomes) a regular file: a FIFO
- * is opened without blocking (no reader: ENXIO) and refused, as is a device, before anything
- * is truncated or written.
- */
+/** Replace a file's content, creating it, only when it is (or becomes) a regular file. */
 export async function writeRegularFile(path: string, content: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  const handle = await openRegularFileHandle(path, constants.O_WRONLY | constants.O_CREAT, 0o644);
   try {
-    handle = await open(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | (constants.O_NONBLOCK ?? 0),
-      0o644,
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENXIO')
-      throw new NotRegularFileError(path, 'a FIFO with no reader or a socket');
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
     await handle.truncate(0);
     await handle.writeFile(content, 'utf8');
   } finally {

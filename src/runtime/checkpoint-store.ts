@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
-import { kindOf, NotRegularFileError, readRegularFile } from '../core/regular-file.js';
+import { openRegularFileHandle, readRegularFile } from '../core/regular-file.js';
 import {
   type Checkpoint,
   CheckpointError,
@@ -95,20 +95,14 @@ export function createFileCheckpointStore(options: FileCheckpointStoreOptions): 
     async appendWrite(runId, record) {
       const file = writesFile(runId);
       await mkdir(dir, { recursive: true });
-      // Not blocking on open, and only into a regular file: a FIFO planted at the log's path
-      // would otherwise hold the run (no reader) or take the write log (a reader).
-      const handle = await open(
+      // Only into a regular file: a FIFO planted at the log's path would otherwise hold the
+      // run (no reader) or take the write log (a reader).
+      const handle = await openRegularFileHandle(
         file,
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0),
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
         0o644,
-      ).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'ENXIO'
-          ? new NotRegularFileError(file, 'a FIFO with no reader or a socket')
-          : error;
-      });
+      );
       try {
-        const info = await handle.stat();
-        if (!info.isFile()) throw new NotRegularFileError(file, kindOf(info));
         await handle.write(`${JSON.stringify(redactValue(record))}\n`);
         await handle.datasync();
       } finally {
