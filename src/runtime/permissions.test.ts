@@ -231,6 +231,56 @@ describe('createPermissionPolicy', () => {
         'ask',
       );
     });
+
+    // Evals do not type-check: an async predicate, `amount > 1000 || flags.length` (a number)
+    // or a list reach the policy at run time. A deny rule must not fail open on them.
+    it.each([
+      ['an async predicate (a promise)', async () => true],
+      ['a number', () => 1],
+      ['a list', () => ['x']],
+      ['text', () => 'yes'],
+      ['undefined', () => undefined],
+    ])(
+      'treats a predicate returning %s as broken: deny and ask apply, allow does not',
+      (what, predicate) => {
+        const when = predicate as unknown as () => boolean;
+        const deny = decide(
+          [
+            { effect: 'deny', tool: 'refund', when },
+            { effect: 'allow', tool: '*' },
+          ],
+          'refund',
+        );
+        expect(deny.effect).toBe('deny');
+        expect(deny.reason).toContain('must return true or false');
+        expect(deny.reason).toContain(what.includes('promise') ? 'a promise' : 'returned');
+        expect(decide([{ effect: 'ask', tool: 'refund', when }], 'refund').reason).toContain(
+          'must return true or false',
+        );
+        const allow = decide([{ effect: 'allow', tool: 'refund', when }], 'refund');
+        expect(allow.effect).toBe('ask');
+        expect(allow.rule).toBeUndefined();
+      },
+    );
+
+    it('still applies a predicate returning false or true as it says', () => {
+      const rules = (when: () => boolean): PermissionRule[] => [
+        { effect: 'deny', tool: 'refund', when },
+        { effect: 'allow', tool: '*' },
+      ];
+      expect(
+        decide(
+          rules(() => false),
+          'refund',
+        ).effect,
+      ).toBe('allow');
+      expect(
+        decide(
+          rules(() => true),
+          'refund',
+        ).effect,
+      ).toBe('deny');
+    });
   });
 
   describe('validation when loaded', () => {

@@ -61,7 +61,7 @@ export function createPermissionPolicy(rules: readonly PermissionRule[]): Permis
           const reason =
             verdict === true
               ? (rule.reason ?? defaultReason(rule))
-              : `${defaultReason(rule)}: its condition threw (${errorMessage(verdict)}), so the rule applies to be safe`;
+              : `${defaultReason(rule)}: its condition failed (${errorMessage(verdict)}), so the rule applies to be safe`;
           return { effect: rule.effect, rule, reason };
         }
       }
@@ -133,15 +133,29 @@ function evaluate(
   if (!entry.matchesTool(toolName)) return false;
   const { when } = entry.rule;
   if (typeof when === 'function') {
+    let result: unknown;
     try {
-      return when(input, run) === true;
+      result = when(input, run);
     } catch (error) {
       return entry.rule.effect === 'allow' ? false : new Error(errorMessage(error));
     }
+    if (typeof result === 'boolean') return result;
+    // Evals run untyped: an async predicate or `a || b.length` must not make a deny rule fail open.
+    return entry.rule.effect === 'allow' ? false : new Error(notBoolean(result));
   }
   // Deny and ask rules fail closed on a number they cannot read; allow rules never allow on one.
   const failClosed = entry.rule.effect !== 'allow';
   return entry.conditions.every((condition) => holds(condition, input, failClosed));
+}
+
+function notBoolean(result: unknown): string {
+  let what = Array.isArray(result) ? 'a list' : typeof result;
+  if (result instanceof Promise) {
+    what = 'a promise (it is async; decide synchronously)';
+    // Its outcome is ignored: a rejection is not an unhandled error of the run.
+    result.catch(() => {});
+  }
+  return `the predicate returned ${what}; it must return true or false`;
 }
 
 function compileRule(rule: PermissionRule): CompiledRule {
