@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import type { AnthropicInputSchema, ToolDefinition } from './types.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -18,20 +18,62 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function defineTool<Schema extends z.ZodObject>(
   options: Omit<ToolDefinition<Schema>, 'inputSchema'>,
 ): ToolDefinition<Schema> {
-  if (!TOOL_NAME.test(options.name)) {
+  if (typeof options.name !== 'string' || !TOOL_NAME.test(options.name)) {
     throw new ConfigError(
-      `tool name '${options.name}' is invalid: use 1-64 letters, digits, '_' or '-'`,
+      `tool name '${String(options.name)}' is invalid: use 1-64 letters, digits, '_' or '-'`,
     );
   }
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(options.parameters.strict(), {
-    io: 'input',
-  }) as Record<string, unknown>;
+  checkOptions(options);
+  let jsonSchema: Record<string, unknown>;
+  try {
+    jsonSchema = z.toJSONSchema(options.parameters.strict(), { io: 'input' }) as Record<
+      string,
+      unknown
+    >;
+  } catch (error) {
+    throw new ConfigError(
+      `tool '${options.name}': its parameters have no JSON Schema form for the model (${errorMessage(error)}); use JSON types, e.g. z.iso.datetime() for a date, z.string() or z.number() for a custom type`,
+      { cause: error },
+    );
+  }
+  const { $schema: _ignored, ...schema } = jsonSchema;
   const inputSchema = {
     ...schema,
     type: 'object',
     additionalProperties: false,
   } as AnthropicInputSchema;
   return { ...options, parameters: options.parameters.strict() as Schema, inputSchema };
+}
+
+/** Node's timers hold at most 2^31 - 1 ms; a longer one fires after 1 ms. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Evals do not type-check: what TypeScript would refuse is refused here, naming the tool. */
+function checkOptions(options: Omit<ToolDefinition, 'inputSchema'>): void {
+  const tool = `tool '${options.name}'`;
+  const { timeoutMs, effect } = options;
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)
+  ) {
+    throw new ConfigError(
+      `${tool}: timeoutMs ${typeof timeoutMs === 'string' ? `'${timeoutMs}'` : String(timeoutMs)} is not a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}; leave it out for no timeout`,
+    );
+  }
+  if (effect !== 'read' && effect !== 'write') {
+    throw new ConfigError(
+      `${tool}: effect '${String(effect)}' is unknown; use 'read' or 'write' (a write gets the write log and approvals)`,
+    );
+  }
+  // Duck-typed: an agent's own copy of zod makes objects that fail `instanceof` ours.
+  if (typeof (options.parameters as { strict?: unknown } | undefined)?.strict !== 'function') {
+    throw new ConfigError(
+      `${tool}: parameters must be a zod object schema, e.g. z.object({ order_id: z.string() })`,
+    );
+  }
+  if (typeof options.execute !== 'function') {
+    throw new ConfigError(`${tool}: execute must be a function (args, context) => result`);
+  }
 }
 
 /** The `tools` array of a Messages API request. */
