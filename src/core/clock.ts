@@ -7,6 +7,18 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with the signal's reason if it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Virtual clocks only: keep time still while some real work runs (a tool raced against its
+   * timeout), except while that work sleeps on `hold.clock`. See createVirtualClock.
+   */
+  hold?(): ClockHold;
+}
+
+export interface ClockHold {
+  /** The clock to hand the held work: its sleeps let time move on. */
+  readonly clock: Clock;
+  /** The work is done, or no longer waited for: time may move again. Idempotent. */
+  release(): void;
 }
 
 export function abortReason(signal: AbortSignal): Error {
@@ -40,6 +52,7 @@ interface Sleeper {
 }
 
 export interface VirtualClock extends Clock {
+  hold(): ClockHold;
   /** Move time forward, waking every sleeper whose time has come, in order. */
   advance(ms: number): void;
   /** Sleepers not yet woken. */
@@ -50,8 +63,11 @@ export interface VirtualClock extends Clock {
  * A virtual clock. With `autoAdvance` (the default) time jumps to the next
  * sleeper's wake-up once the current macrotask's work has settled, so a
  * 10-second hang raced against a 3-second timeout resolves at once, at 3000 ms.
- * It suits in-process work that waits only on this clock; do not mix it with
- * real I/O that must finish before a virtual timeout fires.
+ *
+ * Real I/O (a file read, a child process, a local server) takes several event-loop turns and
+ * looks idle to the clock. Work that must not lose a race against a virtual timeout while it
+ * does real I/O takes a `hold()`: time stands still while any hold is awake, and moves on
+ * while the held work sleeps on `hold.clock` (a simulated hang) or once it is released.
  */
 export function createVirtualClock(options: {
   start: Date | number;
@@ -62,6 +78,8 @@ export function createVirtualClock(options: {
   const sleepers: Sleeper[] = [];
   let seq = 0;
   let scheduled = false;
+  /** Holds whose work is running and not sleeping on this clock: time stands still. */
+  let awake = 0;
 
   const wakeDue = () => {
     sleepers.sort((a, b) => a.wakeAt - b.wakeAt || a.seq - b.seq);
@@ -73,7 +91,8 @@ export function createVirtualClock(options: {
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      if (sleepers.length === 0) return;
+      // Rescheduled when the last awake hold sleeps or is released.
+      if (sleepers.length === 0 || awake > 0) return;
       sleepers.sort((a, b) => a.wakeAt - b.wakeAt || a.seq - b.seq);
       current = Math.max(current, sleepers[0]!.wakeAt);
       wakeDue();
@@ -81,9 +100,41 @@ export function createVirtualClock(options: {
     });
   };
 
-  return {
+  const hold = (): ClockHold => {
+    let released = false;
+    let sleeping = 0;
+    awake += 1;
+    const wake = () => {
+      sleeping -= 1;
+      if (!released && sleeping === 0) awake += 1;
+    };
+    return {
+      clock: {
+        now: () => current,
+        sleep(ms, signal) {
+          if (released) return clock.sleep(ms, signal);
+          if (sleeping === 0) awake -= 1;
+          sleeping += 1;
+          // Woken (or aborted) work runs again: it holds time from its next microtask on.
+          return clock.sleep(ms, signal).then(wake, (error: unknown) => {
+            wake();
+            throw error;
+          });
+        },
+      },
+      release() {
+        if (released) return;
+        released = true;
+        if (sleeping === 0) awake -= 1;
+        schedule();
+      },
+    };
+  };
+
+  const clock: VirtualClock = {
     now: () => current,
     pending: () => sleepers.length,
+    hold,
     advance(ms) {
       current += ms;
       wakeDue();
@@ -110,4 +161,5 @@ export function createVirtualClock(options: {
       });
     },
   };
+  return clock;
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { createVirtualClock } from '../core/clock.js';
@@ -53,7 +57,33 @@ const write = defineTool({
   parameters: z.object({ value: z.number() }),
   execute: ({ value }) => ({ stored: value }),
 });
-const tools = [echo, hang, never, boom, write];
+const noteFile = join(mkdtempSync(join(tmpdir(), 'pipeline-note-')), 'note.txt');
+writeFileSync(noteFile, 'a note');
+// Real I/O: each read takes event-loop turns that a virtual clock could mistake for idleness.
+const readNote = defineTool({
+  name: 'get_note',
+  description: 'Reads a file, twenty times',
+  effect: 'read',
+  timeoutMs: 5000,
+  parameters: z.object({}),
+  execute: async () => {
+    let text = '';
+    for (let read = 0; read < 20; read += 1) text = await readFile(noteFile, 'utf8');
+    return text;
+  },
+});
+const runClockSleep = defineTool({
+  name: 'get_slow',
+  description: 'Waits 100 ms on the run clock',
+  effect: 'read',
+  timeoutMs: 3000,
+  parameters: z.object({}),
+  execute: async (_args, { run }) => {
+    await run.clock.sleep(100);
+    return 'slow';
+  },
+});
+const tools = [echo, hang, never, boom, write, readNote, runClockSleep];
 
 const call = (name: string, input: unknown, id = `id_${name}`): ToolCall => ({ id, name, input });
 const pipeline = (options: Partial<ToolPipelineOptions> = {}) =>
@@ -171,10 +201,41 @@ describe('createToolPipeline', () => {
     expect(record.ms).toBe(10_000);
   });
 
-  it('times out a tool that never settles', async () => {
-    const { record } = await pipeline().run(call('get_never', {}), runState());
+  // Not on the virtual clock: it may be waiting on real I/O, so its timeout runs in real time
+  // (500 ms here), then the run's clock moves to the deadline.
+  it('times out a tool that never settles, after its timeout in real time', async () => {
+    const state = runState();
+    const started = performance.now();
+    const { record } = await pipeline().run(call('get_never', {}), state);
     expect(record.decision).toBe('timeout');
     expect(record.ms).toBe(500);
+    expect(state.clock.now()).toBe(500);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+  });
+
+  it('lets a tool finish its real I/O under a virtual clock instead of timing it out', async () => {
+    const state = runState();
+    const { record, result } = await pipeline().run(call('get_note', {}), state);
+    expect(record.decision).toBe('allow');
+    expect(result.content).toBe('a note');
+    expect(state.clock.now()).toBe(0);
+  });
+
+  it('lets a tool wait on the run clock it is given (context.run.clock)', async () => {
+    const { record } = await pipeline().run(call('get_slow', {}), runState());
+    expect(record.decision).toBe('allow');
+    expect(record.ms).toBe(100);
+  });
+
+  it('times out a simulated hang while a parallel call does real I/O, which still finishes', async () => {
+    const state = runState();
+    const outcomes = await pipeline().runAll(
+      [call('get_hang', {}, 'a'), call('get_note', {}, 'b')],
+      state,
+    );
+    expect(outcomes.map((outcome) => outcome.record.decision)).toEqual(['timeout', 'allow']);
+    expect(outcomes[0]?.record.ms).toBe(3000);
+    expect(state.clock.now()).toBe(3000);
   });
 
   it('turns a thrown error into a failed tool_result', async () => {

@@ -264,17 +264,22 @@ async function execute(
   idempotencyKey: string | undefined,
 ): Promise<Executed> {
   const controller = new AbortController();
+  const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
+  // On a virtual clock a tool doing real I/O would lose the race to its own timeout: time
+  // stands still while it works, and moves while it sleeps on the clock it is given.
+  const hold = timeoutMs === undefined ? undefined : state.clock.hold?.();
+  const clock = hold?.clock ?? state.clock;
   const work = (async () =>
     tool.execute(args as never, {
       signal: controller.signal,
-      clock: state.clock,
-      run: state,
+      clock,
+      // A prototype link, not a copy: getters such as `step` stay live.
+      run: hold ? Object.create(state, { clock: { value: clock, enumerable: true } }) : state,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     }))().then(
     (value): Executed => ({ kind: 'ok', value }),
     (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
   );
-  const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
   if (timeoutMs === undefined) return work;
 
   const timer = new AbortController();
@@ -282,12 +287,20 @@ async function execute(
     (): Executed => ({ kind: 'timeout', ms: timeoutMs, late: work as LateOutcome }),
     (): Executed => ({ kind: 'failed', message: 'timer cancelled' }),
   );
+  // Held work that has not settled after its timeout in real time (a hung connection, a
+  // promise that never settles) stops holding: the clock moves to the deadline, it times out.
+  const realDeadline = hold && setTimeout(() => hold.release(), timeoutMs);
   const outcome = await Promise.race([work, timeout]);
+  clearTimeout(realDeadline);
+  hold?.release();
   if (outcome.kind === 'timeout') {
     // Cancel the tool, not abandon it: its signal fires and its own waits end.
     controller.abort(new ToolTimeoutError(tool.name, timeoutMs));
   } else {
-    timer.abort();
+    timer.abort(TIMER_NOT_NEEDED);
   }
   return outcome;
 }
+
+/** A shared abort reason: `abort()` without one builds a DOMException, stack and all, per call. */
+const TIMER_NOT_NEEDED = new Error('the tool settled before its timeout');
