@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { RUN_MARKER_VARIABLE, sweepProcesses } from './process-sweep.js';
 
@@ -27,11 +27,35 @@ export interface ChildResult {
 const GROUPS = process.platform !== 'win32';
 
 /**
+ * Polls this process and the child's group; once this process is gone (killed by a signal,
+ * which runs no handler, or a Ctrl-C, which the detached group never sees), kills the group.
+ */
+// No `--` before the group: dash's kill refuses it.
+const WATCHDOG = `while kill -0 "$1" 2>/dev/null && kill -0 "-$2" 2>/dev/null; do sleep 0.2; done; kill -KILL "-$2" 2>/dev/null`;
+
+/** A detached `sh` (a few ms to start), so that the terminal's Ctrl-C does not end it first. */
+function startWatchdog(group: number): ChildProcess | undefined {
+  try {
+    const watchdog = spawn('sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), String(group)], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    // Without sh the run goes on as before: the timer and the exit handlers still kill the group.
+    watchdog.on('error', () => {});
+    watchdog.unref();
+    return watchdog;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Run a command with a real-time timeout. The child leads its own session and process group
  * (`detached`), and its environment carries a marker unique to this call. On timeout, on
  * abort, and once the child exits, the whole group is killed with SIGKILL and, on Linux,
  * so is every process that carries the marker or descends from one (`sweepProcesses`):
- * that catches grandchildren that left the group with `setsid` or a double fork.
+ * that catches grandchildren that left the group with `setsid` or a double fork. A watchdog
+ * process kills the group if this process dies first.
  * Output is collected per stream, so the result does not depend on how two pipes interleave.
  *
  * @example
@@ -52,6 +76,7 @@ export function runChild(options: ChildOptions): Promise<ChildResult> {
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    const watchdog = GROUPS && child.pid !== undefined ? startWatchdog(child.pid) : undefined;
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -74,6 +99,7 @@ export function runChild(options: ChildOptions): Promise<ChildResult> {
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const cleanUp = () => {
       clearTimeout(timer);
+      watchdog?.kill('SIGKILL');
       options.signal?.removeEventListener('abort', onAbort);
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

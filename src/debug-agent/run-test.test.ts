@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runChild } from './child-process.js';
 import { createRunTestTool, type TestCommand } from './run-test.js';
@@ -172,6 +174,32 @@ describe('runChild', { timeout: 120_000 }, () => {
     expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null });
     expect(await allGone([Number(readFileSync(pidFile, 'utf8'))])).toBe(true);
   });
+
+  // The child leads its own process group, so a Ctrl-C at the terminal does not reach it, and
+  // a parent killed by a signal runs no handler: nothing but a watchdog can end the child then.
+  it.skipIf(process.platform === 'win32')(
+    'kills the child when its parent dies without cleaning up (SIGKILL), even a busy child',
+    async () => {
+      const { sandbox } = playground();
+      const root = fileURLToPath(new URL('../..', import.meta.url));
+      const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+      const script = fileURLToPath(new URL('./testing/orphan-parent.ts', import.meta.url));
+      const parent = spawn(process.execPath, ['--import', tsx, script, sandbox.root], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const childPid = await new Promise<number>((resolve, reject) => {
+        let out = '';
+        parent.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /CHILD (\d+)/.exec(out);
+          if (match) resolve(Number(match[1]));
+        });
+        parent.on('exit', (code) => reject(new Error(`the parent exited first (${code})`)));
+      });
+      parent.kill('SIGKILL');
+      expect(await allGone([childPid])).toBe(true);
+    },
+  );
 });
 
 describe('normaliseTestOutput', () => {
