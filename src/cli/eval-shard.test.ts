@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,5 +77,17 @@ describe('npm run eval -- --shard / --merge', () => {
     expect(merged).toContain('12 trials from 2 shards');
     expect(merged).toMatch(/gate: passed/);
     expect(reportWithoutTimestamp()).toEqual(unsharded);
+
+    // One record taken out of a shard file: the merge refuses instead of scoring 5 of 6 trials.
+    const file = join(project, 'reports/shards/shard-1-of-2.json');
+    const shard = JSON.parse(readFileSync(file, 'utf8'));
+    const [dropped] = shard.records.splice(0, 1);
+    writeFileSync(file, JSON.stringify(shard));
+    const refused = await captureCli(() => runEvalCli(['--merge', 'reports/shards']));
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `eval: cannot merge: no shard has a record of ${dropped.task} ${dropped.variant} trial ${dropped.trial},`,
+    );
   });
 });

@@ -61,6 +61,26 @@ export function suiteMatches(asked: string, suite: string): boolean {
   return suite.toLowerCase().startsWith(asked.toLowerCase());
 }
 
+/**
+ * Which (suite, task) and which variants a selection picks: `--suite` by name or prefix,
+ * `--task` case-blind, `--variant` exactly; an empty list picks everything.
+ */
+export function selectionFilter(selection: {
+  tasks?: readonly string[] | undefined;
+  variants?: readonly string[] | undefined;
+  suites?: readonly string[] | undefined;
+}): Pick<EvalSettings, 'selects' | 'selectsVariant'> {
+  const tasks = new Set((selection.tasks ?? []).map((task) => task.toUpperCase()));
+  const variants = new Set(selection.variants ?? []);
+  const suites = selection.suites ?? [];
+  return {
+    selects: (suite, task) =>
+      (suites.length === 0 || suites.some((asked) => suiteMatches(asked, suite))) &&
+      (tasks.size === 0 || tasks.has(task.toUpperCase())),
+    selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
+  };
+}
+
 export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSettings {
   const projectDir = resolve(env[EVAL_ENV.root] ?? process.cwd());
   // HARNESS_EVAL_TRIAL picks trials by number ("2" or "1,3"); otherwise trials 1..N.
@@ -73,9 +93,6 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
           { length: Number.isInteger(trials) && trials > 0 ? trials : DEFAULT_TRIALS },
           (_, i) => i + 1,
         );
-  const tasks = new Set(list(env[EVAL_ENV.tasks]).map((task) => task.toUpperCase()));
-  const variants = new Set(list(env[EVAL_ENV.variants]));
-  const suites = new Set(list(env[EVAL_ENV.suites]));
   const shardText = env[EVAL_ENV.shard];
   return {
     mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
@@ -89,9 +106,10 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     model: env[EVAL_ENV.model] || undefined,
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,
-    selects: (suite, task) =>
-      (suites.size === 0 || [...suites].some((asked) => suiteMatches(asked, suite))) &&
-      (tasks.size === 0 || tasks.has(task.toUpperCase())),
-    selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
+    ...selectionFilter({
+      tasks: list(env[EVAL_ENV.tasks]),
+      variants: list(env[EVAL_ENV.variants]),
+      suites: list(env[EVAL_ENV.suites]),
+    }),
   };
 }

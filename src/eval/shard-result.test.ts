@@ -35,6 +35,13 @@ function wholeRun(): TrialRecord[] {
 
 const floors = [{ task: 'T1', floor: { variant: 'upgraded', passAt1: 0.5 } }];
 
+/** The (suite, task, variant) rows the task files of `wholeRun` declare, as keyOf keys. */
+const declared = [
+  ...new Set(
+    wholeRun().map((record) => JSON.stringify([record.suite, record.task, record.variant])),
+  ),
+];
+
 /** Deal the records to `count` shards the way defineTask does, in shuffled record order. */
 function shards(records: readonly TrialRecord[], count: number) {
   const results: Array<{ file: string; result: ShardResult }> = [];
@@ -57,7 +64,7 @@ function shards(records: readonly TrialRecord[], count: number) {
         records: mine.reverse(),
         floors,
         loadErrors: [],
-        declared: [],
+        declared,
       },
     });
   }
@@ -114,6 +121,145 @@ describe('mergeShardResults', () => {
   });
 });
 
+/** `parts` without the records `drop` picks. */
+function without(
+  parts: ReturnType<typeof shards>,
+  drop: (record: TrialRecord) => boolean,
+): ReturnType<typeof shards> {
+  return parts.map(({ file, result }) => ({
+    file,
+    result: { ...result, records: result.records.filter((record) => !drop(record)) },
+  }));
+}
+
+describe('mergeShardResults: every selected trial once, nothing else', () => {
+  const failedOf = (records: readonly TrialRecord[], task: string, variant: string) =>
+    records.find((r) => r.task === task && r.variant === variant && r.outcome === 'failed')!;
+
+  it('refuses shards that lack one selected trial, naming it and the fix', () => {
+    const dropped = failedOf(wholeRun(), 'T1', 'upgraded');
+    const parts = without(
+      shards(wholeRun(), 2),
+      (record) =>
+        record.task === dropped.task &&
+        record.variant === dropped.variant &&
+        record.trial === dropped.trial,
+    );
+    const error = (() => {
+      try {
+        mergeShardResults(parts);
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^cannot merge: no shard has a record of T1 upgraded trial ${dropped.trial}, which the shards' selection \\(--trials 3\\) selects; .*re-run the shards of this run`,
+      ),
+    );
+  });
+
+  it('refuses shards that lack a whole task, naming every trial of it', () => {
+    const parts = without(shards(wholeRun(), 2), (record) => record.task === 'T3');
+    expect(() => mergeShardResults(parts)).toThrow(
+      /no shard has a record of T3 baseline trials 1, 2, 3, T3 upgraded trials 1, 2, 3,/,
+    );
+  });
+
+  it.each([
+    [
+      'a task no task file declares',
+      { task: 'T9' },
+      /T9 upgraded trial 1 \(refund-desk\): no task file declares it/,
+    ],
+    [
+      'a trial above the selected trials',
+      { trial: 4 },
+      /T1 upgraded trial 4 \(refund-desk\): not one of the selected trials 1, 2, 3/,
+    ],
+    [
+      'another suite',
+      { suite: 'other' },
+      /T1 upgraded trial 1 \(other\): no task file declares it/,
+    ],
+  ])('refuses a record of %s', (_, overrides, message) => {
+    const parts = shards(wholeRun(), 2);
+    parts[0]!.result.records.push(makeRecord({ ...overrides, cassetteHash: 'x' }));
+    expect(() => mergeShardResults(parts)).toThrow(ConfigError);
+    expect(() => mergeShardResults(parts)).toThrow(message);
+    expect(() => mergeShardResults(parts)).toThrow(/is outside the selection the shards ran/);
+  });
+
+  it('quotes a name that holds control characters instead of printing them', () => {
+    const parts = shards(wholeRun(), 2);
+    parts[0]!.result.records.push(makeRecord({ variant: 'up\u001b[2Jgraded\n' }));
+    expect(() => mergeShardResults(parts)).toThrow(
+      /: T1 "up\\u001b\[2Jgraded\\n" trial 1 \(refund-desk\): no task file declares it;/,
+    );
+  });
+
+  it('refuses a record of a variant, task or suite the selection left out', () => {
+    const records = wholeRun().filter(
+      (record) => record.variant === 'upgraded' && record.task === 'T2',
+    );
+    const parts = shards(records, 2).map(({ file, result }) => ({
+      file,
+      result: { ...result, selection: { trials: 3, tasks: ['t2'], variants: ['upgraded'] } },
+    }));
+    // The selection as given: every selected trial present merges (task names are case-blind).
+    expect(mergeShardResults(parts).records).toHaveLength(3);
+    for (const overrides of [{ variant: 'baseline' }, { task: 'T1' }]) {
+      const extra = structuredClone(parts);
+      extra[1]!.result.records.push(makeRecord({ task: 'T2', ...overrides }));
+      expect(() => mergeShardResults(extra)).toThrow(
+        /not selected by --task t2 --variant upgraded/,
+      );
+    }
+  });
+
+  it('takes the trial numbers from the selection (--trial 2,3)', () => {
+    const records = wholeRun().filter((record) => record.trial !== 1);
+    const parts = shards(records, 2).map(({ file, result }) => ({
+      file,
+      result: { ...result, trials: 2, selection: { trials: 3, trialNumbers: [2, 3] } },
+    }));
+    expect(mergeShardResults(parts).records).toHaveLength(records.length);
+    parts[0]!.result.records.push(makeRecord({ trial: 1 }));
+    expect(() => mergeShardResults(parts)).toThrow(/not one of the selected trials 2, 3/);
+  });
+
+  it('lets a shard that reported errors lack trials, and names them as a gate reason', () => {
+    // A trial that hung in its shard has no record, only the shard's error: the gate fails on it.
+    const dropped = failedOf(wholeRun(), 'T1', 'upgraded');
+    const parts = without(
+      shards(wholeRun(), 2),
+      (record) =>
+        record.task === 'T1' && record.variant === 'upgraded' && record.trial === dropped.trial,
+    );
+    const holder = parts.find(({ result }) =>
+      shards(wholeRun(), 2)
+        .find((part) => part.result.shard.index === result.shard.index)
+        ?.result.records.some(
+          (record) =>
+            record.task === 'T1' && record.variant === 'upgraded' && record.trial === dropped.trial,
+        ),
+    )!;
+    holder.result.loadErrors.push(`refund-desk > T1 > upgraded trial ${dropped.trial} timed out`);
+    const merged = mergeShardResults(parts);
+    expect(merged.loadErrors).toContain(
+      `no shard has a record of T1 upgraded trial ${dropped.trial}; the shards reported the errors above`,
+    );
+  });
+
+  it('refuses shards that disagree on the trials per task', () => {
+    const parts = shards(wholeRun(), 2);
+    parts[1]!.result.trials = 2;
+    expect(() => mergeShardResults(parts)).toThrow(/belongs to another run/);
+  });
+});
+
 describe('readShardResults', () => {
   const valid = (index: number, count: number): ShardResult => ({
     kind: 'harness-evals-shard',
@@ -153,6 +299,21 @@ describe('readShardResults', () => {
       /shard 1\/2 given twice/,
     ],
     ['no shard file', {}, /no shard-<i>-of-<n>\.json in it/],
+    [
+      'a record whose task is no task id (markdown in it)',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          records: [makeRecord({ task: 'X9\n```\n## Gate: passed' })],
+        }),
+      },
+      /shard-1-of-1\.json: records\.0\.task: not a task id/,
+    ],
+    [
+      'a declared row that is not a [suite, task, variant] row',
+      { 'shard-1-of-1.json': JSON.stringify({ ...valid(1, 1), declared: ['T1'] }) },
+      /shard-1-of-1\.json: declared holds "T1", not a \["suite","task","variant"\] row/,
+    ],
   ])('refuses %s with a ConfigError naming it', async (_, files, message) => {
     const dir = folderWith(files);
     try {

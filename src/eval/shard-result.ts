@@ -7,6 +7,7 @@ import { parseWith } from '../core/parse.js';
 import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 import type { TaskFloor } from './report/gate.js';
 import { formatShard, type Shard } from './shard.js';
+import { checkShardCoverage, shownName } from './shard-coverage.js';
 import { FloorSchema, type TrialRecord, TrialRecordSchema } from './trial-record.js';
 
 const ShardSelectionSchema = z
@@ -21,6 +22,9 @@ const ShardSelectionSchema = z
   .strict();
 export type ShardSelection = z.infer<typeof ShardSelectionSchema>;
 
+/** The task ids defineTask accepts. */
+const TASK_ID = /^[A-Za-z0-9_-]+$/;
+
 /** `reports/shards/shard-<i>-of-<n>.json`: one slice's trial records, merged by `eval --merge`. */
 export const ShardResultSchema = z
   .object({
@@ -33,7 +37,13 @@ export const ShardResultSchema = z
     /** Trials per task and variant of the whole run. */
     trials: z.number().int().min(1),
     selection: ShardSelectionSchema,
-    records: z.array(TrialRecordSchema),
+    // Task ids end up in file names and markdown: only what defineTask accepts gets through.
+    records: z.array(
+      TrialRecordSchema.refine((record) => TASK_ID.test(record.task), {
+        message: 'not a task id (letters, digits, _ and -, as defineTask requires)',
+        path: ['task'],
+      }),
+    ),
     floors: z.array(z.object({ task: z.string(), floor: FloorSchema }).strict()),
     loadErrors: z.array(z.string()),
     /** Every (suite, task, variant) a task file declares, selected or not (`keyOf`). */
@@ -68,8 +78,9 @@ const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.st
 
 /**
  * Merge the results of `eval --shard i/n` found in `dir` (shard-*-of-*.json) into the records
- * of one run. Refuses a set that is incomplete, mixes shard counts or selections, or holds a
- * trial twice, naming the files and the fix.
+ * of one run. Refuses a set that is incomplete, mixes shard counts or selections, holds a
+ * trial twice, lacks a selected trial or holds one outside the selection (checkShardCoverage),
+ * naming the files and the fix.
  */
 export function mergeShardResults(
   results: ReadonlyArray<{ file: string; result: ShardResult }>,
@@ -80,7 +91,11 @@ export function mergeShardResults(
   }
   const { count } = first.result.shard;
   for (const { file, result } of results) {
-    if (result.shard.count !== count || !same(result.selection, first.result.selection)) {
+    if (
+      result.shard.count !== count ||
+      result.trials !== first.result.trials ||
+      !same(result.selection, first.result.selection)
+    ) {
       throw new ConfigError(
         `${file} belongs to another run (shard ${formatShard(result.shard)}, ${JSON.stringify(result.selection)}) than ${first.file} (shard ${formatShard(first.result.shard)}, ${JSON.stringify(first.result.selection)}); merge the shards of one run only`,
       );
@@ -105,27 +120,28 @@ export function mergeShardResults(
     );
   }
   const seen = new Set<string>();
-  const records: TrialRecord[] = [];
+  const records: Array<{ file: string; record: TrialRecord }> = [];
   for (const { file, result } of results) {
     for (const record of result.records) {
       const key = JSON.stringify([record.suite, record.task, record.variant, record.trial]);
       if (seen.has(key)) {
         throw new ConfigError(
-          `${file}: ${record.task} ${record.variant} trial ${record.trial} is in another shard too; re-run the shards of one run`,
+          `${file}: ${shownName(record.task)} ${shownName(record.variant)} trial ${record.trial} is in another shard too; re-run the shards of one run`,
         );
       }
       seen.add(key);
-      records.push(record);
+      records.push({ file, record });
     }
   }
+  const uncovered = checkShardCoverage(results, records);
   const floors = new Map<string, TaskFloor>();
   for (const { result } of results) {
     for (const floor of result.floors) floors.set(JSON.stringify(floor), floor);
   }
   return {
-    records,
+    records: records.map(({ record }) => record),
     floors: [...floors.values()],
-    loadErrors: [...new Set(results.flatMap(({ result }) => result.loadErrors))],
+    loadErrors: [...new Set(results.flatMap(({ result }) => result.loadErrors)), ...uncovered],
     declared: new Set(results.flatMap(({ result }) => result.declared)),
     trials: first.result.trials,
     count,
