@@ -22,6 +22,12 @@ beforeAll(() => {
     .response.body.content.find((block: { type: string }) => block.type === 'text');
   answer.text = `${answer.text} (edited by hand)`;
   writeFileSync(file, `${JSON.stringify(cassette, null, 2)}\n`);
+  // A simulator cassette relabelled live: no reference here, so nothing can check it.
+  const relabelled = join(project, 'fixtures/T2/baseline/trial-4.json');
+  const flipped = JSON.parse(readFileSync(relabelled, 'utf8'));
+  flipped.meta.source = 'live';
+  flipped.meta.host = 'api.anthropic.com';
+  writeFileSync(relabelled, `${JSON.stringify(flipped, null, 2)}\n`);
 });
 afterAll(() => {
   vi.restoreAllMocks();
@@ -38,11 +44,65 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ fixtures/T2/upgraded/trial-2.json (simulator)');
     expect(result.stdout).toMatch(
-      /cassettes checked \(\d+ simulator re-derived, 0 from model scripts or Chat Completions: schema and secrets only, 0 live\): 1 does not match/,
+      /cassettes checked \(\d+ simulator re-derived, 0 from model scripts or Chat Completions: schema and secrets only, 0 live hash-checked\): 1 does not match, 1 live not checked/,
     );
     expect(result.stdout).not.toContain('trial-1.json');
     expect(result.stdout).toContain(
       'Re-record with:\n  npm run record -- --task T2 --variant upgraded --trial 2 --simulated',
     );
+  });
+
+  it('lists a live cassette it could not check by name, does not say all match, and exits 1', async () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    const result = await captureCli(() => runRecordCli(['--verify', '--variant', 'baseline']));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      '? fixtures/T2/baseline/trial-4.json (live): not checked: no reports/reference.json',
+    );
+    expect(result.stdout).not.toContain('all match');
+    expect(result.stdout).toMatch(/: 1 live not checked\n/);
+    expect(result.stdout).toContain(
+      'A live cassette is checked against the content hash reports/reference.json replayed: make the reference cover it (npm run eval -- --trials 4 --update-reference, and commit it), or re-record it',
+    );
+  });
+
+  it('checks only the --variant and --trial asked for', async () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    const one = await captureCli(() =>
+      runRecordCli(['--verify', '--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
+    );
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^1 cassettes checked \(1 simulator re-derived, .*\): all match\n$/);
+    const edited = await captureCli(() =>
+      runRecordCli(['--verify', '--variant', 'upgraded', '--trials', '2']),
+    );
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toMatch(/^2 cassettes checked .*: 1 does not match$/m);
+  });
+
+  it.each([
+    [
+      ['--task', 'T9'],
+      'record: --task T9 matches no cassette under fixtures/: the tasks with cassettes are T2',
+    ],
+    [
+      ['--variant', 'upgradde'],
+      'record: --variant upgradde matches no cassette under fixtures/: the variants with cassettes are baseline, upgraded',
+    ],
+    [
+      ['--simulated', '--shard', '1/2'],
+      'record: --verify checks the cassettes already recorded: drop --simulated, --shard',
+    ],
+    [
+      ['--missing-only', '--concurrency', '2', '--model', 'x'],
+      'record: --verify checks the cassettes already recorded: drop --missing-only, --concurrency, --model',
+    ],
+    [['--trials', '3', '--trial', '2'], 'record: give --trials N or --trial N[,N...], not both'],
+  ])('exits 2 for --verify %j, checking nothing', async (args, message) => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    const result = await captureCli(() => runRecordCli(['--verify', ...args]));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`${message}\n`);
   });
 });

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { loadReference } from '../eval/finish-run.js';
@@ -14,7 +15,7 @@ import { checkBaseUrl, resolveModelId } from './model-config.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
-       npm run record -- --verify [--task T1,T3]
+       npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
@@ -23,7 +24,8 @@ else the built-in simulator policies, labelled source: simulator. A trial that f
 old cassette. Refuses to run in CI.
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
-reports/reference.json), lists the ones that do not match, and exits 1 if any.`;
+reports/reference.json), lists the ones that do not match or that it could not check (a live
+cassette the reference has no hash for), and exits 1 if any.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -46,18 +48,40 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (values.trials !== undefined && values.trial !== undefined) {
+    throw new ConfigError('give --trials N or --trial N[,N...], not both');
+  }
+  const trialNumbers =
+    values.trial === undefined
+      ? undefined
+      : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   // Read-only, so allowed in CI too.
-  if (values.verify) return verify(listFlag(values.task));
+  if (values.verify) {
+    const recordingOnly = ['simulated', 'missing-only', 'concurrency', 'model', 'shard'] as const;
+    const given = recordingOnly.filter((flag) => values[flag] !== undefined);
+    if (given.length > 0) {
+      throw new ConfigError(
+        `--verify checks the cassettes already recorded: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
+      );
+    }
+    const tasks = listFlag(values.task);
+    const variants = listFlag(values.variant);
+    const trials =
+      values.trials === undefined ? undefined : positiveInteger('--trials', values.trials, 1);
+    return verify({
+      ...(tasks && { tasks }),
+      ...(variants && { variants }),
+      ...((trialNumbers || trials) && {
+        trialNumbers: trialNumbers ?? Array.from({ length: trials ?? 0 }, (_, index) => index + 1),
+      }),
+    });
+  }
   if (process.env.CI) {
     throw new ConfigError(
       'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
     );
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
-  const trialNumbers =
-    values.trial === undefined
-      ? undefined
-      : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   const concurrency = positiveInteger('--concurrency', values.concurrency, 4, 64);
   const simulated = values.simulated ?? false;
   // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
@@ -125,17 +149,22 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function verify(tasks: string[] | undefined): Promise<number> {
+async function verify(selection: {
+  tasks?: string[];
+  variants?: string[];
+  trialNumbers?: number[];
+}): Promise<number> {
   const projectDir = process.cwd();
   let reference: Awaited<ReturnType<typeof loadReference>>;
+  let noReference = 'no reports/reference.json';
   try {
     reference = await loadReference(projectDir, undefined);
   } catch (error) {
-    console.log(`note: live cassettes are not hash-checked: ${errorMessage(error)}`);
+    noReference = `reports/reference.json could not be read (${errorMessage(error)})`;
   }
   const verdicts = await verifyFixtures({
     projectDir,
-    ...(tasks && { tasks }),
+    ...selection,
     ...(reference && { reference: reference.report.trialProvenance }),
   });
   const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
@@ -143,20 +172,37 @@ async function verify(tasks: string[] | undefined): Promise<number> {
     console.log(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`);
     for (const problem of verdict.problems) console.log(`    ${problem}`);
   }
+  // Unchecked is not a match: a cassette relabelled live would otherwise pass unseen.
+  const unchecked = verdicts.filter((verdict) => verdict.unchecked);
+  const why = reference
+    ? `${relative(projectDir, reference.file)} has no content hash for it (its run replayed --trials ${reference.report.trials})`
+    : noReference;
+  for (const verdict of unchecked) {
+    console.log(`? ${verdict.fixture} (live): not checked: ${why}`);
+  }
   const unscripted = verdicts.filter((verdict) => verdict.notRederived).length;
   const bySource = (source: string) =>
     verdicts.filter((verdict) => verdict.source === source).length;
+  const verdict = [
+    bad.length > 0 && `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`,
+    unchecked.length > 0 && `${unchecked.length} live not checked`,
+  ].filter(Boolean);
   console.log(
-    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts or Chat Completions: schema and secrets only, ${bySource('live')} live): ` +
-      (bad.length === 0
-        ? 'all match'
-        : `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`),
+    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts or Chat Completions: schema and secrets only, ${bySource('live') - unchecked.length} live hash-checked): ${verdict.join(', ') || 'all match'}`,
   );
   const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
   if (commands.length > 0)
     console.log(`Re-record with:\n${commands.map((line) => `  ${line}`).join('\n')}`);
-  return bad.length === 0 ? 0 : 1;
+  if (unchecked.length > 0) {
+    const trials = Math.max(...unchecked.map((verdict) => trialOf(verdict.fixture)));
+    console.log(
+      `A live cassette is checked against the content hash reports/reference.json replayed: make the reference cover it (npm run eval -- --trials ${trials} --update-reference, and commit it), or re-record it`,
+    );
+  }
+  return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
 }
+
+const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.[1] ?? 0);
 
 /**
  * `npm run record` as a function: prints what the CLI prints and returns the exit code.

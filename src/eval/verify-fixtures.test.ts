@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/errors.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
 import { verifyCassette, verifyFixtures } from './verify-fixtures.js';
@@ -109,6 +110,99 @@ describe('verifyFixtures', () => {
     });
     expect(changed.problems[0]).toMatch(
       /content hash is not the one reports\/reference\.json replayed/,
+    );
+  });
+
+  it('marks a live cassette the reference has no hash for as unchecked, not as matching', async () => {
+    // A simulator cassette with an edited answer, relabelled live: nothing can re-derive it now.
+    const { dir } = projectWith((cassette) => {
+      editFinalAnswer(cassette);
+      cassette.meta.source = 'live';
+      cassette.meta.host = 'api.anthropic.com';
+    });
+    const [verdict] = await verifyFixtures({ projectDir: dir, reference: [] });
+    expect(verdict).toMatchObject({ source: 'live', problems: [], unchecked: true });
+  });
+
+  it('checks a model-script cassette against the hash the reference replayed', async () => {
+    const { dir, file } = projectWith((cassette) => {
+      const exchanges = cassette.exchanges as unknown as Array<{
+        request: { body: { tools: Array<{ name: string }> } };
+      }>;
+      for (const exchange of exchanges) {
+        for (const tool of exchange.request.body.tools) tool.name = `weather_${tool.name}`;
+      }
+    });
+    const hash = cassetteHash(await readCassette(file));
+    const reference = (cassetteHash: string) => [
+      { task: 'T1', variant: 'upgraded', trial: 1, cassetteHash } as never,
+    ];
+    const [same] = await verifyFixtures({ projectDir: dir, reference: reference(hash) });
+    expect(same).toMatchObject({ problems: [], notRederived: true });
+    const [edited] = await verifyFixtures({
+      projectDir: dir,
+      reference: reference('f'.repeat(64)),
+    });
+    expect(edited?.problems[0]).toMatch(
+      /content hash is not the one reports\/reference\.json replayed/,
+    );
+  });
+});
+
+describe('verifyFixtures: the selection', () => {
+  it('checks only the variants and trial numbers asked for', async () => {
+    const verdicts = await verifyFixtures({
+      projectDir: root,
+      tasks: ['t2'],
+      variants: ['upgraded'],
+      trialNumbers: [2, 3],
+    });
+    expect(verdicts.map((verdict) => verdict.fixture)).toEqual([
+      'fixtures/T2/upgraded/trial-2.json',
+      'fixtures/T2/upgraded/trial-3.json',
+    ]);
+  });
+
+  it('lists a selected trial that has no cassette as not matching', async () => {
+    const verdicts = await verifyFixtures({
+      projectDir: root,
+      tasks: ['T2'],
+      variants: ['upgraded'],
+      trialNumbers: [5, 9],
+    });
+    expect(verdicts.map((verdict) => [verdict.fixture, verdict.problems])).toEqual([
+      ['fixtures/T2/upgraded/trial-5.json', []],
+      [
+        'fixtures/T2/upgraded/trial-9.json',
+        ['no such cassette: record it (npm run record -- --task T2 --variant upgraded --trial 9)'],
+      ],
+    ]);
+  });
+
+  it.each([
+    [
+      { tasks: ['T9'] },
+      /^--task T9 matches no cassette under fixtures\/: the tasks with cassettes are D1, D2, D3, D3a, T1, /,
+    ],
+    [{ tasks: ['T1', 'T9'] }, /^--task T9 matches no cassette/],
+    [
+      { variants: ['upgradde'] },
+      /^--variant upgradde matches no cassette under fixtures\/: the variants with cassettes are baseline, upgraded$/,
+    ],
+    [{ tasks: ['T1'], variants: ['nope'] }, /^--variant nope matches no cassette/],
+  ])('refuses a selection naming what has no cassette (%j)', async (selection, message) => {
+    const error = await verifyFixtures({ projectDir: root, ...selection }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('refuses a project with no cassettes at all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verify-fixtures-'));
+    dirs.push(dir);
+    await expect(verifyFixtures({ projectDir: dir })).rejects.toThrow(
+      /^no cassettes under fixtures\/ to verify: record some first \(npm run record\)$/,
     );
   });
 });

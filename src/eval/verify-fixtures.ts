@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import { canonicalize } from '../core/canonical-json.js';
-import { errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { type Cassette, type Exchange, isSseResponse } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
@@ -21,6 +21,11 @@ export interface FixtureVerdict {
    * responses not re-derived.
    */
   notRederived?: boolean;
+  /**
+   * A live cassette the reference has no content hash for (not replayed by the reference's run):
+   * nothing could check it, so it is not counted as matching.
+   */
+  unchecked?: boolean;
   /** The command that re-records it (from its folder; --simulated for a simulator cassette). */
   rerecordCommand?: string;
 }
@@ -110,29 +115,71 @@ export async function verifyCassette(
     for (const [index, exchange] of cassette.exchanges.entries()) {
       const problem = rederiveProblem(exchange, seed, index);
       if (problem === NOT_DERIVABLE) {
-        return { fixture: options.shown, source: meta.source, problems, notRederived: true };
+        // Only the reference's hash can tell an edited model-script cassette, when it has one.
+        return {
+          fixture: options.shown,
+          source: meta.source,
+          problems: hashProblems(cassette, options.referenceHash),
+          notRederived: true,
+        };
       }
       if (problem) {
         problems.push(problem);
         break;
       }
     }
-  } else if (options.referenceHash && options.referenceHash !== cassetteHash(cassette)) {
-    problems.push(
-      'its content hash is not the one reports/reference.json replayed: edited, or re-recorded without updating the reference (npm run eval -- --update-reference)',
-    );
+  } else if (options.referenceHash === undefined) {
+    return { fixture: options.shown, source: meta.source, problems, unchecked: true };
+  } else {
+    problems.push(...hashProblems(cassette, options.referenceHash));
   }
   return { fixture: options.shown, source: meta.source, problems };
 }
 
-/** Verify every cassette under `fixtures/` (optionally only some tasks). */
+function hashProblems(cassette: Cassette, referenceHash: string | undefined): string[] {
+  return referenceHash === undefined || referenceHash === cassetteHash(cassette)
+    ? []
+    : [
+        'its content hash is not the one reports/reference.json replayed: edited, or re-recorded without updating the reference (npm run eval -- --update-reference)',
+      ];
+}
+
+/**
+ * Verify the cassettes under `fixtures/`: every one, or those of the tasks, variants and trial
+ * numbers asked for. A selected trial without a cassette is listed as not matching.
+ *
+ * @throws ConfigError when a task or variant asked for has no cassette, or there is none at all:
+ *   a selection that checks nothing must not read as "all match".
+ */
 export async function verifyFixtures(options: {
   projectDir: string;
   tasks?: readonly string[];
+  variants?: readonly string[];
+  trialNumbers?: readonly number[];
   reference?: readonly TrialProvenance[];
 }): Promise<FixtureVerdict[]> {
   const fixturesDir = join(options.projectDir, 'fixtures');
+  const all = inventoryFixtures(fixturesDir);
+  if (all.size === 0) {
+    throw new ConfigError(
+      'no cassettes under fixtures/ to verify: record some first (npm run record)',
+    );
+  }
+  const folders = [...all.keys()].map((folder) => folder.split('/') as [string, string]);
   const tasks = options.tasks?.map((task) => task.toUpperCase());
+  const ofTasks = folders.filter(([task]) => !tasks || tasks.includes(task.toUpperCase()));
+  refuseUnknown(
+    '--task',
+    options.tasks?.filter(
+      (asked) => !ofTasks.some(([task]) => task.toUpperCase() === asked.toUpperCase()),
+    ),
+    folders.map(([task]) => task),
+  );
+  refuseUnknown(
+    '--variant',
+    options.variants?.filter((asked) => !ofTasks.some(([, variant]) => variant === asked)),
+    ofTasks.map(([, variant]) => variant),
+  );
   const hashes = new Map(
     (options.reference ?? []).map((trial) => [
       `${trial.task}/${trial.variant}/${trial.trial}`,
@@ -140,14 +187,21 @@ export async function verifyFixtures(options: {
     ]),
   );
   const verdicts: FixtureVerdict[] = [];
-  for (const [folder, trials] of inventoryFixtures(fixturesDir)) {
-    const [task = '', variant = ''] = folder.split('/');
-    if (tasks && !tasks.includes(task.toUpperCase())) continue;
-    for (const trial of trials) {
+  for (const [task, variant] of ofTasks) {
+    if (options.variants && !options.variants.includes(variant)) continue;
+    const folder = `${task}/${variant}`;
+    const recorded = all.get(folder) ?? [];
+    for (const trial of options.trialNumbers ?? recorded) {
       const file = join(fixturesDir, folder, `trial-${trial}.json`);
+      const shown = relative(options.projectDir, file);
+      if (!recorded.includes(trial)) {
+        const command = rerecordCommand(task, variant, trial, false);
+        verdicts.push({ fixture: shown, problems: [`no such cassette: record it (${command})`] });
+        continue;
+      }
       const referenceHash = hashes.get(`${folder}/${trial}`);
       const verdict = await verifyCassette(file, {
-        shown: relative(options.projectDir, file),
+        shown,
         ...(referenceHash && { referenceHash }),
       });
       const simulated = verdict.source !== 'live';
@@ -158,4 +212,12 @@ export async function verifyFixtures(options: {
     }
   }
   return verdicts;
+}
+
+function refuseUnknown(flag: string, unknown: string[] | undefined, known: string[]): void {
+  if (!unknown || unknown.length === 0) return;
+  const names = [...new Set(known)].sort();
+  throw new ConfigError(
+    `${flag} ${unknown.join(',')} matches no cassette under fixtures/: the ${flag === '--task' ? 'tasks' : 'variants'} with cassettes are ${names.join(', ')}`,
+  );
 }
