@@ -138,12 +138,26 @@ async function main(argv: string[]): Promise<number> {
         }
       },
     });
+    // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
+    for (const trial of result.unfinished) {
+      counts.failed += 1;
+      console.log(
+        `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${trial.problem}; nothing written`,
+      );
+    }
+    for (const error of result.loadErrors) console.log(`  ✗ ${error}`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
     );
-    if (result.records.length === 0) console.log('nothing selected: check --task / --variant');
-    return counts.failed > 0 ? 1 : 0;
+    if (
+      result.records.length === 0 &&
+      result.unfinished.length === 0 &&
+      result.loadErrors.length === 0
+    ) {
+      console.log('nothing selected: check --task / --variant');
+    }
+    return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
   } finally {
     await simulator?.close();
   }

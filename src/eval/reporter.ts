@@ -21,6 +21,8 @@ export class EvalReporter implements Reporter {
    * RUN_ERROR_ADVICE to each).
    */
   readonly runErrors: string[] = [];
+  /** Trials whose test failed before it wrote a record (it timed out, or threw): no verdict. */
+  readonly unfinished: UnfinishedTrial[] = [];
   /** Every task id and variant that was declared, selected or not. */
   readonly knownTasks = new Set<string>();
   readonly knownVariants = new Set<string>();
@@ -72,11 +74,13 @@ export class EvalReporter implements Reporter {
     if (!meta.trial) {
       const result = testCase.result();
       if (result.state === 'failed') {
-        this.loadErrors.push(
-          redactForReport(
-            `${testCase.fullName} failed before it ran: ${result.errors[0]?.message ?? 'unknown error'}`,
-          ),
-        );
+        const message = result.errors[0]?.message ?? 'unknown error';
+        const trial = /^(\S+) trial (\d+)$/.exec(testCase.name);
+        if (suite && taskId && trial) {
+          this.unfinished.push(unfinishedTrial(testCase.fullName, message, suite, taskId, trial));
+        } else {
+          this.loadErrors.push(redactForReport(`${testCase.fullName} ${withoutVerdict(message)}`));
+        }
       }
       return;
     }
@@ -129,6 +133,48 @@ export class EvalReporter implements Reporter {
       this.loadErrors.push(redactForReport(`${file} failed to load: ${error.message}`));
     }
   }
+}
+
+/** A trial test that failed before its record was written: the trial ran, no verdict. */
+export interface UnfinishedTrial {
+  suite: string;
+  task: string;
+  variant: string;
+  trial: number;
+  /** What happened, short: "timed out after 8000 ms". */
+  problem: string;
+  /** The gate reason, naming the test. */
+  reason: string;
+}
+
+const TIMED_OUT = /^Test timed out in (\d+)ms/;
+
+/** vitest's "Test timed out in 8000ms. If this is a long-running test..." in our words. */
+function withoutVerdict(message: string): string {
+  const timedOut = TIMED_OUT.exec(message);
+  return timedOut
+    ? `timed out after ${timedOut[1]} ms while it ran, without a verdict (a hang in the agent, a tool or the check, or testTimeout in the vitest config is too short)`
+    : `failed without a verdict: ${message}`;
+}
+
+function unfinishedTrial(
+  fullName: string,
+  message: string,
+  suite: string,
+  task: string,
+  [, variant = '', trial = '0']: RegExpExecArray,
+): UnfinishedTrial {
+  const timedOut = TIMED_OUT.exec(message);
+  return {
+    suite,
+    task,
+    variant,
+    trial: Number(trial),
+    problem: redactForReport(
+      timedOut ? `timed out after ${timedOut[1]} ms` : `failed without a verdict: ${message}`,
+    ),
+    reason: redactForReport(`${fullName} ${withoutVerdict(message)}`),
+  };
 }
 
 /**

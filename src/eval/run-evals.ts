@@ -4,7 +4,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { referenceFileOf } from './reference-file.js';
-import { EvalReporter, RUN_ERROR_ADVICE } from './reporter.js';
+import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import { formatShard, type Shard } from './shard.js';
@@ -33,6 +33,10 @@ export interface RunEvalsOptions extends ReportOptions {
 
 export interface RunEvalsResult extends FinishedRun {
   records: TrialRecord[];
+  /** Trials that failed before writing a record (timed out, threw): no record, no verdict. */
+  unfinished: UnfinishedTrial[];
+  /** Eval files that failed to load and errors outside any trial (they fail the gate). */
+  loadErrors: string[];
 }
 
 /**
@@ -97,11 +101,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     ...reporter.loadErrors,
     ...reporter.runErrors.map((error) => `${error}. ${RUN_ERROR_ADVICE}`),
   ];
+  const problems = { unfinished: reporter.unfinished, loadErrors };
   const input = {
     projectDir,
     records: reporter.records,
     floors,
-    loadErrors,
+    // A trial without a record fails the gate as a load error does: it has no verdict.
+    loadErrors: [...loadErrors, ...reporter.unfinished.map((trial) => trial.reason)],
     declared: reporter.declared,
     trials,
   };
@@ -115,20 +121,25 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       selection: selectionOf(options),
       records: reporter.records,
       floors,
-      loadErrors,
+      loadErrors: input.loadErrors,
       declared: [...reporter.declared],
     });
     const finished = await finishRun(
       { ...input, reference: undefined },
       { ...options, writeReports: false },
     );
-    return { ...finished, records: reporter.records, written: [relative(projectDir, file)] };
+    return {
+      ...finished,
+      ...problems,
+      records: reporter.records,
+      written: [relative(projectDir, file)],
+    };
   }
   const finished = await finishRun(
     { ...input, reference, transcripts: reporter.transcripts },
     options,
   );
-  return { ...finished, records: reporter.records };
+  return { ...finished, ...problems, records: reporter.records };
 }
 
 /** What a shard was asked to run; every shard of one run must agree on it. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { TestCase } from 'vitest/node';
+import { EvalReporter } from './reporter.js';
+
+/** What vitest hands the reporter for a trial test that failed before it wrote a record. */
+function failedTest(name: string, message: string): TestCase {
+  const suite = { type: 'suite', name: 'hang' };
+  return {
+    parent: { type: 'suite', name: 'G1 Hanging lookup', parent: suite },
+    name,
+    fullName: `hang > G1 Hanging lookup > ${name}`,
+    meta: () => ({}),
+    result: () => ({ state: 'failed', errors: [{ message }] }),
+  } as unknown as TestCase;
+}
+
+const TIMEOUT =
+  'Test timed out in 8000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
+
+describe('EvalReporter', () => {
+  it('reports a trial that timed out as timed out while running, not as failed before it ran', () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    reporter.onTestCaseResult(failedTest('baseline trial 1', TIMEOUT));
+    expect(reporter.unfinished).toEqual([
+      {
+        suite: 'hang',
+        task: 'G1',
+        variant: 'baseline',
+        trial: 1,
+        problem: 'timed out after 8000 ms',
+        reason:
+          'hang > G1 Hanging lookup > baseline trial 1 timed out after 8000 ms while it ran, without a verdict (a hang in the agent, a tool or the check, or testTimeout in the vitest config is too short)',
+      },
+    ]);
+    expect(reporter.loadErrors).toEqual([]);
+  });
+
+  it('reports a trial that threw without a record as failed without a verdict', () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    reporter.onTestCaseResult(failedTest('upgraded trial 2', 'boom'));
+    expect(reporter.unfinished).toMatchObject([
+      {
+        variant: 'upgraded',
+        trial: 2,
+        problem: 'failed without a verdict: boom',
+        reason: 'hang > G1 Hanging lookup > upgraded trial 2 failed without a verdict: boom',
+      },
+    ]);
+  });
+
+  it('keeps a failed test that is no trial as a load error', () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    reporter.onTestCaseResult(failedTest('a plain test', 'boom'));
+    expect(reporter.unfinished).toEqual([]);
+    expect(reporter.loadErrors).toEqual([
+      'hang > G1 Hanging lookup > a plain test failed without a verdict: boom',
+    ]);
+  });
+});
