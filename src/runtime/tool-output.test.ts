@@ -142,4 +142,35 @@ describe('resultText and errorMessage', () => {
     expect(errorMessage(hostile)).toBe('it threw a value that cannot be read');
     expect(errorMessage({ code: 7 })).toBe('it threw {"code":7}');
   });
+
+  it('never throws on a result whose getter, toJSON lookup or Proxy trap throws', () => {
+    const getter = {
+      get total(): number {
+        throw new Error('getter boom');
+      },
+    };
+    const toJSONGetter = {
+      get toJSON(): () => unknown {
+        throw new Error('toJSON lookup boom');
+      },
+    };
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('ownKeys boom');
+        },
+      },
+    );
+    for (const [value, expected] of [
+      [getter, 'getter boom'],
+      [toJSONGetter, 'toJSON lookup boom'],
+      [proxy, 'ownKeys boom'],
+      [{ nested: [proxy] }, 'ownKeys boom'],
+    ] as const) {
+      const text = resultText(value);
+      expect(text.ok).toBe(false);
+      expect(text.ok ? '' : text.reason).toContain(expected);
+    }
+  });
 });

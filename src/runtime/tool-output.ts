@@ -14,7 +14,16 @@ export type ResultText = { ok: true; text: string } | { ok: false; reason: strin
 export function resultText(value: unknown): ResultText {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '(no output)' };
-  const problem = findUnserializable(value, '', new Set());
+  let problem: string | undefined;
+  try {
+    problem = findUnserializable(value, '', new Set());
+  } catch (error) {
+    // A getter, a Proxy trap or a toJSON lookup threw while the result was read.
+    return {
+      ok: false,
+      reason: `its result cannot be read (${errorMessage(error)}); the tool is broken, so do not retry it: tell the user what you could not look up`,
+    };
+  }
   if (problem) {
     return {
       ok: false,
