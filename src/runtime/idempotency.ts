@@ -93,8 +93,14 @@ export function idempotencyKeyFor(
   args: Record<string, unknown>,
   run: RunState,
 ): string {
-  const business = tool.idempotencyKey?.(args as never, run);
+  const business: unknown = tool.idempotencyKey?.(args as never, run);
   if (business !== undefined) {
+    if (typeof business !== 'string') {
+      const got = business === null ? 'null' : `a ${typeof business}`;
+      throw new ConfigError(
+        `the idempotencyKey of ${tool.name} returned ${got}, not a string (or undefined for a hash of the arguments)`,
+      );
+    }
     // The write log is redacted at rest: a key holding a card number or credential would come
     // back masked and no longer match, so the write could run twice. Such a key is hashed.
     if (redactText(business) === business) return `${tool.name}:${business}`;

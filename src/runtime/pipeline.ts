@@ -1,6 +1,15 @@
 import { errorMessage, ToolTimeoutError } from '../core/errors.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
+import {
+  askApprover,
+  checkPermission,
+  hookLabel,
+  logged,
+  PRE_TOOL_USE_SHAPES,
+  readPreToolUse,
+  runPostToolUse,
+} from './pipeline-guards.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type {
@@ -50,19 +59,39 @@ export interface ToolOutcome {
   result: { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
   /** The approver deferred the decision (the reason a human is asked); nothing was executed. */
   deferred?: string;
+  /**
+   * Going on is unsafe (the write log failed): the run must end with this reason. The record
+   * still says what happened to the call, so it stays in the history, stats and trace.
+   */
+  fatal?: string;
 }
 
 export interface ToolPipeline {
   readonly tools: readonly ToolDefinition[];
+  /** Never rejects: user code that throws becomes a failed tool_result, a failed write log `fatal`. */
   run(call: ToolCall, run: RunState): Promise<ToolOutcome>;
   /** Independent calls of one turn run in parallel; outcomes come back in call order. */
   runAll(calls: readonly ToolCall[], run: RunState): Promise<ToolOutcome[]>;
 }
 
+/** Ends a call: its record and the tool_result the model reads. */
+type Finish = (
+  decision: Decision,
+  content: string,
+  isError: boolean,
+  extra?: { replayed?: boolean; deferred?: string; fatal?: string },
+) => ToolOutcome;
+
+/** The text the model reads when a harness callback, not its call, stopped a call. */
+const HARNESS_FAULT =
+  'This is a fault in the harness, not in your call: do not retry it; tell the user what you could not do.';
+
 /**
  * The fixed-order tool pipeline: lookup -> validate -> PreToolUse hooks ->
  * permission -> execute with timeout -> PostToolUse hooks -> truncation.
  * Any gate can stop the call; the stop becomes an is_error tool_result the model can act on.
+ * So does user code that throws or answers what it may not (a hook, a schema, a permission
+ * policy, an approver, an idempotency key, a tool's result): the call fails closed, naming it.
  */
 export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -71,12 +100,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   async function run(call: ToolCall, state: RunState): Promise<ToolOutcome> {
     const started = state.clock.now();
     const tool = byName.get(call.name);
-    const finish = (
-      decision: Decision,
-      content: string,
-      isError: boolean,
-      extra: { replayed?: boolean; deferred?: string } = {},
-    ): ToolOutcome => {
+    const finish: Finish = (decision, content, isError, extra = {}) => {
       const record: ToolCallRecord = {
         step: state.step,
         id: call.id,
@@ -94,6 +118,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         record,
         result: isError ? { ...result, is_error: true } : result,
         ...(extra.deferred !== undefined && { deferred: extra.deferred }),
+        ...(extra.fatal !== undefined && { fatal: extra.fatal }),
       };
     };
 
@@ -101,35 +126,87 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       const known = [...byName.keys()].join(', ');
       return finish('unknown', `Unknown tool '${call.name}'. Available tools: ${known}.`, true);
     }
+    try {
+      return await gated(tool, call, state, finish);
+    } catch (error) {
+      // User code is caught where it is called; what gets here is the write log or a bug in the
+      // pipeline itself, and whether a write ran is not known: stop the run, naming the cause.
+      const cause = errorMessage(error);
+      return finish(
+        'failed',
+        `${tool.name} could not be completed: the harness failed (${cause}).`,
+        true,
+        { fatal: `the tool pipeline failed on ${tool.name}: ${cause}` },
+      );
+    }
+  }
+
+  async function gated(
+    tool: ToolDefinition,
+    call: ToolCall,
+    state: RunState,
+    finish: Finish,
+  ): Promise<ToolOutcome> {
+    const validated = (input: unknown) => {
+      const checked = validateInput(tool, input);
+      if (checked.ok) return checked;
+      return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
+    };
 
     let input = call.input;
     let args = input as Record<string, unknown>;
     if (options.validate) {
-      const checked = validateInput(tool, input);
-      if (!checked.ok) return finish('invalid', checked.message, true);
+      const checked = validated(input);
+      if (!('ok' in checked)) return checked;
       args = checked.args;
     }
 
-    for (const hook of options.hooks?.preToolUse ?? []) {
-      const verdict = await hook({ ...call, input }, state);
-      if (verdict?.decision === 'deny') {
+    for (const [index, hook] of (options.hooks?.preToolUse ?? []).entries()) {
+      let verdict: ReturnType<typeof readPreToolUse>;
+      try {
+        verdict = readPreToolUse(await hook({ ...call, input }, state));
+      } catch (error) {
+        verdict = { kind: 'broken', problem: `it threw: ${errorMessage(error)}` };
+      }
+      if (verdict.kind === 'deny') {
         return finish(
           'hook_deny',
           `Blocked: ${verdict.reason ?? `a hook refused ${tool.name}`}`,
           true,
         );
       }
-      if (verdict?.updatedInput !== undefined) {
-        input = verdict.updatedInput;
-        const checked = options.validate ? validateInput(tool, input) : undefined;
-        if (checked && !checked.ok) return finish('invalid', checked.message, true);
-        args = checked?.ok ? checked.args : (input as Record<string, unknown>);
+      if (verdict.kind === 'broken') {
+        // A hook that cannot be evaluated may have been the one that stops this call.
+        return finish(
+          'hook_deny',
+          `${tool.name} was not executed: ${hookLabel('PreToolUse', hook, index)} is broken (${verdict.problem}). ${PRE_TOOL_USE_SHAPES}. ${HARNESS_FAULT}`,
+          true,
+        );
+      }
+      if (verdict.kind === 'update') {
+        input = verdict.input;
+        if (options.validate) {
+          const checked = validated(input);
+          if (!('ok' in checked)) return checked;
+          args = checked.args;
+        } else {
+          args = verdict.input;
+        }
       }
     }
 
     let permission: PermissionDecision | undefined;
     if (options.permissions) {
-      permission = options.permissions.decide(tool.name, args, state);
+      const { permissions } = options;
+      const checked = checkPermission(() => permissions.decide(tool.name, args, state));
+      if (!checked.ok) {
+        return finish(
+          'deny',
+          `Permission denied: ${checked.problem}, so the call is refused. This call was not executed. ${HARNESS_FAULT}`,
+          true,
+        );
+      }
+      permission = checked.decision;
       if (permission.effect === 'deny') {
         return finish(
           'deny',
@@ -139,19 +216,44 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
     }
 
-    const writeKey =
-      tool.effect === 'write' && options.writes ? idempotencyKeyFor(tool, args, state) : undefined;
-    /** PostToolUse hooks see everything that came from the tool: its output or its failure text. */
-    const postToolUse = async (value: string) => {
-      let output = value;
-      for (const hook of options.hooks?.postToolUse ?? [])
-        output = await hook({ ...call, input }, output, state);
-      return output;
-    };
+    let writeKey: string | undefined;
+    if (tool.effect === 'write' && options.writes) {
+      try {
+        writeKey = idempotencyKeyFor(tool, args, state);
+      } catch (error) {
+        // Without a key the write log cannot keep this write from running twice.
+        return finish(
+          'failed',
+          `${tool.name} was not executed: its idempotency key could not be made from these arguments (${errorMessage(error)}), and without one the write could run twice. Check the arguments against the tool's schema and call it again.`,
+          true,
+        );
+      }
+    }
+
+    /**
+     * PostToolUse hooks see everything that came from the tool: its output or its failure text.
+     * A broken one hides it: it may have been the hook that masks it.
+     */
+    const postToolUse = (value: string) =>
+      runPostToolUse(options.hooks?.postToolUse ?? [], { ...call, input }, value, state);
     const respond = async (decision: Decision, value: string, replayed?: boolean) => {
-      let output = await postToolUse(value);
-      if (options.truncateAt !== undefined) output = truncateResult(output, options.truncateAt);
-      return finish(decision, output, false, replayed ? { replayed } : {});
+      const shown = await postToolUse(value);
+      const extra = replayed ? { replayed } : {};
+      if (!shown.ok) {
+        // The call ran: its decision stays, so a write that was made is counted as made.
+        const made = tool.effect === 'write' ? ' The write was made: do not make it again.' : '';
+        return finish(
+          decision,
+          `${tool.name} ran, but ${shown.problem}, so its result is not shown.${made} ${HARNESS_FAULT}`,
+          true,
+          extra,
+        );
+      }
+      const output =
+        options.truncateAt === undefined
+          ? shown.text
+          : truncateResult(shown.text, options.truncateAt);
+      return finish(decision, output, false, extra);
     };
 
     return oneWriteAtATime(writeKey, async () => {
@@ -166,22 +268,31 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
 
       let decision: Decision = 'allow';
       if (permission?.effect === 'ask') {
-        if (state.mode === 'unattended' || !options.approver) {
+        const { approver } = options;
+        if (state.mode === 'unattended' || !approver) {
           return finish(
             'ask_denied',
             `${tool.name} needs a human's approval (${permission.reason}) and ${state.mode === 'unattended' ? 'this run is unattended' : 'no one can approve it'}, so it was not executed. Tell the user a human agent will follow up.`,
             true,
           );
         }
-        const answer = await options.approver({ ...call, input }, permission.reason);
+        const reason = permission.reason;
+        const answer = await askApprover(() => approver({ ...call, input }, reason));
+        if (typeof answer === 'object') {
+          return finish(
+            'ask_denied',
+            `${tool.name} needs a human's approval (${reason}), but ${answer.problem}, so it was not executed. Tell the user a human agent will follow up.`,
+            true,
+          );
+        }
         if (answer === 'defer') {
           return options.canDefer
             ? finish('ask_denied', `${tool.name} is waiting for a human's approval.`, true, {
-                deferred: permission.reason,
+                deferred: reason,
               })
             : finish(
                 'ask_denied',
-                `${tool.name} needs a human's approval (${permission.reason}) and no one can approve it now, so it was not executed. Tell the user a human agent will follow up.`,
+                `${tool.name} needs a human's approval (${reason}) and no one can approve it now, so it was not executed. Tell the user a human agent will follow up.`,
                 true,
               );
         }
@@ -206,7 +317,19 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
               decision,
               run: state,
             });
-      await attempt?.intend();
+      try {
+        await attempt?.intend();
+      } catch (error) {
+        const cause = errorMessage(error);
+        return finish(
+          'failed',
+          `${tool.name} was not executed: the harness failed (${cause}).`,
+          true,
+          {
+            fatal: `could not log the intent of ${tool.name} (write ${writeKey}) before running it: ${cause}; it was not run`,
+          },
+        );
+      }
       const executed = await execute(tool, args, state, options.timeouts ?? false, key);
       if (executed.kind === 'timeout' && attempt) {
         attempt.settleLate(executed.late);
@@ -220,20 +343,32 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         );
       }
       if (executed.kind === 'failed') {
-        await attempt?.failed();
+        const cleared = await logged(() => attempt?.failed());
         // The error text is the tool's too (e.g. 'card 6222... was declined'): hooks mask it.
-        return finish(
-          'failed',
-          await postToolUse(`${tool.name} failed: ${executed.message}`),
-          true,
-        );
+        const shown = await postToolUse(`${tool.name} failed: ${executed.message}`);
+        const content = shown.ok
+          ? shown.text
+          : `${tool.name} failed, and ${shown.problem}, so the error text is not shown. ${HARNESS_FAULT}`;
+        return finish('failed', content, true, {
+          ...(cleared !== undefined && {
+            fatal: `${tool.name} failed, and the write log could not record that write ${writeKey} did not take effect: ${cleared}; it is left with an unknown outcome for a human to resolve`,
+          }),
+        });
       }
 
       const text = resultText(executed.value);
       // A write that ran is logged even when its result cannot be shown: it must not run again.
-      await attempt?.done(text.ok ? text.text : `(the write was made, but ${text.reason})`);
-      if (!text.ok) return finish('failed', `${tool.name} failed: ${text.reason}`, true);
-      return respond(decision, text.text);
+      const unlogged = await logged(() =>
+        attempt?.done(text.ok ? text.text : `(the write was made, but ${text.reason})`),
+      );
+      const outcome = text.ok
+        ? await respond(decision, text.text)
+        : finish('failed', `${tool.name} failed: ${text.reason}`, true);
+      if (unlogged === undefined) return outcome;
+      return {
+        ...outcome,
+        fatal: `${tool.name} ran, but its outcome could not be logged (write ${writeKey}): ${unlogged}; it is left with an unknown outcome, so a resumed run will not make it again: a human must resolve it`,
+      };
     });
   }
 
