@@ -186,16 +186,48 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     }
   };
 
+  /** History, stats and trace of finished calls. */
+  const recordCalls = (outcomes: readonly ToolOutcome[]) => {
+    for (const { record, result } of outcomes) {
+      history.push(record);
+      errorTexts.push(result.is_error ? result.content : undefined);
+      stats.toolCalls += 1;
+      stats.toolMs += record.ms;
+      if (record.isError) stats.toolErrors += 1;
+      // `allow` is a write that ran unconfirmed, even when what came after it failed (a hook).
+      if (record.effect === 'write' && record.decision === 'allow') stats.unconfirmedWrites += 1;
+      trace?.write({
+        type: 'tool_call',
+        step: state.step,
+        tool: record.tool,
+        input: record.input ?? null,
+        decision: record.decision,
+        is_error: record.isError,
+        ms: record.ms,
+        result_chars: record.resultChars,
+        ...(record.replayed && { replayed: true }),
+      });
+    }
+  };
+
   const runBatch = async (
     calls: readonly ToolCall[],
     batchPipeline: typeof pipeline,
   ): Promise<ToolOutcome[] | RunResult> => {
+    let outcomes: ToolOutcome[];
     try {
-      return await batchPipeline.runAll(calls, runState);
+      outcomes = await batchPipeline.runAll(calls, runState);
     } catch (error) {
-      // Only the write log throws out of the pipeline: the write ran but was not recorded.
-      return end('error', '', `could not record a write: ${errorMessage(error)}`);
+      // The pipeline turns every failure into an outcome; this is a bug in it.
+      return end('error', '', `the tool pipeline failed: ${errorMessage(error)}`);
     }
+    const fatal = outcomes.flatMap((outcome) =>
+      outcome.fatal === undefined ? [] : [outcome.fatal],
+    );
+    if (fatal.length === 0) return outcomes;
+    // The write log failed: going on is unsafe. What the batch did stays on record.
+    recordCalls(outcomes);
+    return end('error', '', fatal.join('; '));
   };
 
   const pause = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]) => {
@@ -224,31 +256,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
   };
 
   const completeStep = async (outcomes: readonly ToolOutcome[]): Promise<RunResult | undefined> => {
-    for (const { record, result } of outcomes) {
-      history.push(record);
-      errorTexts.push(result.is_error ? result.content : undefined);
-      stats.toolCalls += 1;
-      stats.toolMs += record.ms;
-      if (record.isError) stats.toolErrors += 1;
-      if (
-        record.effect === 'write' &&
-        record.isError === false &&
-        record.decision !== 'ask_approved'
-      ) {
-        stats.unconfirmedWrites += 1;
-      }
-      trace?.write({
-        type: 'tool_call',
-        step: state.step,
-        tool: record.tool,
-        input: record.input ?? null,
-        decision: record.decision,
-        is_error: record.isError,
-        ms: record.ms,
-        result_chars: record.resultChars,
-        ...(record.replayed && { replayed: true }),
-      });
-    }
+    recordCalls(outcomes);
     messages.push({ role: 'user', content: outcomes.map((outcome) => outcome.result) });
 
     const stop = stopAfterTools(history, errorTexts, harness.limits);

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
+import { defineTool } from './define-tool.js';
+import type { Harness } from './harness.js';
+import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createMemoryTrace } from './trace.js';
+
+/**
+ * The run as a whole when user code in the tool pipeline breaks: the model gets a failed
+ * tool_result and the run goes on; only a failing write log ends it, with that cause, and every
+ * call of the batch stays in the history, the stats and the trace.
+ */
+
+let writesExecuted = 0;
+const read = defineTool({
+  name: 'get_x',
+  description: 'A read',
+  effect: 'read',
+  parameters: z.object({}),
+  execute: () => 'x',
+});
+const write = defineTool({
+  name: 'resubmit',
+  description: 'A write keyed by order',
+  effect: 'write',
+  parameters: z.object({ order_id: z.string() }),
+  idempotencyKey: ({ order_id }) => `${order_id}:resubmit`,
+  execute: () => {
+    writesExecuted += 1;
+    return 'written';
+  },
+});
+
+const batch = [
+  { name: 'get_x', input: {} },
+  { name: 'resubmit', input: { order_id: 'ORD1' } },
+];
+
+async function run(
+  overrides: Partial<Harness>,
+  options: { calls?: typeof batch; checkpoints?: CheckpointStore; afterTools?: boolean } = {},
+) {
+  writesExecuted = 0;
+  const model = createScriptedModel([
+    toolTurn(options.calls ?? batch),
+    ...(options.afterTools === false ? [] : [textTurn('final answer')]),
+  ]);
+  const trace = createMemoryTrace();
+  const harness: Harness = {
+    name: 'probe',
+    tools: [read, write],
+    system: () => 'sys',
+    limits: { maxSteps: 5 },
+    ...overrides,
+  };
+  const result = await runAgent({
+    harness,
+    model,
+    modelId: 'm',
+    prompt: 'p',
+    clock: createVirtualClock({ start: 0 }),
+    mode: 'unattended',
+    trace,
+    runId: 'run-1',
+    ...(options.checkpoints && { checkpoints: options.checkpoints }),
+  });
+  const toolResults = result.messages.flatMap((message) =>
+    message.role === 'user' && Array.isArray(message.content) ? message.content : [],
+  ) as Array<{ content: string; is_error?: boolean }>;
+  const traced = trace.events.filter((event) => event.type === 'tool_call');
+  return { result, toolResults, traced, model };
+}
+
+describe('runLoop with broken user code in the tool pipeline', () => {
+  it('goes on when a PostToolUse hook returns nothing, and counts the write that ran', async () => {
+    const { result, toolResults, traced } = await run({
+      hooks: { postToolUse: [() => undefined as never] },
+    });
+    expect(result.status).toBe('done');
+    expect(result.answer).toBe('final answer');
+    expect(writesExecuted).toBe(1);
+    expect(result.toolCalls.map((record) => record.decision)).toEqual(['allow', 'allow']);
+    expect(result.stats.toolCalls).toBe(2);
+    expect(result.stats.toolErrors).toBe(2);
+    expect(result.stats.unconfirmedWrites).toBe(1);
+    expect(traced).toHaveLength(2);
+    expect(toolResults[1]?.content).toContain('PostToolUse hook 1');
+  });
+
+  it('goes on when a PreToolUse hook throws: neither call runs, both are answered', async () => {
+    const { result, toolResults } = await run({
+      hooks: {
+        preToolUse: [
+          () => {
+            throw new Error('pre hook bug');
+          },
+        ],
+      },
+    });
+    expect(result.status).toBe('done');
+    expect(writesExecuted).toBe(0);
+    expect(result.toolCalls.map((record) => record.decision)).toEqual(['hook_deny', 'hook_deny']);
+    expect(toolResults.every((block) => block.is_error === true)).toBe(true);
+    expect(toolResults[0]?.content).toContain('pre hook bug');
+  });
+
+  it('does not run a write that a hook answers with a malformed decision', async () => {
+    const { result } = await run({
+      hooks: { preToolUse: [() => ({ decision: 'block' }) as never] },
+    });
+    expect(result.status).toBe('done');
+    expect(writesExecuted).toBe(0);
+    expect(result.stats.unconfirmedWrites).toBe(0);
+  });
+
+  it('answers a write called with input null (no validation) instead of ending the run', async () => {
+    const { result, toolResults } = await run(
+      {},
+      {
+        calls: [{ name: 'resubmit', input: null }] as never,
+        checkpoints: createMemoryCheckpointStore(),
+      },
+    );
+    expect(result.status).toBe('done');
+    expect(writesExecuted).toBe(0);
+    expect(result.toolCalls.map((record) => record.decision)).toEqual(['failed']);
+    expect(toolResults[0]?.content).toContain('idempotency key');
+    expect(result.unresolvedWrites).toBeUndefined();
+  });
+});
+
+describe('runLoop when the write log fails', () => {
+  function failingStore(failOn: 'intent' | 'outcome'): CheckpointStore {
+    const store = createMemoryCheckpointStore();
+    return {
+      ...store,
+      async appendWrite(runId, entry) {
+        if (('kind' in entry ? entry.kind : 'outcome') === failOn) throw new Error('disk full');
+        return store.appendWrite(runId, entry);
+      },
+    };
+  }
+
+  it('ends the run naming the failed outcome log, and keeps the batch and the write that ran', async () => {
+    const { result, traced } = await run(
+      {},
+      { checkpoints: failingStore('outcome'), afterTools: false },
+    );
+    expect(result.status).toBe('error');
+    expect(result.detail).toContain('resubmit ran, but its outcome could not be logged');
+    expect(result.detail).toContain('disk full');
+    expect(writesExecuted).toBe(1);
+    expect(result.toolCalls.map((record) => [record.tool, record.decision])).toEqual([
+      ['get_x', 'allow'],
+      ['resubmit', 'allow'],
+    ]);
+    expect(result.stats.toolCalls).toBe(2);
+    expect(result.stats.unconfirmedWrites).toBe(1);
+    expect(traced).toHaveLength(2);
+    // The intent stays unresolved: a human decides, the write is never run a second time.
+    expect(result.unresolvedWrites?.map((intent) => intent.key)).toEqual([
+      'resubmit:ORD1:resubmit',
+    ]);
+  });
+
+  it('ends the run before the write when its intent cannot be logged', async () => {
+    const { result } = await run({}, { checkpoints: failingStore('intent'), afterTools: false });
+    expect(result.status).toBe('error');
+    expect(result.detail).toContain('could not log the intent of resubmit');
+    expect(result.detail).not.toContain('could not record a write');
+    expect(writesExecuted).toBe(0);
+    expect(result.toolCalls.map((record) => record.decision)).toEqual(['allow', 'failed']);
+  });
+});
