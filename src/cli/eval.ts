@@ -64,9 +64,9 @@ async function main(argv: string[]): Promise<number> {
     console.log(merged.terminal);
     for (const note of merged.notes) console.log(`note: ${note}`);
     console.log(
-      `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ')}`,
+      `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
     );
-    return printGate(merged.report.gate);
+    return printGate(merged.report.gate, merged.writeError);
   }
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (shard && (values.compare !== undefined || values['update-reference'])) {
@@ -132,18 +132,23 @@ async function main(argv: string[]): Promise<number> {
   console.log(result.terminal);
   for (const note of result.notes) console.log(`note: ${note}`);
   console.log(
-    `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ')}`,
+    `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ') || 'nothing'}`,
   );
-  return printGate(result.report.gate);
+  return printGate(result.report.gate, result.writeError);
 }
 
-function printGate(gate: GateResult): number {
+/** The gate's verdict; exit 2 when the reports CI reads could not be written, whatever it says. */
+function printGate(gate: GateResult, writeError?: string): number {
   // The reasons are listed under the report header above.
   console.log(
     gate.passed
       ? 'gate: passed'
       : `gate: FAILED (${gate.reasons.length} reason${gate.reasons.length === 1 ? '' : 's'} above)`,
   );
+  if (writeError) {
+    console.error(`eval: ${writeError}`);
+    return 2;
+  }
   return gate.passed ? 0 : 1;
 }
 

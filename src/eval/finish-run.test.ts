@@ -68,3 +68,44 @@ describe('finishRun: transcripts', () => {
     expect(html).not.toContain('trial-1.json is missing');
   });
 });
+
+describe('finishRun: writing the reports', () => {
+  const input = (dir: string) => ({
+    projectDir: dir,
+    records: [makeRecord({ trial: 1 })],
+    floors: [],
+    loadErrors: [],
+    declared: new Set<string>(),
+    trials: 1,
+    reference: undefined,
+  });
+
+  // A read-only reports/ used to throw away the whole result: no scores, no gate, one line
+  // naming a temp file. Root ignores file modes, so a directory in a report's place stands in.
+  it('keeps the scores and the gate when the reports cannot be written, and replaces none of them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finish-run-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'reports/latest.html'), { recursive: true });
+    writeFileSync(join(dir, 'reports/latest.json'), 'the previous run');
+    const finished = await finishRun(input(dir), {});
+    expect(finished.terminal).toContain('T1');
+    expect(finished.report.gate.passed).toBe(true);
+    expect(finished.written).toEqual([]);
+    expect(finished.writeError).toContain('the reports were not written');
+    expect(finished.writeError).toContain('latest.html is a directory');
+    expect(readFileSync(join(dir, 'reports/latest.json'), 'utf8')).toBe('the previous run');
+  });
+
+  it('writes latest.json, .md and .html as one set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finish-run-'));
+    dirs.push(dir);
+    const finished = await finishRun(input(dir), {});
+    expect(finished.writeError).toBeUndefined();
+    expect(finished.written).toEqual([
+      'reports/latest.json',
+      'reports/latest.md',
+      'reports/latest.html',
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, 'reports/latest.json'), 'utf8')).trials).toBe(1);
+  });
+});

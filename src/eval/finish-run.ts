@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
-import { ConfigError } from '../core/errors.js';
+import { writeFilesAtomic } from '../core/atomic-write.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 import { referenceFileOf } from './reference-file.js';
 import { buildReport } from './report/build-report.js';
@@ -37,6 +37,11 @@ export interface FinishedRun {
   written: string[];
   /** Things the user should know about this run (e.g. that trial counts differ). */
   notes: string[];
+  /**
+   * Why the reports could not be written (reports/ read-only, a directory in a file's place):
+   * the scores and the gate above still stand, and nothing of the old set was replaced.
+   */
+  writeError?: string;
 }
 
 export interface LoadedReference {
@@ -106,8 +111,7 @@ export async function finishRun(
   if (options.writeReports === false) return { report, terminal, written, notes };
   const markdown = renderMarkdown(model, { htmlNote: HTML_REPORT_NOTE });
   const reports = join(input.projectDir, 'reports');
-  await writeFileAtomic(join(reports, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFileAtomic(join(reports, 'latest.md'), markdown);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
   const records = [...input.records].sort(byTrial);
   const unread = records.filter((record) => !input.transcripts?.has(record));
   const read = await loadTranscripts(unread, input.projectDir);
@@ -119,12 +123,25 @@ export async function finishRun(
     model,
     records.map((record, index) => ({ record, transcript: transcripts[index]! })),
   );
-  await writeFileAtomic(join(reports, 'latest.html'), html);
-  written.push('reports/latest.json', 'reports/latest.md', 'reports/latest.html');
-  if (options.updateReference) {
-    await writeFileAtomic(join(reports, 'reference.json'), `${JSON.stringify(report, null, 2)}\n`);
-    written.push('reports/reference.json');
+  const set: Array<[string, string]> = [
+    ['latest.json', json],
+    ['latest.md', markdown],
+    ['latest.html', html],
+    ...(options.updateReference ? [['reference.json', json] as [string, string]] : []),
+  ];
+  try {
+    // One set: an interrupted or failed write leaves the old reports or the new ones, not a mix.
+    await writeFilesAtomic(set.map(([name, text]) => [join(reports, name), text]));
+  } catch (error) {
+    return {
+      report,
+      terminal,
+      written,
+      notes,
+      writeError: `the reports were not written: ${errorMessage(error)}`,
+    };
   }
+  written.push(...set.map(([name]) => `reports/${name}`));
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) {
     await appendFile(summary, `${markdown}\n`);
