@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'checkpoint_version'
   | 'checkpoint_conflict'
   | 'run_locked'
+  | 'run_lock_invalid'
+  | 'trace_exists'
   | 'network_refused';
 
 export class HarnessError extends Error {

@@ -1,9 +1,17 @@
-import { unlinkSync } from 'node:fs';
-import { open, stat, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants, unlinkSync } from 'node:fs';
+import { lstat, open, realpath, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { processExists } from '../core/process-exists.js';
-import { readRegularFile, readRegularFileSync } from '../core/regular-file.js';
+import {
+  NotRegularFileError,
+  openRegularFileHandle,
+  readRegularFile,
+  readRegularFileSync,
+  whyUnreadable,
+} from '../core/regular-file.js';
 import type { TraceSink } from './trace.js';
 
 /** Who holds a run: written into the lock file. */
@@ -45,13 +53,25 @@ export interface AcquireRunLockOptions {
   isAlive?: (pid: number) => boolean;
 }
 
-/** How old an unreadable lock file must be before it counts as left by a dead process. */
+/** How old an unreadable lock file or takeover marker must be before it counts as left by a dead process. */
 const UNREADABLE_GRACE_MS = 10_000;
+/** Attempts when the lock keeps vanishing under us, and the longest chain of dead takers passed. */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Lock files (by real path) this process holds or is acquiring. A lock naming this process's
+ * pid that is not among them was left by an earlier process that ran under the same pid (a
+ * container restart): it is stale. Two acquisitions of one run in this process still exclude
+ * each other, as the count includes those in flight.
+ */
+const claims = new Map<string, number>();
 
 /**
  * Take the run's lock: an exclusive create of the lock file holding pid, host and start time.
- * A lock whose process is gone (same host, no such pid) is taken over, and the lock says so.
- * A live holder, or one on another host, is a RunLockedError naming the run and the holder.
+ * A lock whose process is gone (same host, no such pid; or this process's pid, not held by this
+ * process) is taken over, and the lock says so. A live holder, or one on another host, is a
+ * RunLockedError naming the run and the holder. A lock path that is not a regular file is a
+ * RunLockFileError naming it.
  *
  * @example
  * const lock = await acquireRunLock({ file: 'runs/checkpoints/run-1.lock', runId: 'run-1' });
@@ -59,50 +79,132 @@ const UNREADABLE_GRACE_MS = 10_000;
  */
 export async function acquireRunLock(options: AcquireRunLockOptions): Promise<RunLock> {
   const { file, runId } = options;
+  const now = options.now ?? Date.now;
   const holder: RunLockHolder = {
     pid: options.pid ?? process.pid,
     host: options.host ?? hostname(),
-    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    startedAt: new Date(now()).toISOString(),
   };
   const isAlive = options.isAlive ?? processExists;
-  const text = `${JSON.stringify(holder)}\n`;
-
-  if (await createExclusive(file, text)) return ownLock(file, holder, text);
-  const held = await readHolder(file);
-  // An empty or garbled lock whose file is older than a moment belongs to a process that died
-  // between creating it and writing it: stale too. A young one may still be being written.
-  const now = (options.now ?? Date.now)();
-  const deadWhileWriting =
-    held === undefined &&
-    now - ((await stat(file).catch(() => undefined))?.mtimeMs ?? now) > UNREADABLE_GRACE_MS;
-  if (!deadWhileWriting && (held === undefined || held.host !== holder.host || isAlive(held.pid))) {
-    throw lockedError(runId, file, held, holder.host);
+  const claim = join(
+    await realpath(dirname(file)).catch(() => resolve(dirname(file))),
+    basename(file),
+  );
+  claims.set(claim, (claims.get(claim) ?? 0) + 1);
+  const attempt: Attempt = {
+    file,
+    runId,
+    holder,
+    text: `${JSON.stringify(holder)}\n`,
+    isStale: (found) =>
+      found.holder === undefined
+        ? // Empty or garbled: its creator died between creating and writing it, unless it is
+          // young (it may still be being written).
+          now() - found.mtimeMs > UNREADABLE_GRACE_MS
+        : found.holder.host === holder.host &&
+          (found.holder.pid === holder.pid
+            ? (claims.get(claim) ?? 0) <= 1
+            : !isAlive(found.holder.pid)),
+  };
+  try {
+    const tookOverFrom = await acquire(attempt);
+    return ownLock(file, holder, attempt.text, claim, tookOverFrom);
+  } catch (error) {
+    unclaim(claim);
+    throw error;
   }
-  // The holder is gone. Only one of several racing processes may take over: the one that
-  // creates the takeover marker first; the others see a live holder or a locked run.
-  const marker = `${file}.takeover`;
-  if (!(await createExclusive(marker, text))) {
-    // A takeover marker left by a process that died mid-takeover is stale too.
-    const taking = await readHolder(marker);
-    const stale = taking !== undefined && taking.host === holder.host && !isAlive(taking.pid);
-    if (stale) await unlink(marker).catch(() => undefined);
-    if (!stale || !(await createExclusive(marker, text))) {
-      throw lockedError(runId, file, held, holder.host);
+}
+
+/** A lock path that is not a regular file (a directory, a FIFO, a dangling link) or cannot be read. */
+export class RunLockFileError extends HarnessError {
+  constructor(message: string) {
+    super('run_lock_invalid', message);
+  }
+}
+
+interface Attempt {
+  file: string;
+  runId: string;
+  holder: RunLockHolder;
+  text: string;
+  isStale(found: Found): boolean;
+}
+
+/** A lock file or takeover marker as read: its holder when it names one, and what identifies it. */
+interface Found {
+  holder: RunLockHolder | undefined;
+  text: string;
+  ino: number;
+  mtimeMs: number;
+}
+
+async function acquire(attempt: Attempt): Promise<RunLockHolder | undefined> {
+  const { file, runId, holder, text } = attempt;
+  for (let tries = 0; tries < MAX_ATTEMPTS; tries += 1) {
+    if (await createExclusive(file, text)) return undefined;
+    const found = await inspect(file, 'lock', runId);
+    // Released between our create and our read: try again.
+    if (found === undefined) continue;
+    if (!attempt.isStale(found)) throw lockedError(runId, file, found.holder, holder.host);
+    return takeOver(attempt, found);
+  }
+  throw lockedError(runId, file, undefined, holder.host);
+}
+
+/**
+ * Replace a stale lock. Only one of several racing processes may: the one that creates the
+ * takeover marker first; the others see a live taker. A marker left by a taker that died (its
+ * pid is gone, or it is empty and old) is never deleted while others race: the next marker in
+ * the chain, named after the dead one, decides instead, so exactly one process wins each.
+ */
+async function takeOver(attempt: Attempt, stale: Found): Promise<RunLockHolder | undefined> {
+  const { file, runId, holder, text } = attempt;
+  const passed: string[] = [];
+  let marker = `${file}.takeover`;
+  let mine: string | undefined;
+  for (let tries = 0; mine === undefined; tries += 1) {
+    if (tries >= MAX_ATTEMPTS) throw lockedError(runId, file, undefined, holder.host);
+    if (await createExclusive(marker, text)) {
+      mine = marker;
+      break;
     }
+    const taker = await inspect(marker, 'takeover marker', runId);
+    // Its taker finished (the lock changed, which the check below sees) or gave up.
+    if (taker === undefined) continue;
+    if (!attempt.isStale(taker)) throw takingOverError(runId, file, taker.holder, holder.host);
+    passed.push(marker);
+    const id = createHash('sha256')
+      .update(`${marker}\n${taker.ino}\n${taker.mtimeMs}\n${taker.text}`)
+      .digest('hex')
+      .slice(0, 16);
+    marker = `${file}.takeover-${id}`;
   }
   try {
-    const again = await readHolder(file);
-    if (JSON.stringify(again) !== JSON.stringify(held)) {
-      throw lockedError(runId, file, again, holder.host);
-    }
-    await unlink(file);
+    const again = await inspect(file, 'lock', runId);
+    if (!sameFile(again, stale)) throw lockedError(runId, file, again?.holder, holder.host);
+    await unlink(file).catch(ignoreMissing);
     if (!(await createExclusive(file, text))) {
-      throw lockedError(runId, file, await readHolder(file), holder.host);
+      throw lockedError(runId, file, (await inspect(file, 'lock', runId))?.holder, holder.host);
     }
   } finally {
-    await unlink(marker).catch(() => undefined);
+    // Safe for the winner alone: once the lock has changed, a marker made again by a late
+    // racer fails the check above.
+    for (const done of [mine, ...passed]) await unlink(done).catch(() => undefined);
   }
-  return ownLock(file, holder, text, held);
+  return stale.holder;
+}
+
+const sameFile = (a: Found | undefined, b: Found) =>
+  a !== undefined && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.text === b.text;
+
+const ignoreMissing = (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ENOENT') throw error;
+};
+
+function unclaim(claim: string): void {
+  const count = (claims.get(claim) ?? 1) - 1;
+  if (count > 0) claims.set(claim, count);
+  else claims.delete(claim);
 }
 
 /** Locks this process holds, so that exit and signal handlers can release them. */
@@ -117,10 +219,16 @@ function ownLock(
   file: string,
   holder: RunLockHolder,
   text: string,
+  claim: string,
   tookOverFrom?: RunLockHolder,
 ): RunLock {
   let released = false;
   const ours = (content: string | undefined) => !released && content === text;
+  const done = () => {
+    if (!released) unclaim(claim);
+    released = true;
+    held.delete(lock);
+  };
   const lock: RunLock = {
     file,
     holder,
@@ -130,8 +238,7 @@ function ownLock(
         .then((bytes) => bytes.toString('utf8'))
         .catch(() => undefined);
       if (ours(content)) await unlink(file).catch(() => undefined);
-      released = true;
-      held.delete(lock);
+      done();
     },
     releaseSync() {
       let content: string | undefined;
@@ -147,8 +254,7 @@ function ownLock(
           // Already gone: nothing to release.
         }
       }
-      released = true;
-      held.delete(lock);
+      done();
     },
   };
   held.add(lock);
@@ -172,18 +278,70 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
   return true;
 }
 
-async function readHolder(file: string): Promise<RunLockHolder | undefined> {
+/**
+ * Read a lock file or takeover marker without blocking: undefined when it is gone. A directory,
+ * FIFO, socket, device or dangling link, or one that cannot be read, is a RunLockFileError:
+ * never ours, so never taken over, and the user is told what to remove.
+ */
+async function inspect(file: string, what: string, runId: string): Promise<Found | undefined> {
+  let handle: Awaited<ReturnType<typeof openRegularFileHandle>>;
   try {
-    const data = JSON.parse(
-      (await readRegularFile(file)).toString('utf8'),
-    ) as Partial<RunLockHolder>;
-    if (typeof data.pid === 'number' && typeof data.host === 'string') {
+    handle = await openRegularFileHandle(file, constants.O_RDONLY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const link = code === 'ENOENT' ? await lstat(file).catch(() => undefined) : undefined;
+    if (code === 'ENOENT' && !link?.isSymbolicLink()) return undefined;
+    const kind =
+      error instanceof NotRegularFileError
+        ? error.kind
+        : link
+          ? 'a symbolic link to a missing file'
+          : undefined;
+    if (kind !== undefined) {
+      const remove = kind === 'a directory' ? 'rm -r' : 'rm';
+      throw new RunLockFileError(
+        `run '${runId}': its ${what} ${file} is ${kind}, not a regular file; if no process works on the run, remove it (${remove} ${file})`,
+      );
+    }
+    throw new RunLockFileError(
+      `run '${runId}': its ${what} ${file} cannot be read (${whyUnreadable(error)}); fix its permissions, or, if no process works on the run, delete it`,
+    );
+  }
+  try {
+    const info = await handle.stat();
+    const text = (await handle.readFile()).toString('utf8');
+    return { holder: parseHolder(text), text, ino: info.ino, mtimeMs: info.mtimeMs };
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseHolder(text: string): RunLockHolder | undefined {
+  try {
+    const data = JSON.parse(text) as Partial<RunLockHolder> | null;
+    if (typeof data?.pid === 'number' && typeof data.host === 'string') {
       return { pid: data.pid, host: data.host, startedAt: String(data.startedAt) };
     }
   } catch {
     // Empty (its creator is writing it, or died right after creating it) or not ours.
   }
   return undefined;
+}
+
+function takingOverError(
+  runId: string,
+  file: string,
+  taker: RunLockHolder | undefined,
+  host: string,
+): RunLockedError {
+  const who =
+    taker === undefined
+      ? 'another process (its takeover marker is still being written)'
+      : `process ${taker.pid}${taker.host === host ? '' : ` on host ${taker.host}`}`;
+  return new RunLockedError(
+    `run '${runId}' is being taken over by ${who} from a process that is gone; wait for it to finish, or, if no such process is running, delete ${file}.takeover*`,
+    taker,
+  );
 }
 
 function lockedError(
