@@ -123,6 +123,7 @@ export {
   acquireRunLock,
   type RunLock,
   RunLockedError,
+  RunLockFileError,
   type RunLockHolder,
   releaseHeldLocksSync,
 } from './runtime/run-lock.js';
@@ -131,6 +132,7 @@ export {
   createJsonlTrace,
   createMemoryTrace,
   type TraceEvent,
+  TraceExistsError,
   type TraceSink,
 } from './runtime/trace.js';
 export { truncateResult } from './runtime/truncate.js';

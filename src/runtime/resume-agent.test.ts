@@ -123,6 +123,9 @@ describe('resumeAgent', () => {
     await startedRun(checkpoints);
     const error = await rejection(startedRun(checkpoints));
     expect(error.code).toBe('checkpoint_conflict');
+    // The new run's author did not start the other run: no advice to resume it.
+    expect(error.message).not.toMatch(/resume/i);
+    expect(error.message).toContain('start the new run under another id');
   });
 
   it('keeps the system prompt of the start, so a resume the next day sends the same prefix', async () => {

@@ -74,7 +74,7 @@ async function startRun(options: RunAgentOptions, runId: string): Promise<RunRes
     if ((await checkpoints.load(runId)) !== undefined) {
       throw new CheckpointError(
         'checkpoint_conflict',
-        `run '${runId}' already has a checkpoint (${checkpoints.describe(runId)}); resume it, or start the new run under another id`,
+        `run '${runId}' already has a checkpoint (${checkpoints.describe(runId)}): another run uses this id; start the new run under another id`,
       );
     }
     writes = createWriteLog(await checkpoints.loadWrites(runId), (record) =>

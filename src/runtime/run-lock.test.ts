@@ -29,7 +29,7 @@ import {
   releaseHeldLocksSync,
 } from './run-lock.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import { createMemoryTrace } from './trace.js';
+import { createJsonlTrace, createMemoryTrace, TraceExistsError } from './trace.js';
 
 let dir: string;
 beforeEach(() => {
@@ -514,5 +514,34 @@ describe('one process per run', () => {
       started_at: 'then',
     });
     expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it("starts no new run over another run's trace, and releases the lock it took over", async () => {
+    const checkpoints = createFileCheckpointStore({ dir });
+    const traceFile = join(dir, 'run-1.jsonl');
+    writeFileSync(traceFile, '{"type":"run_start"}\n');
+    writeFileSync(
+      lockFile(),
+      JSON.stringify({ pid: 2 ** 30, host: hostname(), startedAt: 'then' }),
+    );
+    const model = createScriptedModel([]);
+    const error = await rejectionOf(
+      runAgent({
+        harness,
+        model,
+        modelId: 'm',
+        prompt: 'go',
+        clock: clock(),
+        mode: 'unattended',
+        runId: 'run-1',
+        checkpoints,
+        trace: createJsonlTrace(traceFile, { exclusive: true }),
+      }),
+      TraceExistsError,
+    );
+    expect(error.message).toContain(traceFile);
+    expect(readFileSync(traceFile, 'utf8')).toBe('{"type":"run_start"}\n');
+    expect(readdirSync(dir)).toEqual(['run-1.jsonl']);
+    expect(model.requests).toHaveLength(0);
   });
 });

@@ -371,18 +371,19 @@ export async function withRunLock<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const lock = await store?.lock?.(runId);
-  if (lock?.tookOverFrom) {
-    const { pid, host, startedAt } = lock.tookOverFrom;
-    trace?.write({
-      type: 'run_lock_taken_over',
-      run_id: runId,
-      pid,
-      host,
-      started_at: startedAt,
-      ts: lock.holder.startedAt,
-    });
-  }
   try {
+    // Inside: a trace that refuses its first event (another run's file) still frees the lock.
+    if (lock?.tookOverFrom) {
+      const { pid, host, startedAt } = lock.tookOverFrom;
+      trace?.write({
+        type: 'run_lock_taken_over',
+        run_id: runId,
+        pid,
+        host,
+        started_at: startedAt,
+        ts: lock.holder.startedAt,
+      });
+    }
     return await work();
   } finally {
     await lock?.release();

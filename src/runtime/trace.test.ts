@@ -13,7 +13,13 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBufferedJsonlTrace, createJsonlTrace, type TraceEvent } from './trace.js';
+import { rejectionOf } from '../core/testing/rejection-of.js';
+import {
+  createBufferedJsonlTrace,
+  createJsonlTrace,
+  type TraceEvent,
+  TraceExistsError,
+} from './trace.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -76,6 +82,27 @@ describe('createJsonlTrace', () => {
     fresh.write(start);
     fresh.close();
     expect(lines(file)).toEqual(['run_start']);
+  });
+
+  it('with exclusive, creates the file at the first event and never replaces an existing one', async () => {
+    const file = tempFile();
+    const fresh = createJsonlTrace(file, { exclusive: true });
+    expect(existsSync(file)).toBe(false);
+    fresh.write(start);
+    fresh.write(end);
+    fresh.write({ type: 'summary_skipped', step: 2, error: 'late' });
+    expect(lines(file)).toEqual(['run_start', 'run_end', 'summary_skipped']);
+
+    const second = createJsonlTrace(file, { exclusive: true });
+    const error = await rejectionOf(
+      Promise.resolve().then(() => second.write(start)),
+      TraceExistsError,
+    );
+    expect(error.code).toBe('trace_exists');
+    expect(error.message).toBe(
+      `${file} already exists: it is another run's trace, which a new run never replaces; start the new run under another id`,
+    );
+    expect(lines(file)).toEqual(['run_start', 'run_end', 'summary_skipped']);
   });
 
   it('replaces an old trace with an empty file, and the old one is deleted', async () => {

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
 import type { ModelEvent } from './model-client.js';
 import type { RunStats } from './types.js';
@@ -76,17 +77,30 @@ export interface TraceSink {
   write(event: TraceEvent): void;
 }
 
+/** A new run's trace file already exists: it belongs to another run and is left as it is. */
+export class TraceExistsError extends HarnessError {
+  constructor(file: string) {
+    super(
+      'trace_exists',
+      `${file} already exists: it is another run's trace, which a new run never replaces; start the new run under another id`,
+    );
+  }
+}
+
 /**
  * Appends each event as it happens, so a crash keeps everything written before it.
  * The file is started empty: one file holds one run. A resumed run passes `append: true`
- * to continue its file. One descriptor per run (not an open per event); it closes at
- * `run_end` or on `close()`, and a later event reopens the file to append.
+ * to continue its file. A new run that must not replace another's passes `exclusive: true`:
+ * the file is created at the first event (after the run's lock and checkpoint checks), and
+ * an existing one is a TraceExistsError. One descriptor per run (not an open per event); it
+ * closes at `run_end` or on `close()`, and a later event reopens the file to append.
  */
 export function createJsonlTrace(
   file: string,
-  options: { append?: boolean } = {},
+  options: { append?: boolean; exclusive?: boolean } = {},
 ): TraceSink & { readonly file: string; close(): void } {
-  let fd: number | undefined = openTrace(file, options.append ? 'a' : 'w');
+  let created = !options.exclusive;
+  let fd: number | undefined = created ? openTrace(file, options.append ? 'a' : 'w') : undefined;
   const close = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
@@ -95,6 +109,10 @@ export function createJsonlTrace(
     file,
     // Every event, not only tool inputs: details and reasons may quote a tool's text.
     write: (event) => {
+      if (!created) {
+        fd = openTrace(file, 'wx');
+        created = true;
+      }
       fd ??= openTrace(file, 'a');
       writeSync(fd, `${JSON.stringify(redactValue(event))}\n`);
       if (event.type === 'run_end') close();
@@ -103,13 +121,21 @@ export function createJsonlTrace(
   };
 }
 
-function openTrace(file: string, flags: 'a' | 'w'): number {
+function openTrace(file: string, flags: 'a' | 'w' | 'wx'): number {
+  const open = () => (flags === 'w' ? createEmpty(file) : openSync(file, flags));
   try {
-    return flags === 'a' ? openSync(file, 'a') : createEmpty(file);
+    return open();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new TraceExistsError(file);
+    if (code !== 'ENOENT') throw error;
     mkdirSync(dirname(file), { recursive: true });
-    return flags === 'a' ? openSync(file, 'a') : createEmpty(file);
+    try {
+      return open();
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code === 'EEXIST') throw new TraceExistsError(file);
+      throw again;
+    }
   }
 }
 
