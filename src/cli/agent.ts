@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
@@ -254,9 +255,11 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
       projectDir: cwd,
     });
-    const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}`;
+    // Sortable by start time; the suffix keeps two runs started in one millisecond apart.
+    const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}-${randomBytes(3).toString('hex')}`;
     traceFile = `runs/${runId}.jsonl`;
-    const file = createJsonlTrace(at(traceFile));
+    // Created at the run's first event, never over an existing file.
+    const file = createJsonlTrace(at(traceFile), { exclusive: true });
     header = `run ${runId} (checkpoints: ${checkpoints.describe(runId)})`;
     result = await runAgent({
       harness,
