@@ -26,6 +26,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     exclude: [...configDefaults.exclude, SLOW_E2E],
     environment: 'node',
+    // Several tests start a process or a whole eval: vitest's 5 s default failed them at a load
+    // average of 14 on 2 cores. A test that really hangs still fails, 30 s later.
+    testTimeout: 30_000,
     // Tests that run the evals use the build in dist/ (as npm run eval does): fresh before they start.
     globalSetup: ['src/cli/dist-global-setup.ts'],
     // Each file gets a fresh module graph (vitest's default isolation): several files start msw
