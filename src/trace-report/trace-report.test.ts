@@ -6,7 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { emptyStats } from '../runtime/stop-rules.js';
 import type { TraceEvent } from '../runtime/trace.js';
 import { formatTraceMarkdown, formatTraceTables } from './format.js';
-import { parseTrace, readTraces } from './read-traces.js';
+import { parseTrace, readTraces, type TraceFile } from './read-traces.js';
 import { summarizeTraces } from './summarize.js';
 
 const stats = { ...emptyStats(), steps: 2, toolCalls: 2, toolErrors: 1 };
@@ -79,6 +79,30 @@ describe('summarizeTraces', () => {
       ],
     });
     expect(tools[1]).toMatchObject({ tool: 'resubmit_refund', errorRate: 1 });
+  });
+
+  it('does work linear in the number of tool calls (one tool called many times)', () => {
+    // Counted, not timed: every array iteration step while summarizing. Copying a tool's call
+    // list per call (the old code) makes 4x the calls cost 16x the steps.
+    const steps = (calls: number) => {
+      const trace: TraceFile = {
+        file: 'long.jsonl',
+        problems: [],
+        events: Array.from({ length: calls }, (_, step) => ({
+          type: 'tool_call' as const,
+          step,
+          tool: 'get_order',
+          decision: 'allow',
+          is_error: false,
+          ms: step % 7,
+        })),
+      };
+      return countArrayIterationSteps(() => summarizeTraces([trace]));
+    };
+    const small = steps(2_000);
+    const large = steps(8_000);
+    expect(large / small).toBeLessThan(5);
+    expect(large).toBeLessThan(8_000 * 10);
   });
 
   it('reports each run with its status, steps, tokens, retries and resumes', () => {
@@ -166,3 +190,21 @@ describe('formatting', () => {
     expect(text).toContain('| a\\|b.jsonl | T1 | upgraded | done | 2 | 1 | 150 | 10 | 0 |');
   });
 });
+
+/** How many values array iterators yield while `run` runs (spread, for...of, Array.from). */
+function countArrayIterationSteps(run: () => void): number {
+  const original = Array.prototype[Symbol.iterator];
+  let count = 0;
+  Array.prototype[Symbol.iterator] = function* counted(this: unknown[]) {
+    for (const value of original.call(this)) {
+      count += 1;
+      yield value;
+    }
+  };
+  try {
+    run();
+  } finally {
+    Array.prototype[Symbol.iterator] = original;
+  }
+  return count;
+}
