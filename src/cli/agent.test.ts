@@ -1,7 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlCharacters } from '../core/testing/control-characters.js';
 import { startSimulator } from '../simulator/server.js';
 import { runAgentCli } from './agent.js';
 import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from './cli-testing.js';
@@ -75,6 +78,45 @@ describe('npm run agent', { timeout: 60_000 }, () => {
     expect(verbose.code).toBe(2);
     expect(verbose.stdout).toMatch(/^step 1 model \S+: cannot reach .*; retry 1 in \d+ms$/m);
     expect(verbose.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('prints control characters in the answer as visible escapes, keeping its lines', async () => {
+    const esc = '\u001b';
+    const answer = `refund ${esc}]0;PWNED\u0007${esc}]52;c;Y3VybA==\u0007${esc}[2J${esc}[8m hidden\nsecond line`;
+    // A stand-in Messages API on 127.0.0.1 that answers every call with that text.
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [{ type: 'text', text: answer }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { code, stdout } = await agentCli(['Where is ORD1001?', '--unattended'], {
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ANTHROPIC_API_KEY: 'test-key',
+      });
+      expect(code).toBe(0);
+      expect(controlCharacters(stdout)).toEqual([]);
+      expect(stdout).toContain(
+        '\nrefund \\u001b]0;PWNED\\u0007\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J\\u001b[8m hidden\nsecond line\n',
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it(

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { escapeForTerminal } from '../core/terminal-text.js';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
@@ -55,7 +56,9 @@ function terminalApprover(): Approver | undefined {
     const prompt = createInterface({ input: process.stdin, output: process.stdout });
     try {
       const answer = await prompt.question(
-        `approve ${call.name}(${JSON.stringify(call.input)})? ${reason} [y/N/later] `,
+        escapeForTerminal(
+          `approve ${call.name}(${JSON.stringify(call.input)})? ${reason} [y/N/later] `,
+        ),
       );
       if (/^l(ater)?$/i.test(answer.trim())) return 'defer';
       return /^y(es)?$/i.test(answer.trim());
@@ -108,7 +111,8 @@ function printingTrace(file: TraceSink, first: () => void, verbose: boolean): Tr
       const text = line(event);
       if (text === undefined) return;
       first();
-      console.log(text);
+      // Tool names, errors and reasons can carry a model's or a server's text.
+      console.log(escapeForTerminal(text));
     },
   };
 }
@@ -135,7 +139,8 @@ export function runAgentCli(argv: string[], context: AgentCliContext = {}): Prom
         : error instanceof HarnessError
           ? error.code
           : 'error';
-    console.error(`agent: ${prefix}: ${errorMessage(error)}`);
+    // A Messages API error carries the server's text.
+    console.error(`agent: ${prefix}: ${escapeForTerminal(errorMessage(error))}`);
     return 2;
   });
 }
@@ -277,13 +282,14 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
 
   if (result.status === 'error' && setupFailure) throw setupFailure;
   printHeader();
-  if (result.answer) console.log(`\n${result.answer}\n`);
+  // The model's text: its lines are kept, its escape sequences shown, never obeyed.
+  if (result.answer) console.log(`\n${escapeForTerminal(result.answer, { lines: true })}\n`);
   for (const write of result.unresolvedWrites ?? []) {
     console.log(
       `write ${write.key} (step ${write.step}) has an unknown outcome: check the downstream system, then npm run agent -- --resume ${result.runId} --resolve-write ${write.key}=done (it took effect) or =retry`,
     );
   }
-  const detail = result.detail ? ` ${result.detail}` : '';
+  const detail = result.detail ? ` ${escapeForTerminal(result.detail)}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
   if (result.status === 'awaiting_approval') {
     const resume = `npm run agent -- --resume ${result.runId}`;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { escapeForTerminal } from '../core/terminal-text.js';
 import { shortFixtures } from '../eval/fixture-inventory.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { runEvals } from '../eval/run-evals.js';
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     const { mergeEvals } = await import('../eval/merge-evals.js');
     const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
     console.log(merged.terminal);
-    for (const note of merged.notes) console.log(`note: ${note}`);
+    for (const note of merged.notes) console.log(`note: ${escapeForTerminal(note)}`);
     console.log(
       `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
     );
@@ -130,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   console.log(result.terminal);
-  for (const note of result.notes) console.log(`note: ${note}`);
+  for (const note of result.notes) console.log(`note: ${escapeForTerminal(note)}`);
   console.log(
     `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ') || 'nothing'}`,
   );
@@ -158,7 +159,8 @@ function printGate(gate: GateResult, writeError?: string): number {
  */
 export function runEvalCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
-    console.error(`eval: ${errorMessage(error)}`);
+    // Shard and reference errors quote task ids and paths from files.
+    console.error(`eval: ${escapeForTerminal(errorMessage(error))}`);
     return 2;
   });
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { errorMessage, HarnessError } from '../core/errors.js';
+import { escapeForTerminal } from '../core/terminal-text.js';
 import { formatTraceMarkdown, formatTraceTables } from '../trace-report/format.js';
 import { readTraces } from '../trace-report/read-traces.js';
 import { summarizeTraces } from '../trace-report/summarize.js';
@@ -55,7 +56,8 @@ function parse(argv: string[]) {
 export function runTraceCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
     const prefix = error instanceof HarnessError ? error.code : 'error';
-    console.error(`trace: ${prefix}: ${errorMessage(error)}`);
+    // The message names a path, which may come from a folder listing.
+    console.error(`trace: ${prefix}: ${escapeForTerminal(errorMessage(error))}`);
     return 2;
   });
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type TableType from 'cli-table3';
+import { escapeForTerminal } from '../core/terminal-text.js';
 import type { RunSummary, ToolSummary, TraceReport } from './summarize.js';
 
 const TOOL_HEAD = ['Tool', 'Calls', 'Mean ms', 'p95 ms', 'Error rate', 'Decisions'];
@@ -15,22 +16,24 @@ const RUN_HEAD = [
   'Retries',
 ];
 
+// Every cell and problem line comes from trace files: escaped, so no byte of them reaches the
+// terminal as a control sequence, and a line break cannot forge a row.
 function toolRow(tool: ToolSummary): string[] {
-  return [
+  return escapeCells([
     tool.tool,
     String(tool.calls),
     tool.meanMs.toFixed(0),
     String(tool.p95Ms),
     `${(tool.errorRate * 100).toFixed(0)}%`,
     tool.decisions.map(([decision, count]) => `${decision} ${count}`).join(', '),
-  ];
+  ]);
 }
 
 function runRow(run: RunSummary): string[] {
   const retries =
     run.fallbacks > 0 ? `${run.retries} (+${run.fallbacks} fallback)` : String(run.retries);
   const status = run.resumes > 0 ? `${run.status} (resumed ${run.resumes}x)` : run.status;
-  return [
+  return escapeCells([
     run.file,
     run.task ?? '',
     run.variant,
@@ -40,7 +43,11 @@ function runRow(run: RunSummary): string[] {
     String(run.inputTokens),
     String(run.outputTokens),
     retries,
-  ];
+  ]);
+}
+
+function escapeCells(cells: string[]): string[] {
+  return cells.map((cell) => escapeForTerminal(cell));
 }
 
 const RIGHT_TOOLS = [1, 2, 3, 4];
@@ -79,7 +86,7 @@ export function formatTraceMarkdown(report: TraceReport): string {
   const md = (head: string[], rows: string[][], right: number[]) => [
     `| ${head.join(' | ')} |`,
     `|${head.map((_, index) => (right.includes(index) ? '---:' : '---')).join('|')}|`,
-    ...rows.map((row) => `| ${row.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`),
+    ...rows.map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
   ];
   return [
     '## Tools',
@@ -89,14 +96,19 @@ export function formatTraceMarkdown(report: TraceReport): string {
     '## Runs',
     '',
     ...md(RUN_HEAD, report.runs.map(runRow), RIGHT_RUNS),
-    ...problemLines(report, '- '),
+    ...problemLines(report, '- ').map(markdownCell),
     '',
   ].join('\n');
 }
 
+/** A cell as GFM text: no HTML from a trace file, and a pipe cannot end the cell. */
+function markdownCell(cell: string): string {
+  return cell.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('|', '\\|');
+}
+
 function problemLines(report: TraceReport, bullet = '  '): string[] {
   const lines = report.runs.flatMap((run) =>
-    run.problems.map((problem) => `${bullet}${run.file} ${problem}`),
+    run.problems.map((problem) => `${bullet}${escapeForTerminal(`${run.file} ${problem}`)}`),
   );
   return lines.length === 0 ? [] : ['', 'Unreadable lines (skipped):', ...lines];
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.js';
+import { controlCharacters } from '../core/testing/control-characters.js';
 import { emptyStats } from '../runtime/stop-rules.js';
 import type { TraceEvent } from '../runtime/trace.js';
 import { formatTraceMarkdown, formatTraceTables } from './format.js';
@@ -182,6 +183,39 @@ describe('formatting', () => {
     expect(text).toMatch(/│ a\|b\.jsonl\s+│ T1\s+│ upgraded │ done\s+│/);
   });
 
+  it('shows control characters from trace files as visible escapes, in both formats', () => {
+    const esc = '\u001b';
+    const evilTool = `${esc}]52;c;Y3VybA==\u0007${esc}[2J${esc}[31mget_order\nforged row`;
+    const [trace] = [
+      parseTrace(
+        jsonl([start('a'), tool(evilTool, 1, `allow${esc}[8m`), end(`done${esc}[8m`)]),
+        `run${esc}]0;title\u0007.jsonl`,
+      ),
+    ];
+    trace!.problems.push('line 9: not JSON');
+    const evil = summarizeTraces([trace!]);
+    for (const text of [formatTraceTables(evil), formatTraceMarkdown(evil)]) {
+      // Line breaks are the tables' own; nothing else below U+0020 (nor DEL or C1) is printed.
+      expect(controlCharacters(text)).toEqual([]);
+      expect(text).toContain(
+        '\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J\\u001b[31mget_order\\nforged row',
+      );
+      expect(text).toContain('done\\u001b[8m');
+      expect(text).toContain('allow\\u001b[8m 1');
+      expect(text).toContain('run\\u001b]0;title\\u0007.jsonl line 9: not JSON');
+    }
+  });
+
+  it('keeps HTML and line breaks from trace files out of the markdown', () => {
+    const trace = parseTrace(
+      jsonl([start('a', '<img src=x>\nT1'), tool('a&b<c', 1, 'allow'), end('done')]),
+      'a.jsonl',
+    );
+    const text = formatTraceMarkdown(summarizeTraces([trace]));
+    expect(text).toContain('| a&amp;b&lt;c | 1 |');
+    expect(text).toContain('| a.jsonl | &lt;img src=x>\\nT1 | upgraded |');
+  });
+
   it('prints markdown tables with numbers right-aligned and pipes escaped', () => {
     const text = formatTraceMarkdown(report);
     expect(text).toContain('| Tool | Calls | Mean ms | p95 ms | Error rate | Decisions |');
@@ -200,7 +234,7 @@ function countArrayIterationSteps(run: () => void): number {
       count += 1;
       yield value;
     }
-  };
+  } as typeof original;
   try {
     run();
   } finally {

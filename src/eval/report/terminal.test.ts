@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { controlCharacters } from '../../core/testing/control-characters.js';
 import { buildReport } from './build-report.js';
 import { renderTerminal, visibleLength, wrap } from './terminal.js';
 import { makeRecord, sampleRecords } from './test-records.js';
@@ -93,6 +94,34 @@ describe('renderTerminal', () => {
       '  T1 baseline trial 1: failed\n    expected "Overdue"\n    trace: runs/T1-baseline-1.jsonl',
     );
     expect(text).toContain('Compared with the reference (then)');
+  });
+
+  it('shows control characters from records as visible escapes, keeping only its own colours', () => {
+    const esc = '\u001b';
+    const evil = buildReport({
+      records: [
+        makeRecord({
+          task: `T1${esc}]52;c;Y3VybA==\u0007`,
+          variant: `baseline${esc}[2J`,
+          outcome: 'failed',
+          messages: [
+            `expected "Overdue"\nanswer: refund ${esc}]0;PWNED\u0007${esc}[8m hidden\rforged`,
+          ],
+          tracePath: `runs/${esc}[2J.jsonl`,
+        }),
+      ],
+      trials: 1,
+      floors: [],
+      generatedAt: '2026-01-09T10:00:00.000Z',
+    });
+    const plain = renderTerminal(evil);
+    expect(controlCharacters(plain)).toEqual([]);
+    expect(plain).toContain('answer: refund \\u001b]0;PWNED\\u0007\\u001b[8m hidden\\rforged');
+    expect(plain).toContain('T1\\u001b]52;c;Y3VybA==\\u0007');
+    expect(plain).toContain('runs/\\u001b[2J.jsonl');
+    const colored = renderTerminal(evil, { color: true });
+    const colours = new RegExp(`${esc}\\[\\d+m`, 'g');
+    expect(controlCharacters(colored.replaceAll(colours, ''))).toEqual([]);
   });
 
   it('uses ANSI colours only when asked', () => {

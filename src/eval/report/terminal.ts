@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
   formatAmount,
@@ -322,7 +323,9 @@ export function renderTerminal(
   input: ReportModel | EvalReport,
   options: TerminalOptions = {},
 ): string {
-  const model = 'header' in input ? input : buildReportModel(input);
+  // Task ids, messages and paths come from task files, shard records and model answers: escaped
+  // once here, so the only control sequences printed are this renderer's own colours.
+  const model = escapeStrings('header' in input ? input : buildReportModel(input));
   const color = options.color ?? false;
   const sections = [
     headerLines(model, color).join('\n'),
@@ -336,4 +339,15 @@ export function renderTerminal(
     failureLines(model).join('\n'),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+/** The model with every string's control characters escaped (line breaks kept). */
+function escapeStrings<Value>(value: Value): Value {
+  if (typeof value === 'string') return escapeForTerminal(value, { lines: true }) as Value;
+  if (Array.isArray(value)) return value.map(escapeStrings) as Value;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, item]) => [key, escapeStrings(item)]);
+    return Object.fromEntries(entries) as Value;
+  }
+  return value;
 }
