@@ -96,6 +96,21 @@ describe('verifyFixtures', () => {
     expect(corrupt?.problems[0]).toMatch(/meta\.model/);
   });
 
+  it('names a cassette with a value nested 100,000 levels deep instead of overflowing the stack', async () => {
+    const { dir, file } = projectWith();
+    const text = readFileSync(file, 'utf8');
+    const nested = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    writeFileSync(file, text.replace('"body": {', `"body": {"extra": ${nested}, `));
+    const verdicts = await verifyFixtures({ projectDir: dir });
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]?.fixture).toBe('fixtures/T1/upgraded/trial-1.json');
+    expect(verdicts[0]?.problems).toEqual([
+      expect.stringMatching(
+        /trial-1\.json: exchanges\.0\.request\.body\.extra\.0\.0\.0\.0\.0\.0\.0\.0… nests deeper than 1000 levels/,
+      ),
+    ]);
+  });
+
   it('checks a live cassette against the hash the reference replayed', async () => {
     const { file } = projectWith((cassette) => {
       cassette.meta.source = 'live';

@@ -103,6 +103,36 @@ describe('readCassette', () => {
     expect(error.message).toContain('exchanges.0.response.events.0.event: expected string');
   });
 
+  /** A cassette whose first request body holds `extra`, `depth` arrays (or objects) deep. */
+  async function deepCassette(depth: number, kind: 'array' | 'object' = 'array'): Promise<string> {
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+    const text = await readFile(file, 'utf8');
+    // Built as text: JSON.stringify cannot write a value this deep.
+    const [open, innermost, close] = kind === 'array' ? ['[', '[]', ']'] : ['{"a":', '{}', '}'];
+    const nested = `${open.repeat(depth - 1)}${innermost}${close.repeat(depth - 1)}`;
+    await writeFile(file, text.replace('"body": {', `"body": {"extra": ${nested}, `));
+    return file;
+  }
+
+  it('refuses a value nested 100,000 levels deep as fixture_corrupt, naming the file and the path', async () => {
+    const file = await deepCassette(100_000);
+    const error = await expectFixtureError(file, 'fixture_corrupt');
+    expect(error.message).toBe(
+      `${file}: exchanges.0.request.body.extra.0.0.0.0.0.0.0.0… nests deeper than 1000 levels (a recorded cassette has a few dozen): restore the recorded cassette (git checkout) or re-record the trial`,
+    );
+  });
+
+  it('counts objects as levels too, and reads a value exactly at the limit', async () => {
+    // The cassette itself takes 4 levels (root, exchanges, exchange, request) and body a 5th.
+    const objects = await deepCassette(996, 'object');
+    const error = await expectFixtureError(objects, 'fixture_corrupt');
+    expect(error.message).toContain('exchanges.0.request.body.extra.a.a.a.a.a.a.a.a… nests deeper');
+    const atLimit = await deepCassette(995, 'object');
+    const cassette = await readCassette(atLimit);
+    expect(JSON.stringify(cassette).length).toBeGreaterThan(995 * 5);
+  });
+
   it('rejects a header outside the allow-list', async () => {
     const file = freshFile();
     const exchange = textExchange('hi', 'hello');

@@ -3,8 +3,10 @@ import type { z } from 'zod';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { canonicalize } from '../core/canonical-json.js';
 import { errorMessage, FixtureError, SecretLeakError } from '../core/errors.js';
+import { pathDeeperThan } from '../core/json-depth.js';
 import { describeZodIssues } from '../core/parse.js';
 import { NotRegularFileError, readRegularFileSync } from '../core/regular-file.js';
+import { escapeForTerminal } from '../core/terminal-text.js';
 import {
   type Cassette,
   CassetteSchema,
@@ -15,8 +17,9 @@ import {
 import { findCassetteSecret } from './secret-scan.js';
 
 /**
- * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a
- * wrong version or a bad field is `fixture_corrupt`, naming the file and the field; a
+ * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a value nested
+ * deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is `fixture_corrupt`, naming
+ * the file and the field; a
  * credential inside (in its bytes or in a streamed text) is `fixture_secret`.
  */
 export async function readCassette(file: string): Promise<Cassette> {
@@ -46,6 +49,13 @@ export async function readCassette(file: string): Promise<Cassette> {
     const message = `${shown}: invalid JSON: ${errorMessage(error)}`;
     throw new FixtureError('fixture_corrupt', message, { cause: error });
   }
+  const tooDeep = pathDeeperThan(data, MAX_CASSETTE_DEPTH);
+  if (tooDeep) {
+    throw new FixtureError(
+      'fixture_corrupt',
+      `${shown}: ${describeDeepPath(tooDeep)} nests deeper than ${MAX_CASSETTE_DEPTH} levels (a recorded cassette has a few dozen): restore the recorded cassette (git checkout) or re-record the trial`,
+    );
+  }
   const result = CassetteSchema.safeParse(data);
   if (!result.success) {
     const issues = describeZodIssues(flattenIssues(result.error.issues));
@@ -61,6 +71,18 @@ export async function readCassette(file: string): Promise<Cassette> {
   }
   readText.set(result.data, text);
   return result.data;
+}
+
+/**
+ * Far deeper than a recorded cassette, far shallower than the stack: what replaying, hashing and
+ * verifying do recursively (JSON.stringify, canonicalize) cannot overflow on a value read here.
+ */
+export const MAX_CASSETTE_DEPTH = 1000;
+
+/** The first steps of a path hundreds of levels long: enough to find the field. */
+function describeDeepPath(path: ReadonlyArray<string | number>): string {
+  const shown = path.slice(0, 13).map((key) => escapeForTerminal(String(key)));
+  return `${shown.join('.')}${path.length > shown.length ? '…' : ''}`;
 }
 
 /** The bytes each cassette returned by `readCassette` was read from. */
