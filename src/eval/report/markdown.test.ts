@@ -105,6 +105,35 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('keeps chart labels inside the Mermaid fence and inside their quotes', () => {
+    const evil = [
+      'X9\n```\n## Gate: passed\n![pixel](https://example.invalid/track.png)\n```mermaid',
+      'X8\r```\r%%{init: {"theme": "dark"}}%%',
+      'X7 "quoted" `ticks` #quot; <b>bold</b>',
+    ];
+    const text = render(evil.map((task) => makeRecord({ task, outcome: 'passed' })));
+    const start = text.indexOf('```mermaid\n');
+    const end = text.indexOf('\n```\n', start);
+    const lines = text.slice(start, end + 4).split(/\r\n|\r|\n/);
+    // The fence, the chart's five statements and the closing fence: nothing broke a line, and a
+    // lone CR (a line ending to CommonMark) in a table cell opened no fence either.
+    expect(lines).toHaveLength(7);
+    expect(text.match(/^`{3,}/gm)).toHaveLength(2);
+    const axis = lines[3] ?? '';
+    expect(axis).toMatch(/^ {2}x-axis \["[^"]*"(, "[^"]*")*\]$/);
+    expect(axis.match(/"[^"]*"/g)).toHaveLength(evil.length);
+    expect(axis).not.toMatch(/[`<>%]/);
+    expect(axis).toContain(
+      '"X9 #96;#96;#96; #35;#35; Gate: passed ![pixel](https://example.invalid/track.png) #96;#96;#96;mermaid upgraded (k=1)"',
+    );
+    expect(axis).toContain(
+      '"X8 #96;#96;#96; #37;#37;{init: {#quot;theme#quot;: #quot;dark#quot;}}#37;#37; upgraded (k=1)"',
+    );
+    expect(axis).toContain(
+      '"X7 #quot;quoted#quot; #96;ticks#96; #35;quot; #60;b#62;bold#60;/b#62; upgraded (k=1)"',
+    );
+  });
+
   it('says so instead of drawing an empty chart', () => {
     const empty = render([makeRecord({ outcome: 'missing' })]);
     expect(empty).toContain('No pass^k to chart: no trial was counted.');

@@ -1,3 +1,4 @@
+import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
   formatAmount,
@@ -17,13 +18,16 @@ import type { ComparisonFlag, EvalReport } from './report-schema.js';
 export const HTML_REPORT_NOTE =
   'Transcripts of every trial: `reports/latest.html` (open it with `npm run view`; in CI, the `eval-report-*` artifact).';
 
+/** CommonMark ends a line at LF, CRLF and a lone CR: any of them could open a code fence. */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
 /** Text safe inside a GFM table cell or an HTML summary. */
 export function escapeText(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/\|/g, '\\|')
-    .replace(/\r?\n/g, ' ');
+    .replace(LINE_BREAK, ' ');
 }
 
 /** A run of backticks longer than any inside the text, so the text cannot close it. */
@@ -33,7 +37,7 @@ function fenceFor(text: string, minimum: number): string {
 }
 
 export function inlineCode(text: string): string {
-  const flat = text.replace(/\r?\n/g, ' ');
+  const flat = text.replace(LINE_BREAK, ' ');
   const fence = fenceFor(flat, 1);
   // CommonMark strips one space each side, which is only needed next to a backtick.
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -129,7 +133,7 @@ function chartSection(model: ReportModel): string {
   const note = all.some((bar) => bar.value === null)
     ? '\n\nRows without a counted trial have no bar.'
     : '';
-  const quote = (text: string) => `"${text.replace(/"/g, "'")}"`;
+  const quote = (text: string) => `"${mermaidText(text)}"`;
   const bars = all.filter((bar) => bar.value !== null);
   const chart = [
     '```mermaid',
@@ -141,6 +145,27 @@ function chartSection(model: ReportModel): string {
     '```',
   ].join('\n');
   return `${chart}${note}`;
+}
+
+/** Mermaid's entity codes for what could end a label or start a directive, HTML or markdown. */
+const MERMAID_ENTITIES: Record<string, string> = {
+  '#': '#35;',
+  '"': '#quot;',
+  '%': '#37;',
+  '`': '#96;',
+  '<': '#60;',
+  '>': '#62;',
+};
+
+/**
+ * A label's text for inside `"..."` in a Mermaid chart inside a markdown fence. A line break
+ * would end the fence (a task id from a shard record could then write markdown of its own), a
+ * quote the label, `%%{` would start a directive: each becomes a space or an entity code that
+ * Mermaid shows as the character.
+ */
+export function mermaidText(text: string): string {
+  const oneLine = escapeForTerminal(text.replace(LINE_BREAK, ' '));
+  return oneLine.replace(/[#"%`<>]/g, (char) => MERMAID_ENTITIES[char] ?? char);
 }
 
 function summarySection(model: ReportModel): string {
