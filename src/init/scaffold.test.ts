@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +84,101 @@ describe('scaffold', () => {
       await expect(scaffold(dir)).rejects.toThrow(message);
       expect(readdirSync(dir)).toEqual(['package.json']);
       expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(text);
+    },
+  );
+
+  it('writes through a symlinked package.json to its target, keeping every byte it does not add', async () => {
+    mkdirSync(join(dir, 'real'));
+    const original = '{"name":"x","config":{"id":12345678901234567890},"scripts":{}}\n';
+    writeFileSync(join(dir, 'real/package.json'), original);
+    symlinkSync('real/package.json', join(dir, 'package.json'));
+    await scaffold(dir);
+    expect(lstatSync(join(dir, 'package.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real/package.json'), 'utf8')).toBe(
+      '{"name":"x","config":{"id":12345678901234567890},"scripts":{"eval": "harness-evals eval", "record": "harness-evals record", "test": "harness-evals eval"}}\n',
+    );
+  });
+
+  it('edits the text of package.json: indent, CRLF, escapes, key order and big numbers stay', async () => {
+    const text = [
+      '\ufeff{',
+      '    "name": "caf\\u00e9",',
+      '    "version": 1.10,',
+      '    "scripts": {',
+      '        "test": "echo \\"Error: no test specified\\" && exit 1",',
+      '        "build": "tsc"',
+      '    },',
+      '    "big": 12345678901234567890',
+      '}',
+      '',
+    ].join('\r\n');
+    writeFileSync(join(dir, 'package.json'), text);
+    await scaffold(dir);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(
+      [
+        '\ufeff{',
+        '    "name": "caf\\u00e9",',
+        '    "version": 1.10,',
+        '    "scripts": {',
+        '        "test": "harness-evals eval",',
+        '        "build": "tsc",',
+        '        "eval": "harness-evals eval",',
+        '        "record": "harness-evals record"',
+        '    },',
+        '    "big": 12345678901234567890',
+        '}',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it("adds a scripts object at the end when there is none, in the file's indent", async () => {
+    writeFileSync(join(dir, 'package.json'), '{\n\t"name": "p"\n}\n');
+    await scaffold(dir);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(
+      '{\n\t"name": "p",\n\t"scripts": {\n\t\t"eval": "harness-evals eval",\n\t\t"record": "harness-evals record",\n\t\t"test": "harness-evals eval"\n\t}\n}\n',
+    );
+  });
+
+  it('refuses a package.json it cannot edit without rewriting (a duplicate "scripts") and writes nothing', async () => {
+    const text = '{"scripts": {"build": "tsc"}, "name": "p", "scripts": {"lint": "biome"}}';
+    writeFileSync(join(dir, 'package.json'), text);
+    await expect(scaffold(dir)).rejects.toThrow(
+      /package\.json has "scripts" twice.*add the scripts by hand: "eval": "harness-evals eval"/,
+    );
+    expect(readdirSync(dir)).toEqual(['package.json']);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(text);
+  });
+
+  it('keeps a dangling AGENTS.md symlink and says what it points to', async () => {
+    await packageJson({});
+    symlinkSync('docs/AGENTS.md', join(dir, 'AGENTS.md'));
+    const result = await scaffold(dir);
+    expect(readlinkSync(join(dir, 'AGENTS.md'))).toBe('docs/AGENTS.md');
+    expect(result.created).not.toContain('AGENTS.md');
+    expect(result.leftAlone).toContain(
+      'AGENTS.md (a symlink to docs/AGENTS.md, which does not exist)',
+    );
+  });
+
+  it.each([
+    ['evals', 'evals/h1-ticket-status.eval.ts'],
+    ['.github', '.github/workflows/harness-evals.yml'],
+    ['reports', 'reports/'],
+  ])(
+    'refuses when %s is a file, naming it and the fix, before creating anything',
+    async (name, needs) => {
+      await packageJson({});
+      writeFileSync(join(dir, name), 'not a folder\n');
+      const before = readFileSync(join(dir, 'package.json'), 'utf8');
+      const error = await scaffold(dir).then(
+        () => undefined,
+        (thrown: unknown) => thrown as Error,
+      );
+      expect(error?.message).toContain(`${name} is a file, not a folder, and init needs ${needs}`);
+      expect(error?.message).toContain(`rename or remove ${name} and run init again`);
+      expect(readdirSync(dir).sort()).toEqual([name, 'package.json'].sort());
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
     },
   );
 });

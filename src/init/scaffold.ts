@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
 import { readRegularFile } from '../core/regular-file.js';
+import { setScriptsInText } from './package-json-text.js';
 
 /** The init templates, shipped with the package next to dist/ (`templates/init`). */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init/', import.meta.url));
@@ -34,28 +35,114 @@ export interface ScaffoldResult {
  * Scaffold harness-evals into a project: evals/ with an example agent, its model script and
  * one task, reports/, AGENTS.md, a vitest config for evals, a GitHub workflow and the
  * package.json scripts. Never overwrites: an existing file or script is left alone and listed.
+ * Every precondition is checked before anything is written: a refused init changes nothing.
  */
 export async function scaffold(projectDir: string): Promise<ScaffoldResult> {
   const result: ScaffoldResult = { created: [], leftAlone: [] };
-  // Checked before anything is written: a refused init leaves the project as it was.
-  const packageJson = await readPackageJson(projectDir);
+  const packageJson = await planPackageJson(projectDir, result);
+  const files: Array<{ template: string; target: string }> = [];
   for (const file of await listFiles(TEMPLATE_DIR)) {
     const target = RENAMED[file] ?? file;
-    const path = join(projectDir, target);
-    if (existsSync(path)) {
-      result.leftAlone.push(target);
-      continue;
-    }
-    await writeFileAtomic(path, await readFile(join(TEMPLATE_DIR, file), 'utf8'));
+    await refuseBlockedFolders(projectDir, target);
+    const existing = await lstat(join(projectDir, target)).catch(() => undefined);
+    if (existing) result.leftAlone.push(await describeExisting(projectDir, target, existing));
+    else files.push({ template: file, target });
+  }
+  const dirs: string[] = [];
+  for (const dir of ['reports', 'fixtures']) {
+    await refuseBlockedFolders(projectDir, `${dir}/`);
+    if (!(await lstat(join(projectDir, dir)).catch(() => undefined))) dirs.push(dir);
+  }
+
+  for (const { template, target } of files) {
+    await writeFileAtomic(join(projectDir, target), await readFile(join(TEMPLATE_DIR, template)));
     result.created.push(target);
   }
-  for (const dir of ['reports', 'fixtures']) {
-    if (existsSync(join(projectDir, dir))) continue;
+  for (const dir of dirs) {
     await mkdir(join(projectDir, dir), { recursive: true });
     result.created.push(`${dir}/`);
   }
-  await addScripts(packageJson, result);
+  if (packageJson) {
+    await writeFileAtomic(packageJson.file, packageJson.text);
+    // A new file gets the default mode; the user's file keeps its own.
+    await chmod(packageJson.file, packageJson.mode);
+  }
   return result;
+}
+
+/**
+ * Refuses when a folder on the way to `target` (`evals/h1.eval.ts`, `reports/`) is something
+ * else: a file, a dangling symlink. A missing folder is fine; init creates it.
+ */
+async function refuseBlockedFolders(projectDir: string, target: string): Promise<void> {
+  const parts = target.split('/').filter((part) => part !== '');
+  const folders = target.endsWith('/') ? parts : parts.slice(0, -1);
+  for (let count = 1; count <= folders.length; count++) {
+    const folder = folders.slice(0, count).join('/');
+    const path = join(projectDir, folder);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info) return;
+    const followed = info.isSymbolicLink() ? await stat(path).catch(() => undefined) : info;
+    if (followed?.isDirectory()) continue;
+    const what = !followed
+      ? `a symlink to ${await readlink(path)}, which does not exist`
+      : followed.isFile()
+        ? info.isSymbolicLink()
+          ? 'a symlink to a file'
+          : 'a file'
+        : 'not a regular folder';
+    throw new ConfigError(
+      `${folder} is ${what}, not a folder, and init needs ${target}: rename or remove ${folder} and run init again`,
+    );
+  }
+}
+
+/** How an existing target is listed as left alone; a dangling symlink says where it points. */
+async function describeExisting(projectDir: string, target: string, info: Stats): Promise<string> {
+  const path = join(projectDir, target);
+  if (!info.isSymbolicLink() || (await stat(path).catch(() => undefined))) return target;
+  return `${target} (a symlink to ${await readlink(path)}, which does not exist)`;
+}
+
+/** The package.json to write (through a symlink to its target), or undefined when no script is added. */
+async function planPackageJson(
+  projectDir: string,
+  result: ScaffoldResult,
+): Promise<{ file: string; text: string; mode: number } | undefined> {
+  const { file, text, json } = await readPackageJson(projectDir);
+  const scripts = json.scripts ?? {};
+  const set: Array<readonly [string, string]> = [];
+  const expected = { ...scripts };
+  for (const [name, command] of Object.entries(INIT_SCRIPTS)) {
+    const existing = scripts[name];
+    if (existing !== undefined && existing !== NPM_PLACEHOLDER_TEST) {
+      if (existing !== command)
+        result.leftAlone.push(`package.json script "${name}" (${existing})`);
+      continue;
+    }
+    set.push([name, command]);
+    expected[name] = command;
+    result.created.push(`package.json script "${name}": ${command}`);
+  }
+  if (set.length === 0) return undefined;
+  const byHand = set.map(([name, command]) => `"${name}": "${command}"`).join(', ');
+  const refuse = (why: string) =>
+    new ConfigError(
+      `${why}, so init cannot add its scripts without rewriting the file: fix it, or add the scripts by hand: ${byHand}; then run init again`,
+    );
+  const edited = setScriptsInText(text, set);
+  if ('error' in edited) throw refuse(edited.error);
+  // The edit must mean exactly the old JSON plus the scripts; anything else is refused, not written.
+  const meant = JSON.stringify({ ...json, scripts: expected });
+  if (JSON.stringify(JSON.parse(withoutBom(edited.text))) !== meant)
+    throw refuse('package.json is laid out in a way init cannot edit');
+  // Written through a symlink: the link stays, its target gets the scripts.
+  const target = await realpath(file);
+  return { file: target, text: edited.text, mode: (await stat(target)).mode & 0o7777 };
+}
+
+function withoutBom(text: string): string {
+  return text.startsWith('\ufeff') ? text.slice(1) : text;
 }
 
 interface PackageJson {
@@ -66,15 +153,22 @@ interface PackageJson {
 
 async function readPackageJson(projectDir: string): Promise<PackageJson> {
   const file = join(projectDir, 'package.json');
-  if (!existsSync(file)) {
+  const info = await lstat(file).catch(() => undefined);
+  if (!info) {
     throw new ConfigError(
       `no package.json in ${projectDir}: run npm init -y and npm install -D harness-evals first`,
+    );
+  }
+  if (info.isSymbolicLink() && !(await stat(file).catch(() => undefined))) {
+    throw new ConfigError(
+      `package.json is a symlink to ${await readlink(file)}, which does not exist: restore its target or replace the link, then run init again`,
     );
   }
   const text = (await readRegularFile(file)).toString('utf8');
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // npm reads a package.json that starts with a byte order mark; so does init.
+    json = JSON.parse(withoutBom(text));
   } catch (error) {
     throw new ConfigError(
       `package.json is not valid JSON (${(error as Error).message}): fix it and run init again`,
@@ -92,25 +186,6 @@ async function readPackageJson(projectDir: string): Promise<PackageJson> {
     );
   }
   return { file, text, json: json as PackageJson['json'] };
-}
-
-async function addScripts({ file, text, json }: PackageJson, result: ScaffoldResult) {
-  const scripts = { ...(json.scripts ?? {}) };
-  let changed = false;
-  for (const [name, command] of Object.entries(INIT_SCRIPTS)) {
-    const existing = scripts[name];
-    if (existing !== undefined && existing !== NPM_PLACEHOLDER_TEST) {
-      if (existing !== command)
-        result.leftAlone.push(`package.json script "${name}" (${existing})`);
-      continue;
-    }
-    scripts[name] = command;
-    changed = true;
-    result.created.push(`package.json script "${name}": ${command}`);
-  }
-  if (!changed) return;
-  const indent = /^\{\n(\s+)"/.exec(text)?.[1] ?? '  ';
-  await writeFileAtomic(file, `${JSON.stringify({ ...json, scripts }, null, indent)}\n`);
 }
 
 async function listFiles(root: string, dir = root): Promise<string[]> {
