@@ -159,8 +159,8 @@ function printGate(gate: GateResult, writeError?: string): number {
  */
 export function runEvalCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
-    // Shard and reference errors quote task ids and paths from files.
-    console.error(`eval: ${escapeForTerminal(errorMessage(error))}`);
+    // Shard and reference errors quote task ids and paths from files; their lines are kept.
+    console.error(`eval: ${escapeForTerminal(errorMessage(error), { lines: true })}`);
     return 2;
   });
 }
