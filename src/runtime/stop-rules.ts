@@ -35,12 +35,17 @@ export function emptyStats(): RunStats {
   };
 }
 
+/**
+ * Adds a response's usage. The model client checks usage at the boundary (message-check.ts);
+ * this counts only whole numbers >= 0 all the same, so a hand-written client's `"30000"` is
+ * never concatenated into the token budget.
+ */
 export function addUsage(stats: RunStats, usage: Anthropic.Usage | undefined, ms: number): void {
   stats.modelMs += ms;
-  stats.inputTokens += usage?.input_tokens ?? 0;
-  stats.outputTokens += usage?.output_tokens ?? 0;
-  stats.cacheReadTokens += usage?.cache_read_input_tokens ?? 0;
-  stats.cacheWriteTokens += usage?.cache_creation_input_tokens ?? 0;
+  stats.inputTokens += tokens(usage?.input_tokens);
+  stats.outputTokens += tokens(usage?.output_tokens);
+  stats.cacheReadTokens += tokens(usage?.cache_read_input_tokens);
+  stats.cacheWriteTokens += tokens(usage?.cache_creation_input_tokens);
 }
 
 /** Input + output + cache tokens: what the token budget counts. */
@@ -54,12 +59,16 @@ export function modelCallEvent(step: number, response: Anthropic.Message, ms: nu
     type: 'model_call' as const,
     step,
     stop_reason: response.stop_reason,
-    input_tokens: response.usage?.input_tokens ?? 0,
-    output_tokens: response.usage?.output_tokens ?? 0,
-    cache_read_tokens: response.usage?.cache_read_input_tokens ?? 0,
-    cache_write_tokens: response.usage?.cache_creation_input_tokens ?? 0,
+    input_tokens: tokens(response.usage?.input_tokens),
+    output_tokens: tokens(response.usage?.output_tokens),
+    cache_read_tokens: tokens(response.usage?.cache_read_input_tokens),
+    cache_write_tokens: tokens(response.usage?.cache_creation_input_tokens),
     ms,
   };
+}
+
+function tokens(count: unknown): number {
+  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : 0;
 }
 
 function trailing<T>(items: readonly T[], predicate: (item: T) => boolean): number {
