@@ -41,6 +41,7 @@ export {
   FixtureError,
   HarnessError,
   ModelApiError,
+  type ModelFailureKind,
   SecretLeakError,
   ToolTimeoutError,
 } from './core/errors.js';
@@ -104,6 +105,7 @@ export {
 } from './runtime/idempotency.js';
 export {
   createAnthropicModel,
+  DEFAULT_MODEL_TIMEOUT_MS,
   type ModelCallOptions,
   type ModelClient,
   type ModelEvent,

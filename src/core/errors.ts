@@ -42,12 +42,25 @@ export class ConfigError extends HarnessError {
 /** A cassette that is missing, stale, corrupt, exhausted, has leftover exchanges or holds a credential. */
 export class FixtureError extends HarnessError {}
 
+/**
+ * How a model call failed when there is no HTTP status to say it: the host could not be
+ * reached, the answer was not a Messages API message, its body was cut off, or the whole
+ * call outlived its deadline.
+ */
+export type ModelFailureKind = 'unreachable' | 'malformed_response' | 'cut_response' | 'deadline';
+
 /** The Messages API (or whatever stands at ANTHROPIC_BASE_URL) failed. */
 export class ModelApiError extends HarnessError {
+  /** The HTTP status, or the one an error sent inside a 200 stream stands for (overloaded_error: 529). */
   readonly status: number | undefined;
-  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+  readonly kind: ModelFailureKind | undefined;
+  constructor(
+    message: string,
+    options?: { cause?: unknown; status?: number; kind?: ModelFailureKind },
+  ) {
     super('model_api', message, options);
     this.status = options?.status;
+    this.kind = options?.kind;
   }
 }
 

@@ -1,5 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { HarnessError, ModelApiError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
+import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { messageProblem } from './message-check.js';
+import { statusOfErrorType } from './retryable-answer.js';
 
 export type MessageRequest = Anthropic.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Message;
@@ -35,9 +38,16 @@ export interface ModelClient {
   createMessage(request: MessageRequest, options?: ModelCallOptions): Promise<Message>;
 }
 
+/** The default deadline of one model call, headers and body: the SDK's default request timeout. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
+
 /**
  * Wrap an `@anthropic-ai/sdk` client. With `stream`, requests go out as SSE
  * (`messages.stream().finalMessage()`), which is what long live calls want.
+ * Every answer is checked at this boundary (message-check.ts): a body that is not a message
+ * is a `ModelApiError` of kind `malformed_response`, never a half-read object. Each call has
+ * a deadline on the whole call, headers and body (the SDK's own timeout stops at the headers),
+ * so a body dripped a byte a second or a stream of pings cannot hang a run.
  * SDK failures become one-line `ModelApiError`s that say what to check.
  */
 export function createAnthropicModel(options: {
@@ -45,23 +55,148 @@ export function createAnthropicModel(options: {
   stream?: boolean;
   /** Extra headers on every request (e.g. to route a shared client's calls to one replay session). */
   headers?: Record<string, string>;
+  /** The deadline of one call (one attempt), headers and body. Default 600 000 ms (10 minutes). */
+  timeoutMs?: number;
+  /** The deadline's clock (tests: a virtual one). Default: real timers. */
+  clock?: Clock;
 }): ModelClient {
   const { client } = options;
+  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+  const stream = options.stream === true;
   return {
     async createMessage(request, callOptions) {
+      const deadline = new AbortController();
+      const outer = callOptions?.signal;
+      const forward = () => deadline.abort(outer?.reason);
+      if (outer?.aborted) forward();
+      else outer?.addEventListener('abort', forward, { once: true });
+      let expired = false;
+      const disarm = arm(timeoutMs, options.clock, () => {
+        expired = true;
+        deadline.abort(new Error(`the model call outlived its ${timeoutMs} ms deadline`));
+      });
       const requestOptions = {
-        ...(callOptions?.signal && { signal: callOptions.signal }),
+        signal: deadline.signal,
         ...(options.headers && { headers: options.headers }),
       };
+      let message: unknown;
       try {
-        if (options.stream)
-          return await client.messages.stream(request, requestOptions).finalMessage();
-        return await client.messages.create(request, requestOptions);
+        message = stream
+          ? await client.messages.stream(request, requestOptions).finalMessage()
+          : await client.messages.create(request, requestOptions);
       } catch (error) {
-        throw toModelApiError(error, client.baseURL);
+        if (expired) throw deadlineError(timeoutMs, client.baseURL);
+        throw callError(error, client.baseURL, stream);
+      } finally {
+        disarm();
+        outer?.removeEventListener('abort', forward);
       }
+      const problem = messageProblem(message);
+      if (problem !== undefined) throw malformed(problem, client.baseURL);
+      return message as Message;
     },
   };
+}
+
+/** Where the agent and record CLIs read the deadline from (seconds), when no flag gives it. */
+export const MODEL_TIMEOUT_ENV = 'HARNESS_MODEL_TIMEOUT';
+
+/** A deadline given in seconds (fractions allowed), in ms; a ConfigError naming `name` otherwise. */
+export function parseModelTimeout(name: string, value: string): number {
+  const seconds = Number(value);
+  // 2^31 ms is the longest a timer holds: about 24 days.
+  if (
+    value.trim() === '' ||
+    !Number.isFinite(seconds) ||
+    seconds <= 0 ||
+    seconds * 1000 >= 2 ** 31
+  ) {
+    throw new ConfigError(
+      `${name} takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
+    );
+  }
+  return seconds * 1000;
+}
+
+function checkTimeout(timeoutMs: number): number {
+  if (Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs < 2 ** 31) return timeoutMs;
+  throw new ConfigError(
+    `timeoutMs ${timeoutMs} is not a deadline a timer can hold: give milliseconds above 0 and below 2^31 (default ${DEFAULT_MODEL_TIMEOUT_MS})`,
+  );
+}
+
+/** Call `expire` after `ms` unless the returned disarm runs first. */
+function arm(ms: number, clock: Clock | undefined, expire: () => void): () => void {
+  if (!clock) {
+    const timer = setTimeout(expire, ms);
+    // A pending call keeps the process alive through its socket; the timer need not.
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  }
+  const cancel = new AbortController();
+  clock.sleep(ms, cancel.signal).then(expire, () => {});
+  return () => cancel.abort();
+}
+
+function deadlineError(timeoutMs: number, baseURL: string): ModelApiError {
+  return new ModelApiError(
+    `no complete answer from the Messages API at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (agent: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs)`,
+    { kind: 'deadline' },
+  );
+}
+
+function malformed(problem: string, baseURL: string, cause?: unknown): ModelApiError {
+  return new ModelApiError(
+    `malformed response from the Messages API at ${baseURL}: ${problem}; check that ANTHROPIC_BASE_URL points at the Messages API (a gateway or proxy may have answered)`,
+    { kind: 'malformed_response', ...(cause !== undefined && { cause }) },
+  );
+}
+
+/**
+ * A failure once the call was sent: a body cut off (the socket closed mid-way), a body or
+ * stream event that is not JSON, a stream the SDK could not assemble; else toModelApiError.
+ */
+function callError(error: unknown, baseURL: string, stream: boolean): ModelApiError {
+  if (error instanceof ModelApiError || error instanceof Anthropic.APIError) {
+    return toModelApiError(error, baseURL);
+  }
+  const cut = cutCause(error);
+  if (cut !== undefined) {
+    return new ModelApiError(
+      `the connection to the Messages API at ${baseURL} was cut before the response was complete (${cut}); check the network or the gateway in between`,
+      { cause: error, kind: 'cut_response' },
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return malformed(
+      stream ? 'a stream event is not valid JSON' : 'the body is not valid JSON',
+      baseURL,
+      error,
+    );
+  }
+  // What the SDK's stream assembler throws: events out of order, a stream without message_stop.
+  if (stream && (error instanceof Anthropic.AnthropicError || error instanceof TypeError)) {
+    return malformed(
+      `the stream does not assemble to a message (${errorMessage(error)})`,
+      baseURL,
+      error,
+    );
+  }
+  return toModelApiError(error, baseURL);
+}
+
+/** undici's "terminated" (the socket closed while the body was read), with its root cause. */
+function cutCause(error: unknown): string | undefined {
+  let current: unknown = error;
+  // The stream wraps it in an AnthropicError; a JSON body throws it as it is.
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if (current instanceof TypeError && current.message === 'terminated') {
+      const root = current.cause instanceof Error ? current.cause.message : undefined;
+      return root ? `terminated: ${root}` : 'terminated';
+    }
+    current = current.cause;
+  }
+  return undefined;
 }
 
 export function toModelApiError(error: unknown, baseURL: string): ModelApiError {
@@ -80,18 +215,32 @@ export function toModelApiError(error: unknown, baseURL: string): ModelApiError 
     const cause = root ? `: ${root}` : '';
     return new ModelApiError(
       `cannot reach the Messages API at ${baseURL}${cause}; check ANTHROPIC_BASE_URL and the network`,
-      { cause: error },
+      { cause: error, kind: 'unreachable' },
     );
+  }
+  if (error instanceof Anthropic.APIUserAbortError) {
+    return new ModelApiError(`the model call was cancelled: ${error.message}`, { cause: error });
   }
   if (error instanceof Anthropic.APIError) {
     const body = error.error as { error?: { type?: string; message?: string } } | undefined;
     const detail = body?.error?.message ?? error.message;
-    const type = body?.error?.type ? ` ${body.error.type}` : '';
-    const status = error.status ?? 0;
-    return new ModelApiError(`Messages API error ${status}${type}: ${detail}`, {
-      cause: error,
-      status,
-    });
+    const type = body?.error?.type;
+    if (error.status === undefined) {
+      // An `error` event inside a 200 stream: it stands for the status of its type (overloaded_error: 529).
+      const status = statusOfErrorType(type);
+      const meaning = status === undefined ? '' : `, treated as ${status}`;
+      return new ModelApiError(
+        `Messages API error ${type ?? 'without a type'} (sent in the stream${meaning}): ${detail}`,
+        { cause: error, ...(status !== undefined && { status }) },
+      );
+    }
+    return new ModelApiError(
+      `Messages API error ${error.status}${type ? ` ${type}` : ''}: ${detail}`,
+      {
+        cause: error,
+        status: error.status,
+      },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelApiError(`model call failed: ${message}`, { cause: error });

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { errorMessage, ModelApiError } from '../core/errors.js';
+import { isRetryableErrorAnswer } from './retryable-answer.js';
 
 /** What a failed model call means for the retry layer. */
 export interface FailureInfo {
@@ -12,25 +13,29 @@ export interface FailureInfo {
   message: string;
 }
 
-const RETRYABLE_STATUS = new Set([408, 409, 429]);
-
 /**
- * Classify a model call failure the way the SDK does: `x-should-retry` first, then 408, 409,
- * 429, 5xx (529 overloaded included) and connection failures. Aborts are never retried.
+ * Classify a model call failure as the recording tape does (retryable-answer.ts): `x-should-retry`
+ * first, then 408, 409, 429, 5xx (529 overloaded included; an `error` event inside a 200 stream
+ * counts as the status of its type), connection failures, and answers that were not a complete
+ * message (malformed, cut off, past the deadline). Aborts are never retried.
  */
 export function classifyFailure(error: unknown, now: number): FailureInfo {
   const api = apiErrorOf(error);
-  const status = api?.status ?? (error instanceof ModelApiError ? error.status : undefined);
+  const ours = error instanceof ModelApiError ? error : undefined;
+  const status = api?.status ?? ours?.status;
   const headers = api?.headers;
   const message = errorMessage(error);
   const aborted = hasCause(error, (cause) => cause instanceof Anthropic.APIUserAbortError);
   const connection =
     status === undefined &&
-    hasCause(error, (cause) => cause instanceof Anthropic.APIConnectionError);
+    (ours?.kind !== undefined ||
+      hasCause(error, (cause) => cause instanceof Anthropic.APIConnectionError));
   const should = headers?.get('x-should-retry');
-  const byStatus = status !== undefined && (RETRYABLE_STATUS.has(status) || status >= 500);
   const retryable =
-    !aborted && (should === 'true' ? true : should === 'false' ? false : byStatus || connection);
+    !aborted &&
+    (status !== undefined
+      ? isRetryableErrorAnswer(status, should)
+      : should === 'true' || (should !== 'false' && connection));
   const type = (api?.error as { error?: { type?: string } } | undefined)?.error?.type;
   return {
     retryable,

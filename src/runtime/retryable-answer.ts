@@ -1,0 +1,159 @@
+import { messageProblem } from './message-check.js';
+
+/**
+ * "This answer is retried": one definition for the retry layer (retry-policy.ts, on the error
+ * a call ended with) and the recording tape (replay/tape.ts, on the raw answer it taped), so a
+ * cassette never keeps as data an answer the client retried past, nor folds one it acted on.
+ *
+ * - A non-2xx answer: `x-should-retry: true | false` when the server sent it, else the status
+ *   (408, 409, 429, 5xx; 529 is overloaded), as the SDK decides.
+ * - A 2xx answer whose body was cut off: like a dropped connection, retried.
+ * - A 2xx answer of the Messages API that is not a message (a gateway's HTML page, `null`,
+ *   `content` as a string, usage counts as strings): like a gateway's 502, retried.
+ * - A 2xx stream that sent an `error` event: as the status its error type stands for
+ *   (`overloaded_error` as 529, `api_error` as 500, `invalid_request_error` as 400).
+ * - A 2xx stream that ends before `message_stop`, or whose events do not assemble to a
+ *   message: malformed, retried.
+ * `x-should-retry` is not read on a 2xx: the client never sees the headers of a 2xx it refuses.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** A non-2xx answer: the server's `x-should-retry` when it sent one, else the status. */
+export function isRetryableErrorAnswer(
+  status: number,
+  shouldRetry: string | null | undefined,
+): boolean {
+  if (shouldRetry === 'true') return true;
+  if (shouldRetry === 'false') return false;
+  return isRetryableStatus(status);
+}
+
+/** The HTTP status an `error` event inside a 200 stream stands for; undefined for an unknown type. */
+export function statusOfErrorType(type: unknown): number | undefined {
+  return typeof type === 'string' ? STATUS_OF_ERROR_TYPE[type] : undefined;
+}
+
+const STATUS_OF_ERROR_TYPE: Record<string, number | undefined> = {
+  __proto__: null as never,
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+export interface TapedAnswer {
+  status: number;
+  /** The `x-should-retry` response header, null when absent. */
+  shouldRetry: string | null;
+  /** The answer of `POST /v1/messages`: a 2xx body must be a message. Other APIs' bodies are not judged. */
+  messagesApi: boolean;
+  /** The body was cut off before it was complete. */
+  cut: boolean;
+  body?: unknown;
+  events?: ReadonlyArray<{ event: string; data: unknown }>;
+}
+
+/** Would the client have retried this answer? (See the rules above.) */
+export function isRetriedAnswer(answer: TapedAnswer): boolean {
+  if (answer.status < 200 || answer.status >= 300) {
+    return isRetryableErrorAnswer(answer.status, answer.shouldRetry);
+  }
+  if (answer.cut) return true;
+  if (!answer.messagesApi) return false;
+  if (answer.events) {
+    const verdict = streamVerdict(answer.events);
+    if (verdict.errorType !== undefined) {
+      const status = statusOfErrorType(verdict.errorType);
+      return status !== undefined && isRetryableStatus(status);
+    }
+    return verdict.problem !== undefined;
+  }
+  return messageProblem(answer.body) !== undefined;
+}
+
+/**
+ * What is wrong with a Messages API stream, assembled the way the SDK assembles it (text
+ * deltas joined, `message_delta` merged): an `error` event (with its type), events out of
+ * order, a delta for a block that never started, no `message_stop`, or a message that fails
+ * `messageProblem`. Empty when the stream is a complete message.
+ */
+export function streamVerdict(events: ReadonlyArray<{ event: string; data: unknown }>): {
+  problem?: string;
+  errorType?: string;
+} {
+  let message: Record<string, unknown> | undefined;
+  let content: Array<Record<string, unknown>> = [];
+  let usage: Record<string, unknown> = {};
+  for (const { event, data } of events) {
+    const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<
+      string,
+      unknown
+    >;
+    if (event === 'ping') continue;
+    if (event === 'error') {
+      const type = (payload.error as { type?: unknown } | undefined)?.type;
+      return {
+        problem: 'the stream sent an error',
+        errorType: typeof type === 'string' ? type : 'unknown',
+      };
+    }
+    if (event === 'message_start') {
+      const start = payload.message;
+      if (message) return { problem: 'a second message_start before message_stop' };
+      if (typeof start !== 'object' || start === null)
+        return { problem: 'message_start holds no message' };
+      message = { ...(start as Record<string, unknown>) };
+      // Copies: assembling must not change the taped events.
+      content = Array.isArray(message.content) ? message.content.map(copyOf) : [];
+      usage = { ...(message.usage as object | undefined) };
+      continue;
+    }
+    // The SDK skips events before message_start; what it then assembles has no stop_reason.
+    if (!message) continue;
+    if (event === 'message_stop') {
+      return { ...optional(messageProblem({ ...message, content, usage })) };
+    }
+    if (event === 'content_block_start') {
+      content.push(copyOf(payload.content_block));
+    } else if (event === 'content_block_delta') {
+      // The SDK fails on a delta only when no block has started at all.
+      if (content.length === 0)
+        return { problem: 'content_block_delta before any content_block_start' };
+      const block = typeof payload.index === 'number' ? content.at(payload.index) : undefined;
+      const delta = payload.delta as { type?: unknown; text?: unknown } | undefined;
+      if (delta?.type === 'text_delta' && block?.type === 'text') {
+        block.text = `${typeof block.text === 'string' ? block.text : ''}${String(delta.text)}`;
+      }
+    } else if (event === 'message_delta') {
+      const counts = payload.usage;
+      if (typeof counts !== 'object' || counts === null)
+        return { problem: 'message_delta holds no usage' };
+      message.stop_reason = (payload.delta as { stop_reason?: unknown } | undefined)?.stop_reason;
+      // As the SDK merges them: output_tokens always, the other totals when present.
+      for (const [name, count] of Object.entries(counts)) {
+        if (name === 'output_tokens' || count !== null) usage[name] = count;
+      }
+      if (!('output_tokens' in counts)) usage.output_tokens = undefined;
+    }
+  }
+  return { problem: 'the stream ended before message_stop' };
+}
+
+function copyOf(block: unknown): Record<string, unknown> {
+  return (typeof block === 'object' && block !== null ? { ...block } : block) as Record<
+    string,
+    unknown
+  >;
+}
+
+function optional(problem: string | undefined): { problem?: string } {
+  return problem === undefined ? {} : { problem };
+}
