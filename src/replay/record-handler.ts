@@ -20,7 +20,7 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
       entry.settle(Promise.reject(error));
       return Response.error();
     }
-    entry.setStatus(live.status);
+    entry.setStatus(live.status, live.headers);
     const measured = (text: string) => ({
       response: tapeResponse(live.status, live.headers, text),
       latencyMs: Math.round(performance.now() - started),
@@ -35,7 +35,10 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
       return new Response(null, init);
     }
     const [toClient, toTape] = live.body.tee();
-    entry.settle(new Response(toTape).text().then(measured));
+    // A body cut off upstream is taped as cut: the tape folds it when the client retried, else fails.
+    entry.settle(
+      new Response(toTape).text().then(measured, (cut: unknown) => ({ ...measured(''), cut })),
+    );
     return new Response(toClient, init);
   });
 }

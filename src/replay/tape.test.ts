@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TapedRequest, TapedResponse } from './cassette.js';
-import { createTape } from './tape.js';
+import type { SseEvent, TapedRequest, TapedResponse } from './cassette.js';
+import { createTape, type TapeOutcome } from './tape.js';
 import { deferred } from './testing/deferred.js';
 
 const request = (text: string): TapedRequest => ({
@@ -10,18 +10,40 @@ const request = (text: string): TapedRequest => ({
   body: { messages: [{ content: text, role: 'user' }] },
 });
 
+/** A valid Messages API message: what a 2xx answer must be to count as an answer. */
+const message = (text: string) => ({
+  content: [{ text, type: 'text' }],
+  id: 'msg_1',
+  model: 'claude-test-1',
+  role: 'assistant',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  type: 'message',
+  usage: { input_tokens: 1, output_tokens: 1 },
+});
+
 function answer(
   tape: ReturnType<typeof createTape>,
   text: string,
   status: number,
   latencyMs: number,
+  options: { headers?: Record<string, string>; body?: unknown; events?: SseEvent[] } = {},
 ) {
   const entry = tape.begin(request(text));
-  entry.setStatus(status);
-  const settle = deferred<{ response: TapedResponse; latencyMs: number }>();
+  entry.setStatus(status, new Headers(options.headers));
+  const settle = deferred<TapeOutcome>();
   entry.settle(settle.promise);
-  return () => settle.resolve({ response: { status, headers: {}, body: text }, latencyMs });
+  const body = 'body' in options ? options.body : status < 300 ? message(text) : text;
+  const response: TapedResponse = options.events
+    ? { status, headers: {}, events: options.events }
+    : { status, headers: {}, body };
+  return () => settle.resolve({ response, latencyMs });
 }
+
+const sseEvent = (data: { type: string; [key: string]: unknown }): SseEvent => ({
+  event: data.type,
+  data,
+});
 
 describe('createTape', () => {
   it('folds a retryable answer followed by the same request into the next exchange', async () => {
@@ -61,8 +83,8 @@ describe('createTape', () => {
     const done = tape.exchanges();
     first();
     expect((await done).map((exchange) => exchange.response)).toEqual([
-      { status: 200, headers: {}, body: 'first' },
-      { status: 200, headers: {}, body: 'second' },
+      { status: 200, headers: {}, body: message('first') },
+      { status: 200, headers: {}, body: message('second') },
     ]);
   });
 
@@ -70,5 +92,125 @@ describe('createTape', () => {
     const tape = createTape();
     tape.begin(request('a')).settle(Promise.reject(new Error('ECONNREFUSED')));
     await expect(tape.exchanges()).rejects.toThrow('ECONNREFUSED');
+  });
+
+  // One definition of "this answer was retried" for the retry layer and the tape.
+  it('folds a 400 the server marked x-should-retry: true, as the retry layer retries it', async () => {
+    const tape = createTape();
+    answer(tape, 'a', 400, 30, { headers: { 'x-should-retry': 'true' } })();
+    answer(tape, 'a', 200, 50)();
+    const exchanges = await tape.exchanges();
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]?.retries).toEqual([{ status: 400, latencyMs: 30 }]);
+  });
+
+  it('keeps a 503 marked x-should-retry: false as data: the retry layer does not retry it', async () => {
+    const tape = createTape();
+    answer(tape, 'a', 503, 30, { headers: { 'x-should-retry': 'false' } })();
+    answer(tape, 'a', 200, 50)();
+    expect((await tape.exchanges()).map((exchange) => exchange.response.status)).toEqual([
+      503, 200,
+    ]);
+  });
+
+  it.each([
+    ['an HTML page', '<html>Bad Gateway</html>'],
+    ['JSON null', null],
+    ['content as a string', { ...message('a'), content: 'a' }],
+    ['usage as strings', { ...message('a'), usage: { input_tokens: '5', output_tokens: '1' } }],
+  ])(
+    'folds a 200 whose body is not a message (%s) followed by the same request',
+    async (_name, body) => {
+      const tape = createTape();
+      answer(tape, 'a', 200, 30, { body })();
+      answer(tape, 'a', 200, 50)();
+      const exchanges = await tape.exchanges();
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0]?.response).toMatchObject({ body: message('a') });
+      expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 30 }]);
+    },
+  );
+
+  it('folds a stream that sent overloaded_error, and one that ended before message_stop', async () => {
+    const start = sseEvent({
+      type: 'message_start',
+      message: { ...message(''), content: [], stop_reason: null },
+    });
+    const tape = createTape();
+    answer(tape, 'a', 200, 10, {
+      events: [
+        start,
+        sseEvent({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+      ],
+    })();
+    answer(tape, 'a', 200, 20, { events: [start, sseEvent({ type: 'ping' })] })();
+    answer(tape, 'a', 200, 30)();
+    const exchanges = await tape.exchanges();
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]?.retries?.map((retry) => retry.latencyMs)).toEqual([10, 20]);
+  });
+
+  it('keeps a stream that sent invalid_request_error as data: it is not retried', async () => {
+    const start = sseEvent({
+      type: 'message_start',
+      message: { ...message(''), content: [], stop_reason: null },
+    });
+    const tape = createTape();
+    answer(tape, 'a', 200, 10, {
+      events: [
+        start,
+        sseEvent({ type: 'error', error: { type: 'invalid_request_error', message: 'no' } }),
+      ],
+    })();
+    answer(tape, 'a', 200, 30)();
+    expect(await tape.exchanges()).toHaveLength(2);
+  });
+
+  it('folds a body cut mid-way followed by the same request, with its status', async () => {
+    const tape = createTape();
+    const cut = tape.begin(request('a'));
+    cut.setStatus(200, new Headers());
+    cut.settle(
+      Promise.resolve({
+        response: { status: 200, headers: {}, body: '{"id":' },
+        latencyMs: 15,
+        cut: new Error('terminated'),
+      }),
+    );
+    answer(tape, 'a', 200, 50)();
+    const exchanges = await tape.exchanges();
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 15 }]);
+  });
+
+  it('fails when the last answer was cut: nothing complete to record', async () => {
+    const tape = createTape();
+    const cut = tape.begin(request('a'));
+    cut.setStatus(200, new Headers());
+    cut.settle(
+      Promise.resolve({
+        response: { status: 200, headers: {}, body: '{"id":' },
+        latencyMs: 15,
+        cut: new Error('terminated'),
+      }),
+    );
+    await expect(tape.exchanges()).rejects.toThrow(
+      'the response to POST /v1/messages was cut before it was complete (terminated)',
+    );
+  });
+
+  it('does not judge bodies of other APIs: a Chat Completions answer repeated is kept', async () => {
+    const tape = createTape();
+    for (const latencyMs of [10, 20]) {
+      const entry = tape.begin({ ...request('a'), path: '/chat/completions' });
+      entry.setStatus(200, new Headers());
+      entry.settle(
+        Promise.resolve({
+          response: { status: 200, headers: {}, body: { choices: [] } },
+          latencyMs,
+        }),
+      );
+    }
+    expect(await tape.exchanges()).toHaveLength(2);
   });
 });

@@ -1,16 +1,19 @@
 import { canonicalJson } from '../core/canonical-json.js';
+import { isRetriedAnswer } from '../runtime/retryable-answer.js';
 import type { Exchange, TapedRequest, TapedResponse } from './cassette.js';
 
-/** What the SDK retries (408/409/429/5xx): such an answer followed by the same request is a retry. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+/** One upstream answer once its body has been drained (or cut off: `cut` holds why). */
+export interface TapeOutcome {
+  response: TapedResponse;
+  latencyMs: number;
+  cut?: unknown;
 }
 
 export interface TapeEntry {
   /** Set as soon as the upstream status is known, before the response goes to the client. */
-  setStatus(status: number): void;
+  setStatus(status: number, headers?: Pick<Headers, 'get'>): void;
   /** The response once its body has been fully drained, with the measured latency. */
-  settle(outcome: Promise<{ response: TapedResponse; latencyMs: number }>): void;
+  settle(outcome: Promise<TapeOutcome>): void;
 }
 
 export interface Tape {
@@ -23,41 +26,31 @@ export interface Tape {
 interface Slot {
   request: TapedRequest;
   key: string;
-  status: number | undefined;
-  outcome: Promise<{ response: TapedResponse; latencyMs: number }> | undefined;
-  retriedByNext: boolean;
+  shouldRetry: string | null;
+  outcome: Promise<TapeOutcome> | undefined;
 }
 
 /**
  * Collects exchanges while recording. Slots are taken in request order (streams may
- * finish draining later). A retryable answer followed by a request with the same
- * method, path and body becomes `retries` metadata on the next exchange, so a replay
- * with `maxRetries: 0` sees only the answer the SDK finally got.
+ * finish draining later). An answer the client retries (runtime/retryable-answer.ts, the
+ * same rule the retry layer follows) that is followed by a request with the same method,
+ * path and body becomes `retries` metadata on the next exchange, so a replay with
+ * `maxRetries: 0` sees only the answer the client finally got.
  */
 export function createTape(): Tape {
   const slots: Slot[] = [];
   return {
     begin(request) {
-      const key = canonicalJson([request.method, request.path, request.body]);
-      const previous = slots.at(-1);
-      if (
-        previous?.key === key &&
-        previous.status !== undefined &&
-        isRetryableStatus(previous.status)
-      ) {
-        previous.retriedByNext = true;
-      }
       const slot: Slot = {
         request,
-        key,
-        status: undefined,
+        key: canonicalJson([request.method, request.path, request.body]),
+        shouldRetry: null,
         outcome: undefined,
-        retriedByNext: false,
       };
       slots.push(slot);
       return {
-        setStatus: (status) => {
-          slot.status = status;
+        setStatus: (_status, headers) => {
+          slot.shouldRetry = headers?.get('x-should-retry') ?? null;
         },
         settle: (outcome) => {
           slot.outcome = outcome;
@@ -69,13 +62,19 @@ export function createTape(): Tape {
     async exchanges() {
       const exchanges: Exchange[] = [];
       let retries: NonNullable<Exchange['retries']> = [];
-      for (const slot of slots) {
-        if (!slot.outcome)
-          throw new Error(`${slot.request.method} ${slot.request.path} got no response`);
-        const { response, latencyMs } = await slot.outcome;
-        if (slot.retriedByNext) {
+      for (const [index, slot] of slots.entries()) {
+        const { method, path } = slot.request;
+        if (!slot.outcome) throw new Error(`${method} ${path} got no response`);
+        const { response, latencyMs, cut } = await slot.outcome;
+        if (slots[index + 1]?.key === slot.key && retried(slot, response, cut)) {
           retries.push({ status: response.status, latencyMs });
           continue;
+        }
+        if (cut !== undefined) {
+          const reason = cut instanceof Error ? cut.message : String(cut);
+          throw new Error(
+            `the response to ${method} ${path} was cut before it was complete (${reason})`,
+          );
         }
         const exchange: Exchange = { request: slot.request, response, latencyMs };
         if (retries.length > 0) exchange.retries = retries;
@@ -85,4 +84,14 @@ export function createTape(): Tape {
       return exchanges;
     },
   };
+}
+
+function retried(slot: Slot, response: TapedResponse, cut: unknown): boolean {
+  return isRetriedAnswer({
+    status: response.status,
+    shouldRetry: slot.shouldRetry,
+    messagesApi: slot.request.method === 'POST' && /\/messages(\?|$)/.test(slot.request.path),
+    cut: cut !== undefined,
+    ...('events' in response ? { events: response.events } : { body: response.body }),
+  });
 }

@@ -1,0 +1,159 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../core/clock.js';
+import { ModelApiError } from '../core/errors.js';
+import { createAnthropicModel } from '../runtime/model-client.js';
+import { createRetryingModel } from '../runtime/retrying-model.js';
+import {
+  cutJson,
+  type HostileApi,
+  type HostileHandler,
+  json,
+  raw,
+  sse,
+  startHostileApi,
+  streamOf,
+  textMessage,
+} from '../runtime/testing/hostile-api.js';
+import { cassettePath } from './cassette.js';
+import { createReplayServer, type ReplayServer } from './replay-server.js';
+
+let api: HostileApi;
+let server: ReplayServer;
+let root: string;
+beforeAll(async () => {
+  api = await startHostileApi();
+  server = createReplayServer();
+  server.listen();
+  root = await mkdtemp(path.join(tmpdir(), 'record-answers-'));
+});
+afterAll(async () => {
+  server.close();
+  await api.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const file = (trial: number) => cassettePath(root, 'T1', 'upgraded', trial);
+const request = {
+  model: 'claude-test-1',
+  max_tokens: 10,
+  messages: [{ role: 'user' as const, content: 'hi' }],
+};
+
+/** One model call through the retry layer (as `record` makes it), recorded for `trial`. */
+function recordOne(trial: number, stream = false) {
+  return server.record(
+    {
+      file: file(trial),
+      meta: {
+        task: 'T1',
+        variant: 'upgraded',
+        trial,
+        now: '2025-03-01T09:00:00.000Z',
+        model: 'claude-test-1',
+        source: 'live',
+      },
+      upstreamBaseURL: api.url,
+    },
+    async (session) => {
+      const client = new Anthropic({
+        apiKey: 'test-key',
+        baseURL: session.baseURL,
+        fetch: session.fetch,
+        maxRetries: 0,
+      });
+      const model = createRetryingModel({
+        model: createAnthropicModel({ client, stream }),
+        clock: createVirtualClock({ start: 0 }),
+        maxRetries: 2,
+      });
+      const message = await model.createMessage(request);
+      return message.content[0]?.type === 'text' ? message.content[0].text : '';
+    },
+  );
+}
+
+function replayOne(trial: number) {
+  return server.replay(
+    {
+      file: file(trial),
+      label: { task: 'T1', variant: 'upgraded', trial },
+      rerecordCommand: 'npm run record',
+    },
+    async (session) => {
+      const client = new Anthropic({
+        apiKey: 'replay',
+        baseURL: session.baseURL,
+        fetch: session.fetch,
+        maxRetries: 0,
+      });
+      const message = await createAnthropicModel({ client }).createMessage(request);
+      return message.content[0]?.type === 'text' ? message.content[0].text : '';
+    },
+  );
+}
+
+describe('recording answers the client retried past', () => {
+  it.each<[string, HostileHandler]>([
+    [
+      'a 400 marked x-should-retry: true',
+      json({ type: 'error', error: { type: 'invalid_request_error', message: 'transient' } }, 400, {
+        'x-should-retry': 'true',
+      }),
+    ],
+    ['a 200 HTML gateway page', raw('<html><body>Bad Gateway</body></html>', 'text/html')],
+    [
+      'a 200 with usage counts as strings',
+      json(textMessage('x', { input_tokens: '5', output_tokens: '1' })),
+    ],
+    ['a 200 JSON body cut mid-way', cutJson('{"id":"msg_01","type":"message"')],
+  ])('folds %s into the next exchange, and the cassette replays', async (_name, first) => {
+    api.script(first, json(textMessage('good answer')));
+    const recorded = await recordOne(1);
+    expect(recorded.error).toBeUndefined();
+    expect(recorded.value).toBe('good answer');
+    expect(api.requests).toHaveLength(2);
+    expect(recorded.cassette?.exchanges).toHaveLength(1);
+    expect(recorded.cassette?.exchanges[0]?.retries).toEqual([
+      { status: expect.any(Number), latencyMs: expect.any(Number) },
+    ]);
+    const replayed = await replayOne(1);
+    expect(replayed.problem).toBeUndefined();
+    expect(replayed.value).toBe('good answer');
+  });
+
+  it('folds overloaded_error sent mid-stream into the next exchange', async () => {
+    api.script(
+      sse([
+        streamOf()[0]!,
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      ]),
+      sse(streamOf('streamed answer')),
+    );
+    const recorded = await recordOne(2, true);
+    expect(recorded.error).toBeUndefined();
+    expect(recorded.cassette?.exchanges).toHaveLength(1);
+    expect(recorded.cassette?.exchanges[0]?.retries).toEqual([
+      { status: 200, latencyMs: expect.any(Number) },
+    ]);
+  });
+});
+
+describe('recording an answer that is never a message', () => {
+  it('fails, writes nothing and keeps the old cassette byte-identical', async () => {
+    api.script(json(textMessage('the good old answer')));
+    expect((await recordOne(3)).error).toBeUndefined();
+    const before = await readFile(file(3));
+
+    api.script(raw('<html><body>Bad Gateway</body></html>', 'text/html'));
+    const recorded = await recordOne(3);
+    expect(recorded.error).toBeInstanceOf(ModelApiError);
+    expect((recorded.error as ModelApiError).kind).toBe('malformed_response');
+    expect(recorded.cassette).toBeUndefined();
+    expect(api.requests).toHaveLength(3);
+    expect(await readFile(file(3))).toEqual(before);
+  });
+});
