@@ -11,7 +11,12 @@ import {
   type RefundDeskVariant,
 } from '../refund-desk/variants.js';
 import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
-import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
+import {
+  createAnthropicModel,
+  MODEL_TIMEOUT_ENV,
+  type ModelClient,
+  parseModelTimeout,
+} from '../runtime/model-client.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
@@ -36,6 +41,9 @@ is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run contin
                         refuses (comma-separated)
   --max-retries N       retries per model call; waits honour retry-after (default 4)
   --stream              use SSE streaming for model calls
+  --model-timeout SECS  deadline of one model call, headers and body (default 600, or
+                        HARNESS_MODEL_TIMEOUT); a call past it is retried like a dropped
+                        connection
   --verbose             also print each retry of a model call
   --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
   --resume RUN_ID       continue a run from its last checkpoint; a finished run just prints
@@ -175,7 +183,9 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
   });
   const clock = createRealClock();
   const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
-  // A host that never answered or a key it refused is the user's setup, not the run's fault.
+  const timeoutMs = modelTimeoutMs(values['model-timeout'], env);
+  // A host that never answered or a key it refused is the user's setup, not the run's fault;
+  // anything else the model does wrong ends the run (status error, its id, exit 1).
   let setupFailure: ModelApiError | undefined;
   let answered = false;
   const liveModel = (): ModelClient => {
@@ -183,7 +193,11 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     const client = createLiveClient(env).withOptions({ maxRetries: 0 });
     const fallbackModels = listFlag(values['fallback-model']);
     const model = createRetryingModel({
-      model: createAnthropicModel({ client, stream: values.stream ?? false }),
+      model: createAnthropicModel({
+        client,
+        stream: values.stream ?? false,
+        ...(timeoutMs !== undefined && { timeoutMs }),
+      }),
       clock,
       maxRetries,
       ...(fallbackModels && { fallbackModels }),
@@ -196,9 +210,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
             return response;
           },
           (error: unknown) => {
-            const setup =
-              error instanceof ModelApiError && (error.status ?? 401) === 401 && !answered;
-            if (setup) setupFailure = error;
+            if (isSetupFailure(error) && !answered) setupFailure = error;
             throw error;
           },
         ),
@@ -301,6 +313,21 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
   return result.status === 'done' ? 0 : 1;
 }
 
+/** A key the server refused (401, 403) or a host that never answered: the user's setup. */
+function isSetupFailure(error: unknown): error is ModelApiError {
+  return (
+    error instanceof ModelApiError &&
+    (error.status === 401 || error.status === 403 || error.kind === 'unreachable')
+  );
+}
+
+/** `--model-timeout`, else HARNESS_MODEL_TIMEOUT; undefined for the default deadline. */
+function modelTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
+  const value = env[MODEL_TIMEOUT_ENV];
+  return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
+}
+
 const notCalled: ModelClient = {
   createMessage: () => Promise.reject(new Error('a finished run does not call the model')),
 };
@@ -316,6 +343,7 @@ function parse(argv: string[]) {
       'fallback-model': { type: 'string' },
       'max-retries': { type: 'string' },
       stream: { type: 'boolean' },
+      'model-timeout': { type: 'string' },
       verbose: { type: 'boolean' },
       'approve-later': { type: 'boolean' },
       resume: { type: 'string' },

@@ -7,7 +7,12 @@ import { cassettePath } from '../replay/cassette.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
 import { networkRefusalIn } from '../replay/network-guard.js';
 import type { Harness } from '../runtime/harness.js';
-import { createAnthropicModel, type ModelClient } from '../runtime/model-client.js';
+import {
+  createAnthropicModel,
+  MODEL_TIMEOUT_ENV,
+  type ModelClient,
+  parseModelTimeout,
+} from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { createBufferedJsonlTrace } from '../runtime/trace.js';
@@ -240,6 +245,9 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
           release();
         }
       }
+      const timeout = process.env[MODEL_TIMEOUT_ENV];
+      const timeoutMs =
+        timeout === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, timeout);
       const client = new Anthropic({
         apiKey: options.apiKey,
         baseURL: options.baseURL,
@@ -251,7 +259,7 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
         timedModel(
           // Retries and the shared limit, but no fallback: a fallback changes the recorded model.
           createRetryingModel({
-            model: createAnthropicModel({ client }),
+            model: createAnthropicModel({ client, ...(timeoutMs !== undefined && { timeoutMs }) }),
             clock: createRealClock(),
             limit: sharedLiveLimit(settings.concurrency),
           }),
