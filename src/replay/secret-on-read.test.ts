@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FixtureError } from '../core/errors.js';
+import { FixtureError, SecretLeakError } from '../core/errors.js';
 import { type Cassette, cassettePath, type Exchange } from './cassette.js';
-import { displayPath, readCassette, serializeCassette } from './cassette-file.js';
+import { displayPath, readCassette, serializeCassette, writeCassette } from './cassette-file.js';
 import { createReplayServer, type ReplayServer } from './replay-server.js';
 import { testCassette, textExchange } from './testing/cassettes.js';
 
@@ -133,5 +133,103 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
   it('still reads an ordinary streamed cassette', async () => {
     const file = await plant(testCassette([streamedExchange('sk- is not a key; 6222****3445', 4)]));
     expect((await readCassette(file)).exchanges).toHaveLength(1);
+  });
+
+  it('finds a key spelled with JSON escapes in streamed tool input (input_json_delta)', async () => {
+    // "\\u0061" is "a": the client decodes the partial JSON to the real key.
+    const escaped = KEY.replace('api03', '\\u0061pi03');
+    for (const size of [200, 4]) {
+      const pieces =
+        `{"order_id":"ORD1001","note":"${escaped}"}`.match(new RegExp(`[^]{1,${size}}`, 'g')) ?? [];
+      const exchange = streamedExchange('', 5);
+      if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+      exchange.response.events = pieces.map((partial_json) => ({
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json },
+        },
+      }));
+      const file = await plant(testCassette([exchange]));
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect((error as FixtureError).code).toBe('fixture_secret');
+      expect((error as Error).message).toContain(
+        'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+      );
+    }
+  });
+
+  it('finds a key in Chat Completions tool-call arguments spelled with \\u escapes', async () => {
+    const exchange = streamedExchange('', 5);
+    if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+    const args = `{"note":"${KEY.replace(/-/g, '\\u002d')}"}`;
+    exchange.response.events = [
+      {
+        event: 'message',
+        data: {
+          choices: [
+            { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: args } }] } },
+          ],
+        },
+      },
+    ];
+    const file = await plant(testCassette([exchange]));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+  });
+
+  it('finds a key a hand-edited file spells with \\u escapes in an ordinary JSON string', async () => {
+    const file = await plant(testCassette([textExchange('hi', 'KEY-GOES-HERE')]));
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('KEY-GOES-HERE', KEY.replace('sk-ant', '\\u0073k-ant')));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+    expect((error as Error).message).not.toContain('PLANTED');
+  });
+
+  it('still reads streamed tool input with ordinary escapes (quotes, newlines, non-ASCII)', async () => {
+    const exchange = streamedExchange('', 5);
+    if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+    exchange.response.events = [
+      {
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index: 0,
+          delta: {
+            type: 'input_json_delta',
+            partial_json: '{"note":"say \\"hi\\"\\n\\u00e9t\\u00e9 sk- \\\\u0061"}',
+          },
+        },
+      },
+    ];
+    const file = await plant(testCassette([exchange]));
+    expect((await readCassette(file)).exchanges).toHaveLength(1);
+  });
+});
+
+describe('writeCassette: a key spelled with JSON escapes is still a key', () => {
+  it('refuses streamed tool input whose partial JSON spells a key with \\u escapes, and writes nothing', async () => {
+    const escaped = KEY.replace('api03', '\\u0061pi03');
+    const exchange = streamedExchange('', 5);
+    if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+    exchange.response.events = [
+      {
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: `{"note":"${escaped}"}` },
+        },
+      },
+    ];
+    const file = cassettePath(root, 'T9', 'upgraded', 1);
+    const error = await writeCassette(file, testCassette([exchange])).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(SecretLeakError);
+    expect((error as Error).message).not.toContain('PLANTED');
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -67,10 +67,18 @@ export function findCassetteSecret(
 ): SecretFinding | undefined {
   const inBytes = findSecret(text, options);
   if (inBytes) return inBytes;
+  // A string the file spells with \u escapes (`\u0073k-ant-...`): scan it as the reader decodes it.
+  if (text.includes('\\u')) {
+    const decoded = findSecret(JSON.stringify(cassette), options);
+    if (decoded) return { rule: decoded.rule, where: 'a string the file spells with \\u escapes' };
+  }
   for (const [exchange, { response }] of cassette.exchanges.entries()) {
     if (!('events' in response)) continue;
     for (const [block, assembled] of assembleStreamText(response.events)) {
-      const finding = findSecret(assembled, options);
+      // Tool input and arguments stream as JSON text: a key may hide behind its escapes.
+      const finding =
+        findSecret(assembled, options) ??
+        (assembled.includes('\\') ? findSecret(decodeJsonEscapes(assembled), options) : undefined);
       if (finding) {
         return {
           rule: finding.rule,
@@ -125,6 +133,27 @@ export function assembleStreamText(events: ReadonlyArray<{ data: unknown }>): Ma
     }
   }
   return blocks;
+}
+
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** The text with its JSON string escapes decoded once, as a client parsing the JSON sees it. */
+export function decodeJsonEscapes(text: string): string {
+  return text.replace(
+    JSON_ESCAPE,
+    (_escape, hex: string | undefined, simple: string | undefined) =>
+      hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : SIMPLE_ESCAPES[simple!]!,
+  );
 }
 
 function lineAt(text: string, index: number): number {
