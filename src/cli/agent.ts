@@ -58,10 +58,10 @@ is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run contin
 const EXIT_AWAITING_APPROVAL = 3;
 
 /** `[y/N/later]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
-function terminalApprover(): Approver | undefined {
-  if (!process.stdin.isTTY) return undefined;
+function terminalApprover(terminal: AgentTerminal): Approver | undefined {
+  if (!terminal.stdin.isTTY) return undefined;
   return async (call, reason) => {
-    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    const prompt = createInterface({ input: terminal.stdin, output: terminal.stdout });
     try {
       const answer = await prompt.question(
         escapeForTerminal(
@@ -129,6 +129,14 @@ function printingTrace(file: TraceSink, first: () => void, verbose: boolean): Tr
 export interface AgentCliContext {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Where approvals are asked (default: the process's stdin and stdout). */
+  terminal?: AgentTerminal;
+}
+
+/** The streams a human answers approvals on; without `isTTY` nobody is there to answer. */
+export interface AgentTerminal {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream;
 }
 
 /**
@@ -226,7 +234,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     ? async () => 'defer' as const
     : values.unattended
       ? undefined
-      : terminalApprover();
+      : terminalApprover(context.terminal ?? { stdin: process.stdin, stdout: process.stdout });
 
   let result: RunResult;
   let traceFile: string;
