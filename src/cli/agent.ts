@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
@@ -27,6 +26,7 @@ import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
+import { type ApprovalTerminal, createTerminalApprover } from './terminal-approver.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
        npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
@@ -59,21 +59,7 @@ const EXIT_AWAITING_APPROVAL = 3;
 
 /** `[y/N/later]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
 function terminalApprover(terminal: AgentTerminal): Approver | undefined {
-  if (!terminal.stdin.isTTY) return undefined;
-  return async (call, reason) => {
-    const prompt = createInterface({ input: terminal.stdin, output: terminal.stdout });
-    try {
-      const answer = await prompt.question(
-        escapeForTerminal(
-          `approve ${call.name}(${JSON.stringify(call.input)})? ${reason} [y/N/later] `,
-        ),
-      );
-      if (/^l(ater)?$/i.test(answer.trim())) return 'defer';
-      return /^y(es)?$/i.test(answer.trim());
-    } finally {
-      prompt.close();
-    }
-  };
+  return terminal.stdin.isTTY ? createTerminalApprover(terminal) : undefined;
 }
 
 /**
@@ -134,9 +120,8 @@ export interface AgentCliContext {
 }
 
 /** The streams a human answers approvals on; without `isTTY` nobody is there to answer. */
-export interface AgentTerminal {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream;
+export interface AgentTerminal extends ApprovalTerminal {
+  stdin: ApprovalTerminal['stdin'] & { isTTY?: boolean };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { ModelClient } from './model-client.js';
 import { withRunLock } from './run-lock.js';
 import { type ApprovalDecisions, type RoleModels, type RunResult, runLoop } from './run-loop.js';
 import { fromCheckpoint } from './run-snapshot.js';
+import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';
 import type { Approver } from './types.js';
 
@@ -99,7 +100,8 @@ async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
     modelId: options.modelId ?? checkpoint.model,
     clock,
     mode: checkpoint.mode,
-    approver: options.approver,
+    // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
+    approver: options.approver && serialApprover(options.approver),
     approvals: options.approvals,
     trace,
     signal: options.signal,

@@ -8,6 +8,7 @@ import type { ModelClient } from './model-client.js';
 import { withRunLock } from './run-lock.js';
 import { type RoleModels, type RunResult, runLoop } from './run-loop.js';
 import { type LoopState, toCheckpoint } from './run-snapshot.js';
+import { serialApprover } from './serial-approver.js';
 import { emptyStats } from './stop-rules.js';
 import type { TraceSink } from './trace.js';
 import type { Approver, RunMode } from './types.js';
@@ -109,7 +110,8 @@ async function startRun(options: RunAgentOptions, runId: string): Promise<RunRes
     modelId: options.modelId,
     clock,
     mode: options.mode,
-    approver: options.approver,
+    // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
+    approver: options.approver && serialApprover(options.approver),
     trace,
     signal: options.signal,
     checkpoints,

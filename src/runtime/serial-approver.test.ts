@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { defineTool } from './define-tool.js';
+import type { Harness } from './harness.js';
+import { createPermissionPolicy, parseRule } from './permissions.js';
+import { runAgent } from './run-agent.js';
+import { serialApprover } from './serial-approver.js';
+import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createMemoryTrace } from './trace.js';
+import type { ApprovalAnswer, Approver } from './types.js';
+
+/** An approver that answers only when the test says so, and counts questions in flight. */
+function heldApprover() {
+  const asked: string[] = [];
+  const answers: Array<(answer: ApprovalAnswer) => void> = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const approver: Approver = (call) => {
+    asked.push(String((call.input as { order: string }).order));
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    return new Promise((resolve) =>
+      answers.push((answer) => {
+        inFlight -= 1;
+        resolve(answer);
+      }),
+    );
+  };
+  return { approver, asked, answers, mostInFlight: () => mostInFlight };
+}
+
+const turn = () => new Promise(setImmediate);
+
+describe('serialApprover', () => {
+  it('asks the next question only after the previous one was answered', async () => {
+    const held = heldApprover();
+    const approve = serialApprover(held.approver);
+    const call = (order: string) => ({ id: order, name: 'refund', input: { order } });
+    const first = approve(call('A'), 'a write');
+    const second = approve(call('B'), 'a write');
+    await turn();
+    expect(held.asked).toEqual(['A']);
+    held.answers[0]?.(true);
+    await turn();
+    expect(held.asked).toEqual(['A', 'B']);
+    held.answers[1]?.(false);
+    expect([await first, await second]).toEqual([true, false]);
+  });
+
+  it('goes on with the next question when an approver throws', async () => {
+    let calls = 0;
+    const approve = serialApprover(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('terminal gone');
+      return 'defer';
+    });
+    const call = { id: 'a', name: 'refund', input: {} };
+    const [first, second] = await Promise.allSettled([approve(call, 'r'), approve(call, 'r')]);
+    expect(first).toMatchObject({ status: 'rejected' });
+    expect(second).toEqual({ status: 'fulfilled', value: 'defer' });
+  });
+});
+
+describe('runAgent with an approver', () => {
+  it('never has two approvals of one turn open at once', async () => {
+    const executed: string[] = [];
+    const refund = defineTool({
+      name: 'refund',
+      description: 'Refund an order',
+      effect: 'write',
+      parameters: z.object({ order: z.string() }),
+      execute: ({ order }) => {
+        executed.push(order);
+        return 'ok';
+      },
+    });
+    const harness: Harness = {
+      name: 'test',
+      tools: [refund],
+      system: () => 'test',
+      validate: true,
+      permissions: createPermissionPolicy([parseRule('refund', 'ask', 'a refund is a write')]),
+      limits: { maxSteps: 5 },
+    };
+    const held = heldApprover();
+    const model = createScriptedModel([
+      toolTurn([
+        { name: 'refund', input: { order: 'A' } },
+        { name: 'refund', input: { order: 'B' } },
+      ]),
+      textTurn('done'),
+    ]);
+    const running = runAgent({
+      harness,
+      model,
+      modelId: 'test-model',
+      prompt: 'refund both',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'interactive',
+      approver: held.approver,
+      trace: createMemoryTrace(),
+    });
+    while (held.asked.length === 0) await turn();
+    await turn();
+    expect(held.asked).toEqual(['A']);
+    held.answers[0]?.(true);
+    while (held.asked.length < 2) await turn();
+    held.answers[1]?.(false);
+    const result = await running;
+    expect(result.status).toBe('done');
+    expect(held.mostInFlight()).toBe(1);
+    expect(executed).toEqual(['A']);
+  });
+});
