@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
-import { escapeForTerminal } from '../core/terminal-text.js';
+import { maskConfiguredKeys } from '../core/secret-values.js';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
@@ -27,6 +27,7 @@ import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
 import { type ApprovalTerminal, createTerminalApprover } from './terminal-approver.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
        npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
@@ -105,8 +106,8 @@ function printingTrace(file: TraceSink, first: () => void, verbose: boolean): Tr
       const text = line(event);
       if (text === undefined) return;
       first();
-      // Tool names, errors and reasons can carry a model's or a server's text.
-      console.log(escapeForTerminal(text));
+      // Built from the event before the file sink redacted its copy: server and model text.
+      console.log(terminalLine(text));
     },
   };
 }
@@ -140,14 +141,16 @@ export function runAgentCli(argv: string[], context: AgentCliContext = {}): Prom
         : error instanceof HarnessError
           ? error.code
           : 'error';
-    // A Messages API error carries the server's text.
-    console.error(`agent: ${prefix}: ${escapeForTerminal(errorMessage(error))}`);
+    // A server's error message may echo the key or hold control sequences.
+    console.error(terminalLine(`agent: ${prefix}: ${errorMessage(error)}`));
     return 2;
   });
 }
 
 async function main(argv: string[], context: AgentCliContext): Promise<number> {
   const env = context.env ?? process.env;
+  // A server may echo the key in an error: traces and printed lines mask its exact value.
+  maskConfiguredKeys(env);
   const cwd = resolve(context.cwd ?? process.cwd());
   // Paths stay relative (as printed) unless a directory was given.
   const at = (path: string) => (context.cwd === undefined ? path : join(cwd, path));
@@ -287,14 +290,15 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
 
   if (result.status === 'error' && setupFailure) throw setupFailure;
   printHeader();
-  // The model's text: its lines are kept, its escape sequences shown, never obeyed.
-  if (result.answer) console.log(`\n${escapeForTerminal(result.answer, { lines: true })}\n`);
+  if (result.answer) console.log(`\n${terminalText(result.answer)}\n`);
   for (const write of result.unresolvedWrites ?? []) {
     console.log(
-      `write ${write.key} (step ${write.step}) has an unknown outcome: check the downstream system, then npm run agent -- --resume ${result.runId} --resolve-write ${write.key}=done (it took effect) or =retry`,
+      terminalLine(
+        `write ${write.key} (step ${write.step}) has an unknown outcome: check the downstream system, then npm run agent -- --resume ${result.runId} --resolve-write ${write.key}=done (it took effect) or =retry`,
+      ),
     );
   }
-  const detail = result.detail ? ` ${escapeForTerminal(result.detail)}` : '';
+  const detail = result.detail ? ` ${terminalLine(result.detail)}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
   if (result.status === 'awaiting_approval') {
     const resume = `npm run agent -- --resume ${result.runId}`;

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { maskConfiguredKeys } from '../core/secret-values.js';
 import { loadReference } from '../eval/finish-run.js';
 import { groupRerecordCommands } from '../eval/rerecord.js';
 import { runEvals } from '../eval/run-evals.js';
@@ -12,6 +13,7 @@ import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
+import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
@@ -104,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`recording against ${checkBaseUrl()} (source: live)`);
   }
 
+  maskConfiguredKeys(process.env);
   const started = performance.now();
   const counts = { recorded: 0, failed: 0 };
   try {
@@ -127,8 +130,9 @@ async function main(argv: string[]): Promise<number> {
         const seconds = (ms / 1000).toFixed(1);
         if (record.outcome === 'errored') {
           counts.failed += 1;
+          // The message may quote the server: masked and stripped of control sequences.
           console.log(
-            `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${record.messages[0] ?? 'failed'} (${seconds} s)`,
+            `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${terminalLine(record.messages[0] ?? 'failed')} (${seconds} s)`,
           );
         } else {
           counts.recorded += 1;
@@ -224,7 +228,7 @@ const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.
  */
 export function runRecordCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
-    console.error(`record: ${errorMessage(error)}`);
+    console.error(`record: ${terminalLine(errorMessage(error))}`);
     return 2;
   });
 }

@@ -5,10 +5,15 @@ import {
   REDACTED,
   SECRET_HEADER_NAMES,
 } from './credentials.js';
+import { maskSecretValues } from './secret-values.js';
 
-/** Card numbers masked (`6222****3445`) and credential-shaped strings replaced, in one text. */
+/**
+ * Card numbers masked (`6222****3445`), credential-shaped strings and the values registered
+ * with `maskSecretValue` (the configured API key, whatever its shape) replaced, in one text.
+ */
 export function redactText(text: string): string {
-  return maskCredentials(maskCardNumber(text));
+  // Exact values first: a card or credential mask inside a key would hide it from the match.
+  return maskCredentials(maskCardNumber(maskSecretValues(text)));
 }
 
 /** `redactText` plus the values after secret header names: for diffs and reports people read. */

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import { maskSecretValue } from '../core/secret-values.js';
 import { cassettePath } from '../replay/cassette.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
 import { networkRefusalIn } from '../replay/network-guard.js';
@@ -167,6 +168,11 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       trial,
       settings,
     });
+    // A server may echo the key in an error: this worker's traces mask its exact value.
+    maskSecretValue(
+      upstream.apiKey,
+      driver.provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY',
+    );
     const modelId = settings.model ?? 'claude-opus-5';
     const start = Date.now();
     const latencies: number[] = [];

@@ -1,7 +1,5 @@
 import { redactForDisplay } from '../../core/redact.js';
-
-/** Shorter values would match ordinary text. */
-const MIN_SECRET_LENGTH = 8;
+import { replaceAll } from '../../core/secret-values.js';
 
 /**
  * The one place report output is redacted: the core display redaction (card numbers in every
@@ -12,10 +10,7 @@ const MIN_SECRET_LENGTH = 8;
  * @example redactForReport('account 6222020200112233445') // 'account 6222****3445'
  */
 export function redactForReport(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  let redacted = redactForDisplay(text);
   const apiKey = env.ANTHROPIC_API_KEY;
-  if (apiKey && apiKey.length >= MIN_SECRET_LENGTH) {
-    redacted = redacted.split(apiKey).join('[redacted ANTHROPIC_API_KEY]');
-  }
-  return redacted;
+  // The exact value first: a card or credential mask inside the key would hide it from the match.
+  return redactForDisplay(apiKey ? replaceAll(text, apiKey, '[redacted ANTHROPIC_API_KEY]') : text);
 }

@@ -1,0 +1,88 @@
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureCli } from './cli-testing.js';
+import { runRecordCli } from './record.js';
+
+// A gateway answering every request with an error that echoes the key it was sent (some do),
+// plus a key of the known shape and a terminal control sequence.
+const GATEWAY_KEY = 'gw-live-0123456789abcdefXYZ';
+const ECHOED = 'sk-ant-api03-ECHOECHOECHOECHOECHO';
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let server: Server;
+let url: string;
+let project: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const sent = request.headers['x-api-key'] ?? request.headers.authorization;
+      const key = String(sent).replace(/^Bearer /, '');
+      response.writeHead(400, { 'content-type': 'application/json' });
+      const message = `key ${key} is not enabled for this model (${ECHOED})\u001b[2J`;
+      response.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request', message } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A throwaway project with T2 only, so a recording writes nowhere near the repository.
+  project = mkdtempSync(join(tmpdir(), 'record-secrets-'));
+  for (const name of ['dist', 'node_modules']) symlinkSync(join(root, name), join(project, name));
+  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
+    cpSync(join(root, name), join(project, name));
+  }
+  mkdirSync(join(project, 'evals'));
+  for (const name of ['refund-desk.agent.ts', 't2-order-not-found.eval.ts']) {
+    cpSync(join(root, 'evals', name), join(project, 'evals', name));
+  }
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(project, { recursive: true, force: true });
+});
+
+describe('npm run record with a key the server echoes', () => {
+  it('masks the key on the terminal and in the trial trace, and writes no cassette', {
+    timeout: 120_000,
+  }, async () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    vi.stubEnv('CI', '');
+    vi.stubEnv('ANTHROPIC_API_KEY', GATEWAY_KEY);
+    vi.stubEnv('ANTHROPIC_BASE_URL', url);
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    const { code, stdout, stderr } = await captureCli(() =>
+      runRecordCli(['--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
+    );
+    expect(code, stdout + stderr).toBe(1);
+    expect(stdout).toMatch(
+      /^ {2}✗ T2 upgraded trial 1: .*key \[redacted ANTHROPIC_API_KEY\] is not enabled.*sk-ant-\[redacted\]/m,
+    );
+    for (const printed of [stdout, stderr]) {
+      expect(printed).not.toContain(GATEWAY_KEY);
+      expect(printed).not.toContain(ECHOED);
+      expect(printed).not.toContain('\u001b');
+    }
+    const trace = readFileSync(join(project, 'runs/eval/T2/upgraded/trial-1.jsonl'), 'utf8');
+    expect(trace).toContain('[redacted ANTHROPIC_API_KEY]');
+    expect(trace).not.toContain(GATEWAY_KEY);
+    expect(trace).not.toContain(ECHOED);
+    const fixtures = join(project, 'fixtures');
+    expect(existsSync(fixtures) ? readdirSync(fixtures, { recursive: true }) : []).toEqual([]);
+  });
+});

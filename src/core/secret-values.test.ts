@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { redactForDisplay, redactText, redactValue } from './redact.js';
+import { forgetSecretValues, maskConfiguredKeys, maskSecretValue } from './secret-values.js';
+
+// A gateway key: no known credential shape, so only its exact value can find it.
+const GATEWAY_KEY = 'gw-live-0123456789abcdefXYZ';
+
+afterEach(forgetSecretValues);
+
+describe('maskSecretValue', () => {
+  it('makes every redacted text and value hide the exact value, whatever its shape', () => {
+    expect(redactText(`key ${GATEWAY_KEY} refused`)).toContain(GATEWAY_KEY);
+    maskSecretValue(GATEWAY_KEY, 'ANTHROPIC_API_KEY');
+    expect(redactText(`key ${GATEWAY_KEY} refused`)).toBe(
+      'key [redacted ANTHROPIC_API_KEY] refused',
+    );
+    expect(redactForDisplay(`a${GATEWAY_KEY}b`)).toBe('a[redacted ANTHROPIC_API_KEY]b');
+    const event = { type: 'run_end', detail: `400: key ${GATEWAY_KEY}`, list: [[GATEWAY_KEY]] };
+    expect(JSON.stringify(redactValue(event))).not.toContain(GATEWAY_KEY);
+  });
+
+  it('also finds the value JSON-escaped, as it appears inside printed JSON', () => {
+    const quoted = 'gw"live\\0123456789';
+    maskSecretValue(quoted, 'ANTHROPIC_API_KEY');
+    expect(redactText(JSON.stringify({ echoed: quoted }))).toBe(
+      '{"echoed":"[redacted ANTHROPIC_API_KEY]"}',
+    );
+  });
+
+  it('ignores values too short to tell from ordinary text', () => {
+    maskSecretValue('abc', 'ANTHROPIC_API_KEY');
+    maskSecretValue('', 'ANTHROPIC_API_KEY');
+    maskSecretValue(undefined, 'ANTHROPIC_API_KEY');
+    expect(redactText('abc def')).toBe('abc def');
+  });
+});
+
+describe('maskConfiguredKeys', () => {
+  it('masks the API keys an environment configures', () => {
+    maskConfiguredKeys({ ANTHROPIC_API_KEY: GATEWAY_KEY, OPENAI_API_KEY: 'openai-gateway-42' });
+    expect(redactText(`${GATEWAY_KEY} / openai-gateway-42`)).toBe(
+      '[redacted ANTHROPIC_API_KEY] / [redacted OPENAI_API_KEY]',
+    );
+  });
+
+  it('masks the password of a base URL that carries one', () => {
+    maskConfiguredKeys({ ANTHROPIC_BASE_URL: 'http://user:gw%2Fpass0123456789@127.0.0.1:1' });
+    expect(
+      redactText('at http://user:gw%2Fpass0123456789@127.0.0.1:1/v1 (gw/pass0123456789)'),
+    ).toBe(
+      'at http://user:[redacted ANTHROPIC_BASE_URL password]@127.0.0.1:1/v1 ([redacted ANTHROPIC_BASE_URL password])',
+    );
+  });
+});

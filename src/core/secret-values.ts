@@ -1,0 +1,80 @@
+/** Shorter values would match ordinary text. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** The environment variables whose values are credentials this process sends. */
+const CONFIGURED_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+const BASE_URLS = ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'] as const;
+
+interface SecretValue {
+  /** The value as it stands in a text, and JSON-escaped when that differs. */
+  forms: string[];
+  replacement: string;
+}
+
+/**
+ * Exact values to mask, registered once when a key is taken into use (the CLI reading its
+ * environment, a recording worker opening its upstream): redaction then costs one `includes`
+ * per string and value, with no environment read per event.
+ */
+const secrets: SecretValue[] = [];
+
+/**
+ * Mask `value` wherever text is redacted from now on (traces, checkpoints, write logs, printed
+ * lines), as `[redacted <name>]`. For credentials of no known shape, such as a gateway key
+ * (`gw-live-...`) a server may echo back. Values shorter than 8 characters are ignored.
+ *
+ * @example maskSecretValue(env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY')
+ */
+export function maskSecretValue(value: string | undefined, name: string): void {
+  if (value === undefined || value.length < MIN_SECRET_LENGTH) return;
+  if (secrets.some((secret) => secret.forms[0] === value)) return;
+  const escaped = JSON.stringify(value).slice(1, -1);
+  secrets.push({
+    forms: escaped === value ? [value] : [value, escaped],
+    replacement: `[redacted ${name}]`,
+  });
+}
+
+/**
+ * `maskSecretValue` for each API key the environment configures, and for the password of a
+ * base URL that carries one (`http://user:password@gateway`): error messages quote the URL.
+ */
+export function maskConfiguredKeys(env: NodeJS.ProcessEnv): void {
+  for (const name of CONFIGURED_KEYS) maskSecretValue(env[name], name);
+  for (const name of BASE_URLS) {
+    const password = passwordIn(env[name]);
+    if (password === undefined) continue;
+    maskSecretValue(password, `${name} password`);
+    maskSecretValue(decodeURIComponent(password), `${name} password`);
+  }
+}
+
+function passwordIn(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).password || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every registered value replaced in `text`. */
+export function maskSecretValues(text: string): string {
+  let masked = text;
+  for (const { forms, replacement } of secrets) {
+    for (const form of forms) {
+      if (masked.includes(form)) masked = replaceAll(masked, form, replacement);
+    }
+  }
+  return masked;
+}
+
+/** `value` (at least 8 characters) replaced by `replacement` in `text`: the one exact match. */
+export function replaceAll(text: string, value: string, replacement: string): string {
+  return value.length < MIN_SECRET_LENGTH ? text : text.split(value).join(replacement);
+}
+
+/** For tests: forget every registered value. */
+export function forgetSecretValues(): void {
+  secrets.length = 0;
+}
