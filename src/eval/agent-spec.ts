@@ -30,9 +30,7 @@ export interface AgentSpec {
 
 /** @example export const refundDesk = defineAgent({ suite: 'refund-desk', variants: ['baseline', 'upgraded'], createHarness }); */
 export function defineAgent(spec: AgentSpec): AgentSpec {
-  if (spec.variants.length === 0) {
-    throw new ConfigError(`agent ${spec.suite} declares no variants: add e.g. variants: ['v1']`);
-  }
+  checkAgentNames(spec);
   if ((spec.createHarness === undefined) === (spec.run === undefined)) {
     throw new ConfigError(
       `agent ${spec.suite} needs exactly one of createHarness (this runtime) or run (any other agent)`,
@@ -40,3 +38,37 @@ export function defineAgent(spec: AgentSpec): AgentSpec {
   }
   return spec;
 }
+
+// A variant names a fixtures folder (fixtures/<task>/<variant>/) and is the first word of
+// each trial's test name, which the eval reporter reads back.
+const VARIANT = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * The suite and variant names, checked where they are declared (defineAgent) and again by
+ * defineTask, since an AgentSpec can be written without defineAgent. Evals do not type-check.
+ */
+export function checkAgentNames(spec: AgentSpec): void {
+  if (typeof spec.suite !== 'string' || spec.suite.trim() === '') {
+    throw new ConfigError(
+      `agent suite ${describeName(spec.suite)} is invalid: name the suite, e.g. suite: 'helpdesk'`,
+    );
+  }
+  if (!Array.isArray(spec.variants) || spec.variants.length === 0) {
+    throw new ConfigError(`agent ${spec.suite} declares no variants: add e.g. variants: ['v1']`);
+  }
+  // Lower-cased: names that differ only in case share a fixtures folder on macOS and Windows.
+  const seen = new Set<string>();
+  for (const variant of spec.variants as unknown[]) {
+    if (typeof variant !== 'string' || !VARIANT.test(variant) || /^\.+$/.test(variant)) {
+      throw new ConfigError(
+        `variant ${describeName(variant)} of agent ${spec.suite} is invalid: use letters, digits, '_', '-' or '.' (it names a fixtures folder)`,
+      );
+    }
+    if (seen.has(variant.toLowerCase())) {
+      throw new ConfigError(`agent ${spec.suite} lists variant '${variant}' twice`);
+    }
+    seen.add(variant.toLowerCase());
+  }
+}
+
+const describeName = (name: unknown) => (typeof name === 'string' ? `'${name}'` : String(name));

@@ -5,6 +5,7 @@ import type { Policy } from '../simulator/policy.js';
 import type { AgentSpec } from './agent-spec.js';
 import { readEvalSettings } from './settings.js';
 import { shardOfTrial } from './shard.js';
+import { checkTaskDeclaration } from './task-declaration.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 import { runTrial } from './trial-runner.js';
 
@@ -43,8 +44,6 @@ export interface TaskDefinition {
   check(run: TrialRun): void | Promise<void>;
 }
 
-const TASK_ID = /^[A-Za-z0-9_-]+$/;
-
 /**
  * Declare an eval task. It expands into one vitest test per variant x trial,
  * each replaying (or recording) its own cassette on fresh state.
@@ -55,13 +54,8 @@ const TASK_ID = /^[A-Za-z0-9_-]+$/;
  *   check: ({ answer }) => expect(answer).toMatch(/screenshot/i) });
  */
 export function defineTask(task: TaskDefinition): TaskDefinition {
-  if (!TASK_ID.test(task.id)) {
-    throw new Error(
-      `task id '${task.id}' is invalid: use letters, digits, '_' or '-' (it names a fixtures folder)`,
-    );
-  }
+  const variants = checkTaskDeclaration(task);
   const settings = readEvalSettings();
-  const variants = task.variants ?? task.agent.variants;
   const selected = settings.selects(task.agent.suite, task.id);
   const { shard } = settings;
   // Position of each selected trial in this task, for dealing trials to shards.
