@@ -40,8 +40,12 @@ export interface TaskDefinition {
   approver?: Approver;
   /** The offline model for `record --simulated`; overrides the agent's. */
   modelScript?: Policy;
-  /** Code assertions with vitest `expect`; a thrown assertion fails the trial. */
-  check(run: TrialRun): void | Promise<void>;
+  /**
+   * Code assertions with vitest `expect`; a thrown assertion fails the trial. A check may also
+   * be a predicate: returning `false` (or a promise of it) fails the trial, `true` or nothing
+   * passes it, and any other value errors it (a broken check is not a verdict).
+   */
+  check(run: TrialRun): void | boolean | Promise<void> | Promise<boolean>;
 }
 
 /**
@@ -84,8 +88,9 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
             }
             if (outcome.error) throw outcome.error;
             if (!outcome.run) return;
+            let returned: unknown;
             try {
-              await task.check({
+              returned = await task.check({
                 answer: outcome.run.answer,
                 result: outcome.run,
                 stats: outcome.run.stats,
@@ -93,7 +98,6 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
                 variant,
                 trial,
               });
-              context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
             } catch (error) {
               const assertion = error instanceof Error && error.name === 'AssertionError';
               context.task.meta.trial = {
@@ -103,10 +107,42 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
               };
               throw error;
             }
+            const refused = refusedBy(returned);
+            if (refused) {
+              context.task.meta.trial = { ...outcome.record, ...refused };
+              throw new Error(refused.messages[0]);
+            }
+            context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
           });
         }
       }
     });
   });
   return task;
+}
+
+/**
+ * What a check's return value says: `false` is a failed trial (a predicate such as
+ * `({ answer }) => answer.includes('refund')`), nothing or `true` a pass, anything else a
+ * broken check (`0`, `null`, an object), which errors the trial instead of passing it.
+ */
+function refusedBy(
+  returned: unknown,
+): (Pick<TrialRecord, 'outcome' | 'messages'> & { messages: [string] }) | undefined {
+  if (returned === undefined || returned === true) return undefined;
+  if (returned === false) return { outcome: 'failed', messages: ['the check returned false'] };
+  return {
+    outcome: 'errored',
+    messages: [
+      `the check returned ${describeValue(returned)}: return nothing (assert with expect), true or false`,
+    ],
+  };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string')
+    return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
+  if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
+  return `a value of type ${typeof value}`;
 }

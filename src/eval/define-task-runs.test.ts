@@ -1,0 +1,121 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runEvals } from './run-evals.js';
+import type { TrialRecord } from './trial-record.js';
+
+// Task declarations run for real: a throwaway project, its eval files loaded by vitest from the
+// build in dist/ (as `npm run eval` does), recorded offline against a model script.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const projects: string[] = [];
+afterEach(() => {
+  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * An adapter agent per suite: it asks the model once and answers with its text. It ends with
+ * status 'error' (a run that failed) while the project holds a file named `fail-now`.
+ */
+const ECHO_AGENT = `import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineAgent, defineModelScript } from 'harness-evals';
+
+export const echoAgent = (suite: string) =>
+  defineAgent({
+    suite,
+    variants: ['v1'],
+    modelScript: defineModelScript({ turns: [{ text: \`answer from \${suite}\` }] }),
+    run: async ({ fetch, baseURL, apiKey, model, prompt, projectDir }) => {
+      const response = await fetch(\`\${baseURL}/v1/messages\`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: prompt }] }),
+      });
+      const body = (await response.json()) as { content: Array<{ text?: string }> };
+      const answer = body.content.map((block) => block.text ?? '').join('');
+      if (existsSync(join(projectDir, 'fail-now'))) {
+        return { answer, status: 'error' as const, detail: 'the order service returned 503' };
+      }
+      return { answer };
+    },
+  });
+`;
+
+/** A project with `evals/echo.agent.ts` and the given eval files, and no fixtures yet. */
+function projectWith(evalFiles: Record<string, string>, config?: string): string {
+  const project = mkdtempSync(join(tmpdir(), 'define-task-runs-'));
+  projects.push(project);
+  for (const name of ['dist', 'node_modules']) symlinkSync(join(root, name), join(project, name));
+  cpSync(join(root, 'package.json'), join(project, 'package.json'));
+  if (config === undefined) {
+    cpSync(join(root, 'vitest.evals.config.ts'), join(project, 'vitest.evals.config.ts'));
+  } else {
+    writeFileSync(join(project, 'vitest.evals.config.ts'), config);
+  }
+  mkdirSync(join(project, 'evals'));
+  mkdirSync(join(project, 'reports'));
+  writeFileSync(join(project, 'evals/echo.agent.ts'), ECHO_AGENT);
+  for (const [name, text] of Object.entries(evalFiles)) {
+    writeFileSync(join(project, 'evals', name), text);
+  }
+  return project;
+}
+
+const taskFile = (suite: string, id: string, check = '() => {}', extra = '') =>
+  [
+    "import { echoAgent } from './echo.agent.js';",
+    "import { defineTask } from 'harness-evals';",
+    '',
+    `defineTask({ agent: echoAgent('${suite}'), id: '${id}', title: '${suite} task', prompt: 'Say hello.', ${extra}`,
+    `  check: ${check} });`,
+    '',
+  ].join('\n');
+
+const run = (project: string, mode: 'record' | 'replay', trials = 1) =>
+  runEvals({
+    projectDir: project,
+    mode,
+    trials,
+    ...(mode === 'record' && { source: 'simulator' as const }),
+    writeReports: false,
+    log: () => {},
+  });
+
+const byTrialNumber = (records: readonly TrialRecord[]) =>
+  [...records].sort((a, b) => a.trial - b.trial);
+
+describe("a task's check", () => {
+  it('fails the trial when it returns false or a promise of false, and errors on other values', {
+    timeout: 120_000,
+  }, async () => {
+    const verdicts = `({ trial }) => {
+      if (trial === 1) return false;
+      if (trial === 2) return Promise.resolve(false);
+      if (trial === 3) return undefined;
+      if (trial === 4) return true;
+      return 0 as unknown as boolean;
+    }`;
+    const project = projectWith({ 'c1.eval.ts': taskFile('alpha', 'C1', verdicts) });
+    const { records } = await run(project, 'record', 5);
+    const outcomes = byTrialNumber(records).map((record) => [
+      record.trial,
+      record.outcome,
+      record.messages[0] ?? '',
+    ]);
+    expect(outcomes).toEqual([
+      [1, 'failed', 'the check returned false'],
+      [2, 'failed', 'the check returned false'],
+      [3, 'passed', ''],
+      [4, 'passed', ''],
+      [
+        5,
+        'errored',
+        'the check returned 0 (a number): return nothing (assert with expect), true or false',
+      ],
+    ]);
+  });
+});
