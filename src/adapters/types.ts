@@ -61,8 +61,10 @@ export interface AgentOutput {
   answer: string;
   toolCalls?: readonly AgentToolCall[];
   usage?: Partial<TokenUsage>;
-  /** Defaults to `done`. */
+  /** Defaults to `done`. `error` means the run failed: the trial counts as errored. */
   status?: RunStatus;
+  /** Why the run stopped, when it was not `done` (the errored trial's message). */
+  detail?: string;
 }
 
 /** An agent written without this runtime: one run per call. */

@@ -134,6 +134,7 @@ export function toRunResult(
   return {
     runId,
     status: output.status ?? 'done',
+    ...(output.detail !== undefined && { detail: output.detail }),
     answer: output.answer,
     messages: [],
     toolCalls,

@@ -1,4 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,5 +125,30 @@ describe("a task's check", () => {
         'the check returned 0 (a number): return nothing (assert with expect), true or false',
       ],
     ]);
+  });
+});
+
+describe('an adapter run that ends with status error', () => {
+  it('is an errored trial in replay, with its detail, as it is when recording', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith({ 's1.eval.ts': taskFile('alpha', 'S1') });
+    const recorded = await run(project, 'record');
+    expect(recorded.records.map((record) => record.outcome)).toEqual(['passed']);
+    expect(readdirSync(join(project, 'fixtures/S1/v1'))).toEqual(['trial-1.json']);
+
+    writeFileSync(join(project, 'fail-now'), '');
+    const replayed = await run(project, 'replay');
+    expect(replayed.records.map((record) => [record.outcome, record.status])).toEqual([
+      ['errored', 'error'],
+    ]);
+    expect(replayed.records[0]?.messages).toEqual([
+      'the run ended with status error: the order service returned 503',
+    ]);
+    expect(replayed.report.gate.passed).toBe(false);
+
+    const rerecorded = await run(project, 'record');
+    expect(rerecorded.records.map((record) => record.outcome)).toEqual(['errored']);
+    expect(rerecorded.records[0]?.messages[0]).toContain('the order service returned 503');
   });
 });

@@ -86,17 +86,26 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     result: RunResult,
     latencies: number[],
     meta: Partial<TrialRecord>,
-  ): TrialOutcome => ({
-    record: {
+  ): TrialOutcome => {
+    const record: TrialRecord = {
       ...base,
       ...meta,
       outcome: 'passed',
       status: result.status,
       stats: result.stats,
       modelLatenciesMs: latencies,
-    },
-    run: result,
-  });
+    };
+    // A run that failed is no verdict, replayed as when recorded (where it keeps no cassette):
+    // its check does not run, and the trial counts as errored.
+    if (result.status === 'error') {
+      const message = `the run ended with status error: ${result.detail ?? 'it gave no detail'}`;
+      return {
+        record: { ...record, outcome: 'errored', messages: [message] },
+        error: new Error(message),
+      };
+    }
+    return { record, run: result };
+  };
 
   const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
   if (recording) return record();
