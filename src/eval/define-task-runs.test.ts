@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readCassette } from '../replay/cassette-file.js';
 import { runEvals } from './run-evals.js';
 import type { TrialRecord } from './trial-record.js';
 
@@ -93,8 +94,90 @@ const run = (project: string, mode: 'record' | 'replay', trials = 1) =>
     log: () => {},
   });
 
+const suiteOfCassette = async (project: string) =>
+  (await readCassette(join(project, 'fixtures/X1/v1/trial-1.json'))).meta.suite;
+
 const byTrialNumber = (records: readonly TrialRecord[]) =>
   [...records].sort((a, b) => a.trial - b.trial);
+
+describe('the same task id in two declarations', () => {
+  it('refuses the second at load time, naming both suites, both files and the fix', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith({
+      'alpha.eval.ts': taskFile('alpha', 'X1'),
+      'beta.eval.ts': taskFile('beta', 'X1'),
+    });
+    const { report, records } = await run(project, 'record');
+    // Each suite would have written fixtures/X1/v1/trial-1.json over the other's. Files load
+    // one after another, so the first one's trials ran before the second was declared.
+    expect(records.map((record) => [record.suite, record.outcome])).toEqual([['alpha', 'passed']]);
+    expect(await suiteOfCassette(project)).toBe('alpha');
+    expect(report.gate.passed).toBe(false);
+    const reasons = report.gate.reasons.join('\n');
+    expect(reasons).toMatch(/task id 'X1' is declared twice/);
+    expect(reasons).toContain('suite alpha (evals/alpha.eval.ts');
+    expect(reasons).toContain('suite beta (evals/beta.eval.ts');
+    expect(reasons).toMatch(/rename one of them/);
+  });
+
+  it('refuses ids that differ only in case: they share a fixtures folder on macOS and Windows', {
+    timeout: 120_000,
+  }, async () => {
+    const project = projectWith({
+      'upper.eval.ts': taskFile('alpha', 'X1'),
+      'lower.eval.ts': taskFile('alpha', 'x1'),
+    });
+    const { report } = await run(project, 'record');
+    expect(report.gate.passed).toBe(false);
+    expect(report.gate.reasons.join('\n')).toMatch(/task id 'x1' is declared twice/i);
+  });
+
+  it('is refused by the reporter when the files run isolated (no shared registry)', {
+    timeout: 120_000,
+  }, async () => {
+    const config = [
+      "import { defineConfig } from 'vitest/config';",
+      'export default defineConfig({',
+      "  resolve: { alias: [{ find: /^harness-evals$/, replacement: new URL('./dist/index.js', import.meta.url).pathname }] },",
+      "  test: { include: ['evals/**/*.eval.ts'], pool: 'forks', isolate: true, fileParallelism: false },",
+      '});',
+      '',
+    ].join('\n');
+    const project = projectWith(
+      {
+        'alpha.eval.ts': taskFile(
+          'alpha',
+          'X1',
+          '() => {}',
+          "floors: [{ variant: 'v1', passAt1: 0 }],",
+        ),
+        'beta.eval.ts': taskFile(
+          'beta',
+          'X1',
+          '() => {}',
+          "floors: [{ variant: 'v1', passAt1: 1 }],",
+        ),
+      },
+      config,
+    );
+    const { report, records } = await run(project, 'record');
+    expect(report.gate.passed).toBe(false);
+    expect(report.gate.reasons.join('\n')).toMatch(
+      /task id 'X1' is declared in suites alpha and beta.*rename one/,
+    );
+    // The second suite to record finds the first one's cassette and keeps it.
+    const [first, second] = [...records].sort((a, b) => a.outcome.localeCompare(b.outcome));
+    expect([first?.outcome, second?.outcome]).toEqual(['errored', 'passed']);
+    expect(first?.messages[0]).toBe(
+      `fixtures/X1/v1/trial-1.json was recorded for suite ${second?.suite}'s task X1, not suite ${first?.suite}'s: two suites declare task id 'X1' and share fixtures/X1/, so nothing was recorded; rename one of them`,
+    );
+    expect(await suiteOfCassette(project)).toBe(second?.suite);
+    // Replaying it for the other suite is refused too: the cassette's suite is not the trial's.
+    const replayed = await run(project, 'replay');
+    expect(replayed.records.map((record) => record.outcome).sort()).toEqual(['passed', 'stale']);
+  });
+});
 
 describe("a task's check", () => {
   it('fails the trial when it returns false or a promise of false, and errors on other values', {

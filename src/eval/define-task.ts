@@ -1,4 +1,5 @@
 import { describe, it } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import type { RunResult } from '../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
 import type { Policy } from '../simulator/policy.js';
@@ -6,6 +7,7 @@ import type { AgentSpec } from './agent-spec.js';
 import { readEvalSettings } from './settings.js';
 import { shardOfTrial } from './shard.js';
 import { checkTaskDeclaration } from './task-declaration.js';
+import { declarationSite, registerTask } from './task-registry.js';
 import type { Floor, TrialRecord } from './trial-record.js';
 import { runTrial } from './trial-runner.js';
 
@@ -60,6 +62,14 @@ export interface TaskDefinition {
 export function defineTask(task: TaskDefinition): TaskDefinition {
   const variants = checkTaskDeclaration(task);
   const settings = readEvalSettings();
+  const collecting = collectingFile();
+  registerTask({
+    id: task.id,
+    suite: task.agent.suite,
+    location: declarationSite(collecting?.filepath, settings.projectDir),
+    collection: collecting,
+    file: collecting?.filepath,
+  });
   const selected = settings.selects(task.agent.suite, task.id);
   const { shard } = settings;
   // Position of each selected trial in this task, for dealing trials to shards.
@@ -145,4 +155,13 @@ function describeValue(value: unknown): string {
     return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
   if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
   return `a value of type ${typeof value}`;
+}
+
+/** The eval file vitest is collecting, when defineTask runs inside a collection. */
+function collectingFile(): { filepath: string } | undefined {
+  try {
+    return getCurrentSuite().file;
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,15 @@ export class EvalReporter implements Reporter {
   /** Every (suite, task, variant) declared, selected or not, as `keyOf` keys. */
   readonly declared = new Set<string>();
   /**
+   * Each task id (lower-cased) with its declarations (describe blocks) seen: more than one
+   * share cassettes and floors. defineTask refuses them at load time; this catches them when
+   * the eval files ran isolated from each other (another vitest config).
+   */
+  private readonly declarations = new Map<
+    string,
+    Map<string, { task: string; suite: string; file: string }>
+  >();
+  /**
    * With `preloadTranscripts`: each record's transcript for the HTML report, read while the
    * other trials still run (this thread is mostly idle then) instead of all at the end.
    */
@@ -70,6 +79,15 @@ export class EvalReporter implements Reporter {
     if (variant) this.knownVariants.add(variant);
     const suite = taskSuite?.parent.type === 'suite' ? taskSuite.parent.name : undefined;
     if (suite && taskId && variant) this.declared.add(keyOf({ suite, task: taskId, variant }));
+    if (suite && taskId && taskSuite) {
+      const seen = this.declarations.get(taskId.toLowerCase()) ?? new Map();
+      seen.set(taskSuite.id, {
+        task: taskId,
+        suite,
+        file: relative(this.root, testCase.module.moduleId),
+      });
+      this.declarations.set(taskId.toLowerCase(), seen);
+    }
     const meta = testCase.meta();
     if (!meta.trial) {
       const result = testCase.result();
@@ -114,6 +132,9 @@ export class EvalReporter implements Reporter {
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
+    for (const seen of this.declarations.values()) {
+      if (seen.size > 1) this.loadErrors.push(duplicateTaskReason([...seen.values()]));
+    }
     // The same error from many trials is one reason with a count, not hundreds of lines.
     const counts = new Map<string, { error: SerializedError; times: number }>();
     for (const error of errors) {
@@ -199,6 +220,20 @@ export function describeRunError(error: SerializedError, root: string, times = 1
     typeof error.VITEST_TEST_PATH === 'string' && `in ${relative(root, error.VITEST_TEST_PATH)}`,
   ].filter(Boolean);
   return `${kind} during the run${count}: ${name}${message}${cause}${where.length > 0 ? ` (${where.join(', ')})` : ''}`;
+}
+
+/** Two or more declarations of one task id, as a gate reason. */
+function duplicateTaskReason(
+  declarations: ReadonlyArray<{ task: string; suite: string; file: string }>,
+): string {
+  const task = declarations[0]!.task;
+  const suites = [...new Set(declarations.map((declaration) => declaration.suite))].sort();
+  const files = [...new Set(declarations.map((declaration) => declaration.file))].sort();
+  const where =
+    suites.length > 1
+      ? `in suites ${suites.join(' and ')}`
+      : `${declarations.length} times in suite ${suites[0]}`;
+  return `task id '${task}' is declared ${where} (${files.join(', ')}): they share fixtures/${task}/ (one records over the other) and floors; rename one of them (ids that differ only in case count as the same)`;
 }
 
 /** What a gate reason adds to an unhandled error's description. */

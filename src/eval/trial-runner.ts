@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
-import { errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { maskSecretValue } from '../core/secret-values.js';
 import { cassettePath } from '../replay/cassette.js';
+import { readCassette } from '../replay/cassette-file.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
 import { networkRefusalIn } from '../replay/network-guard.js';
 import type { Harness } from '../runtime/harness.js';
@@ -167,6 +168,11 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   });
 
   async function record(): Promise<TrialOutcome> {
+    const taken = await otherSuitesCassette(file, task.agent.suite);
+    if (taken !== undefined) {
+      const message = `${fixture} was recorded for suite ${taken}'s task ${task.id}, not suite ${task.agent.suite}'s: two suites declare task id '${task.id}' and share fixtures/${task.id}/, so nothing was recorded; rename one of them`;
+      return { record: { ...base, messages: [message] }, error: new ConfigError(message) };
+    }
     // Loaded when recording only: a replay never starts an upstream (the simulator and its scripts).
     const { openUpstream } = await import('./upstream.js');
     const upstream = await openUpstream({
@@ -234,6 +240,22 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       host: recorded.cassette?.meta.host ?? new URL(upstream.baseURL).host,
       ...(recorded.cassette && { cassetteHash: cassetteHash(recorded.cassette) }),
     });
+  }
+}
+
+/**
+ * The suite of another suite's task that recorded this cassette, if one did: the last guard
+ * against one suite's recording replacing another's when the same task id is declared in both
+ * and the eval files ran isolated, out of sight of each other's declarations.
+ */
+async function otherSuitesCassette(file: string, suite: string): Promise<string | undefined> {
+  if (!existsSync(file)) return undefined;
+  try {
+    const recorded = (await readCassette(file)).meta.suite;
+    return recorded !== undefined && recorded !== suite ? recorded : undefined;
+  } catch {
+    // A corrupt cassette is what re-recording fixes.
+    return undefined;
   }
 }
 
