@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
+import { ConfigError } from '../core/errors.js';
 import type { RunResult } from '../runtime/run-agent.js';
 import { emptyStats } from '../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceSink } from '../runtime/trace.js';
-import type { ToolCallRecord } from '../runtime/types.js';
+import type { RunStatus, ToolCallRecord } from '../runtime/types.js';
 import type { DriveOptions, TrialDriver } from './trial-driver.js';
 import type { TrialRequest } from './trial-runner.js';
 
@@ -101,6 +102,35 @@ function writeTrace(
   trace.write({ type: 'run_end', status: result.status, stats: result.stats, ts });
 }
 
+const RUN_STATUSES: readonly RunStatus[] = [
+  'done',
+  'max_steps',
+  'token_budget',
+  'no_progress',
+  'failure_streak',
+  'model_stop',
+  'error',
+  'awaiting_approval',
+];
+
+/** Adapters are the user's code, unchecked by types at run time: a wrong shape is refused, named. */
+function checkOutput(output: AgentOutput): void {
+  const shape = 'return { answer: string, toolCalls?, usage?, status?, detail? }';
+  if (typeof output !== 'object' || output === null) {
+    throw new ConfigError(`the agent's run returned ${String(output)}: ${shape}`);
+  }
+  if (typeof output.answer !== 'string') {
+    throw new ConfigError(
+      `the agent's run returned an answer of type ${typeof output.answer}: ${shape}`,
+    );
+  }
+  if (output.status !== undefined && !RUN_STATUSES.includes(output.status)) {
+    throw new ConfigError(
+      `the agent's run returned status '${String(output.status)}': use one of ${RUN_STATUSES.join(', ')} (error for a run that failed)`,
+    );
+  }
+}
+
 /** The adapter's answer in the runtime's terms, so checks and reports treat every agent alike. */
 export function toRunResult(
   output: AgentOutput,
@@ -108,6 +138,7 @@ export function toRunResult(
   steps: number,
   modelMs = 0,
 ): RunResult {
+  checkOutput(output);
   const toolCalls: ToolCallRecord[] = (output.toolCalls ?? []).map((call, index) => ({
     step: 0,
     id: `call-${index + 1}`,
