@@ -140,7 +140,7 @@ describe('the same task id in two declarations', () => {
       "import { defineConfig } from 'vitest/config';",
       'export default defineConfig({',
       "  resolve: { alias: [{ find: /^harness-evals$/, replacement: new URL('./dist/index.js', import.meta.url).pathname }] },",
-      "  test: { include: ['evals/**/*.eval.ts'], pool: 'forks', isolate: true, fileParallelism: false },",
+      "  test: { include: ['evals/**/*.eval.ts'], pool: 'forks', isolate: true, fileParallelism: false, testTimeout: 120_000 },",
       '});',
       '',
     ].join('\n');

@@ -1,5 +1,4 @@
-import { describe, it } from 'vitest';
-import { getCurrentSuite } from 'vitest/suite';
+import { describe, it, TestRunner } from 'vitest';
 import type { RunResult } from '../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
 import type { Policy } from '../simulator/policy.js';
@@ -160,7 +159,7 @@ function describeValue(value: unknown): string {
 /** The eval file vitest is collecting, when defineTask runs inside a collection. */
 function collectingFile(): { filepath: string } | undefined {
   try {
-    return getCurrentSuite().file;
+    return TestRunner.getCurrentSuite().file;
   } catch {
     return undefined;
   }
