@@ -9,6 +9,7 @@ function failedTest(name: string, message: string): TestCase {
     parent: { type: 'suite', name: 'G1 Hanging lookup', parent: suite },
     name,
     fullName: `hang > G1 Hanging lookup > ${name}`,
+    module: { moduleId: '/project/evals/hang.eval.ts' },
     meta: () => ({}),
     result: () => ({ state: 'failed', errors: [{ message }] }),
   } as unknown as TestCase;
