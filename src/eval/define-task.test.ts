@@ -4,7 +4,7 @@ import { defineAgent } from './agent-spec.js';
 import { defineTask, type TaskDefinition } from './define-task.js';
 
 // Only declarations that are refused: a valid one registers vitest tests, which a unit test
-// cannot do from inside a test (the evals and define-task-runs.test.ts run valid ones).
+// cannot do from inside a test (the evals and define-task-runs.slow-e2e.test.ts run valid ones).
 
 const agent = defineAgent({
   suite: 'desk',
