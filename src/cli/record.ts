@@ -146,10 +146,10 @@ async function main(argv: string[]): Promise<number> {
     for (const trial of result.unfinished) {
       counts.failed += 1;
       console.log(
-        `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${trial.problem}; nothing written`,
+        `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${terminalLine(trial.problem)}; nothing written`,
       );
     }
-    for (const error of result.loadErrors) console.log(`  ✗ ${error}`);
+    for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
       `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
@@ -187,8 +187,9 @@ async function verify(selection: {
   });
   const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
   for (const verdict of bad) {
-    console.log(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`);
-    for (const problem of verdict.problems) console.log(`    ${problem}`);
+    // File names and what a hand-edited cassette says are shown, never obeyed by the terminal.
+    console.log(terminalLine(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`));
+    for (const problem of verdict.problems) console.log(`    ${terminalLine(problem)}`);
   }
   // Unchecked is not a match: a cassette relabelled live would otherwise pass unseen.
   const unchecked = verdicts.filter((verdict) => verdict.unchecked);
@@ -196,7 +197,7 @@ async function verify(selection: {
     ? `${relative(projectDir, reference.file)} has no content hash for it (its run replayed --trials ${reference.report.trials})`
     : noReference;
   for (const verdict of unchecked) {
-    console.log(`? ${verdict.fixture} (live): not checked: ${why}`);
+    console.log(terminalLine(`? ${verdict.fixture} (live): not checked: ${why}`));
   }
   const unscripted = verdicts.filter((verdict) => verdict.notRederived).length;
   const bySource = (source: string) =>
