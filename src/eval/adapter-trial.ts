@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
 import { ConfigError } from '../core/errors.js';
+import { RunStatusSchema } from '../runtime/checkpoint.js';
 import type { RunResult } from '../runtime/run-agent.js';
 import { emptyStats } from '../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceSink } from '../runtime/trace.js';
@@ -102,16 +103,7 @@ function writeTrace(
   trace.write({ type: 'run_end', status: result.status, stats: result.stats, ts });
 }
 
-const RUN_STATUSES: readonly RunStatus[] = [
-  'done',
-  'max_steps',
-  'token_budget',
-  'no_progress',
-  'failure_streak',
-  'model_stop',
-  'error',
-  'awaiting_approval',
-];
+const RUN_STATUSES: readonly RunStatus[] = RunStatusSchema.options;
 
 /** Adapters are the user's code, unchecked by types at run time: a wrong shape is refused, named. */
 function checkOutput(output: AgentOutput): void {

@@ -29,7 +29,8 @@ const DecisionSchema = z.enum([
   'outcome_unknown',
 ]);
 
-const RunStatusSchema = z.enum([
+/** Every status a run can end in (adapters' outputs are checked against it too). */
+export const RunStatusSchema = z.enum([
   'done',
   'max_steps',
   'token_budget',
