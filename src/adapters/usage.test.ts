@@ -14,6 +14,26 @@ describe('usage mapping', () => {
     ).toEqual({ inputTokens: 200, outputTokens: 80, cacheReadTokens: 1000, cacheWriteTokens: 0 });
   });
 
+  // A gateway's or a hand-written server's usage: text, negative or fractional counts would
+  // be added to the token tables (or subtract from them) as they came.
+  it('counts only whole token numbers from 0 up, as the runtime does', () => {
+    expect(
+      chatCompletionsUsage({
+        prompt_tokens: '1200',
+        completion_tokens: -80,
+        prompt_tokens_details: { cached_tokens: 2.5 },
+      }),
+    ).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(
+      anthropicUsage({
+        input_tokens: -10,
+        output_tokens: 1e300,
+        cache_read_input_tokens: '7',
+        cache_creation_input_tokens: 3.5,
+      }),
+    ).toEqual({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  });
+
   it('keeps the Messages API fields as they are', () => {
     expect(
       anthropicUsage({

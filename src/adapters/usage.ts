@@ -1,13 +1,14 @@
+import { tokenCount } from '../core/token-count.js';
 import type { TokenUsage } from './types.js';
 
 /** Messages API `usage`: input_tokens already excludes the cache. */
 export function anthropicUsage(usage: unknown): Partial<TokenUsage> {
   const value = (usage ?? {}) as Record<string, unknown>;
   return {
-    inputTokens: count(value.input_tokens),
-    outputTokens: count(value.output_tokens),
-    cacheReadTokens: count(value.cache_read_input_tokens),
-    cacheWriteTokens: count(value.cache_creation_input_tokens),
+    inputTokens: tokenCount(value.input_tokens),
+    outputTokens: tokenCount(value.output_tokens),
+    cacheReadTokens: tokenCount(value.cache_read_input_tokens),
+    cacheWriteTokens: tokenCount(value.cache_creation_input_tokens),
   };
 }
 
@@ -18,15 +19,11 @@ export function anthropicUsage(usage: unknown): Partial<TokenUsage> {
 export function chatCompletionsUsage(usage: unknown): Partial<TokenUsage> {
   const value = (usage ?? {}) as Record<string, unknown>;
   const details = (value.prompt_tokens_details ?? {}) as Record<string, unknown>;
-  const cached = count(details.cached_tokens);
+  const cached = tokenCount(details.cached_tokens);
   return {
-    inputTokens: Math.max(0, count(value.prompt_tokens) - cached),
-    outputTokens: count(value.completion_tokens),
+    inputTokens: Math.max(0, tokenCount(value.prompt_tokens) - cached),
+    outputTokens: tokenCount(value.completion_tokens),
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalJson } from '../core/canonical-json.js';
+import { tokenCount } from '../core/token-count.js';
 import type { StopLimits } from './harness.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
 
@@ -42,10 +43,10 @@ export function emptyStats(): RunStats {
  */
 export function addUsage(stats: RunStats, usage: Anthropic.Usage | undefined, ms: number): void {
   stats.modelMs += ms;
-  stats.inputTokens += tokens(usage?.input_tokens);
-  stats.outputTokens += tokens(usage?.output_tokens);
-  stats.cacheReadTokens += tokens(usage?.cache_read_input_tokens);
-  stats.cacheWriteTokens += tokens(usage?.cache_creation_input_tokens);
+  stats.inputTokens += tokenCount(usage?.input_tokens);
+  stats.outputTokens += tokenCount(usage?.output_tokens);
+  stats.cacheReadTokens += tokenCount(usage?.cache_read_input_tokens);
+  stats.cacheWriteTokens += tokenCount(usage?.cache_creation_input_tokens);
 }
 
 /** Input + output + cache tokens: what the token budget counts. */
@@ -59,16 +60,12 @@ export function modelCallEvent(step: number, response: Anthropic.Message, ms: nu
     type: 'model_call' as const,
     step,
     stop_reason: response.stop_reason,
-    input_tokens: tokens(response.usage?.input_tokens),
-    output_tokens: tokens(response.usage?.output_tokens),
-    cache_read_tokens: tokens(response.usage?.cache_read_input_tokens),
-    cache_write_tokens: tokens(response.usage?.cache_creation_input_tokens),
+    input_tokens: tokenCount(response.usage?.input_tokens),
+    output_tokens: tokenCount(response.usage?.output_tokens),
+    cache_read_tokens: tokenCount(response.usage?.cache_read_input_tokens),
+    cache_write_tokens: tokenCount(response.usage?.cache_creation_input_tokens),
     ms,
   };
-}
-
-function tokens(count: unknown): number {
-  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : 0;
 }
 
 function trailing<T>(items: readonly T[], predicate: (item: T) => boolean): number {
