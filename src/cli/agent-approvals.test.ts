@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assistantMessage } from '../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
 import { type CliOutcome, captureCli } from './cli-testing.js';
 
@@ -12,17 +13,6 @@ import { type CliOutcome, captureCli } from './cli-testing.js';
 let server: Server;
 let url: string;
 let cwd: string;
-
-const message = (content: unknown[], stopReason: string) => ({
-  id: 'msg_01',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-opus-5',
-  content,
-  stop_reason: stopReason,
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 5 },
-});
 
 beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'agent-approvals-'));
@@ -37,8 +27,8 @@ beforeAll(async () => {
         Array.isArray(last.content) &&
         last.content.some((block: { type: string }) => block.type === 'tool_result');
       const reply = sawResults
-        ? message([{ type: 'text', text: 'Both are handled.' }], 'end_turn')
-        : message(
+        ? assistantMessage([{ type: 'text', text: 'Both are handled.' }], 'end_turn')
+        : assistantMessage(
             ['ORD1001', 'ORD2002'].map((order, index) => ({
               type: 'tool_use',
               id: `toolu_0${index + 1}`,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { forgetSecretValues } from '../core/secret-values.js';
+import { assistantMessage } from '../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
 import { captureCli } from './cli-testing.js';
 
@@ -17,17 +18,6 @@ let server: Server;
 let url: string;
 let cwd: string;
 const seen: Record<string, number> = {};
-
-const message = (content: unknown[], stopReason: string) => ({
-  id: 'msg_01',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-opus-5',
-  content,
-  stop_reason: stopReason,
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 5 },
-});
 
 beforeAll(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'agent-secrets-'));
@@ -58,15 +48,15 @@ beforeAll(async () => {
       if (scenario === '401') return error(401, 'authentication_error');
       if (scenario === 'answer') {
         const text = `your key is ${key}, also ${ECHOED}${CONTROL}\nsecond line`;
-        return send(200, message([{ type: 'text', text }], 'end_turn'));
+        return send(200, assistantMessage([{ type: 'text', text }], 'end_turn'));
       }
       // 'tool input': the model puts the key into a tool call, then answers.
       if (parsed.messages.length === 1) {
         const call = { type: 'tool_use', id: 'toolu_1', name: 'get_order' };
         const input = { order_id: `ORD1001 ${key} ${ECHOED}${CONTROL}` };
-        return send(200, message([{ ...call, input }], 'tool_use'));
+        return send(200, assistantMessage([{ ...call, input }], 'tool_use'));
       }
-      return send(200, message([{ type: 'text', text: 'ok' }], 'end_turn'));
+      return send(200, assistantMessage([{ type: 'text', text: 'ok' }], 'end_turn'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

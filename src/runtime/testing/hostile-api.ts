@@ -52,15 +52,20 @@ export function textMessage(
   text = 'hello',
   usage: unknown = { input_tokens: 10, output_tokens: 5 },
 ) {
+  return { ...assistantMessage([{ type: 'text', text }], 'end_turn'), usage };
+}
+
+/** A valid Messages API message with the given content blocks and stop reason. */
+export function assistantMessage(content: unknown[], stopReason: string) {
   return {
     id: 'msg_01',
     type: 'message',
     role: 'assistant',
     model: 'claude-test-1',
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content,
+    stop_reason: stopReason,
     stop_sequence: null,
-    usage,
+    usage: { input_tokens: 10, output_tokens: 5 } as unknown,
   };
 }
 
