@@ -63,12 +63,27 @@ describe('writeFilesAtomic', () => {
       ],
       { raise: (signal) => raised.push(signal) },
     );
-    // Delivered while the set is being written (as a terminal's Ctrl-C would be).
-    process.emit('SIGINT', 'SIGINT');
+    // Delivered while the set is being written (as a CI runner's cancel would be).
     process.emit('SIGTERM', 'SIGTERM');
     expect(raised).toEqual([]);
     await writing;
     expect(readdirSync(dir).sort()).toEqual(['a.json', 'b.md']);
+    expect(raised).toEqual(['SIGTERM']);
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+    expect(process.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('raises a second Ctrl-C at once, and only once', async () => {
+    const dir = scratch();
+    const raised: string[] = [];
+    const writing = writeFilesAtomic([[join(dir, 'a.json'), 'A']], {
+      raise: (signal) => raised.push(signal),
+    });
+    process.emit('SIGINT', 'SIGINT');
+    expect(raised).toEqual([]);
+    process.emit('SIGINT', 'SIGINT');
+    expect(raised).toEqual(['SIGINT']);
+    await writing;
     expect(raised).toEqual(['SIGINT']);
     expect(process.listenerCount('SIGINT')).toBe(0);
   });

@@ -26,14 +26,29 @@ const HELD_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * file first, then the renames back to back. A target that cannot be replaced (a directory in
  * its place) stops the set before anything is replaced. A Ctrl-C or SIGTERM that arrives
  * meanwhile is held until the set is written (tens of milliseconds), then raised again, so an
- * interrupted run leaves the old set or the new one, not half of each.
+ * interrupted run leaves the old set or the new one, not half of each. A second one is raised
+ * at once.
  */
 export async function writeFilesAtomic(
   files: ReadonlyArray<readonly [file: string, data: string | Uint8Array]>,
   options: WriteSetOptions = {},
 ): Promise<void> {
+  const raise = options.raise ?? ((signal) => process.kill(process.pid, signal));
   const held: NodeJS.Signals[] = [];
-  const hold = (signal: NodeJS.Signals) => held.push(signal);
+  let listening = true;
+  const stopListening = () => {
+    if (!listening) return;
+    listening = false;
+    for (const signal of HELD_SIGNALS) process.off(signal, hold);
+  };
+  const hold = (signal: NodeJS.Signals) => {
+    held.push(signal);
+    // A second Ctrl-C means now (a write stuck on a dead network disk): it is not held.
+    if (held.length === 2) {
+      stopListening();
+      if (process.listenerCount(signal) === 0) raise(signal);
+    }
+  };
   for (const signal of HELD_SIGNALS) process.on(signal, hold);
   const temps: string[] = [];
   try {
@@ -49,12 +64,10 @@ export async function writeFilesAtomic(
     temps.length = 0;
   } finally {
     await Promise.all(temps.map(removeQuietly));
-    for (const signal of HELD_SIGNALS) process.off(signal, hold);
-    const first = held[0];
+    const first = held.length === 1 ? held[0] : undefined;
+    stopListening();
     // Nobody else listens: the signal's default action (exit) is what the user asked for.
-    if (first && process.listenerCount(first) === 0) {
-      (options.raise ?? ((signal) => process.kill(process.pid, signal)))(first);
-    }
+    if (first && process.listenerCount(first) === 0) raise(first);
   }
 }
 
