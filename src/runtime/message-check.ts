@@ -1,3 +1,4 @@
+import { valueKind } from '../core/value-kind.js';
 /**
  * Is this a Messages API message? A hand-written check, not a zod schema: it runs on every
  * model call, replayed ones included (hundreds per eval), and costs well under a microsecond
@@ -9,13 +10,14 @@ export function messageProblem(value: unknown): string | undefined {
   if (typeof value === 'string')
     return "the body is text, not a JSON object (a gateway's error page?)";
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `the body is ${kindOf(value)}, not a JSON object`;
+    return `the body is ${valueKind(value, 'missing')}, not a JSON object`;
   }
   const message = value as Record<string, unknown>;
   if (message.type !== 'message') return `type is ${shown(message.type)}, not 'message'`;
   if (message.role !== 'assistant') return `role is ${shown(message.role)}, not 'assistant'`;
   const content = message.content;
-  if (!Array.isArray(content)) return `content is ${kindOf(content)}, not an array of blocks`;
+  if (!Array.isArray(content))
+    return `content is ${valueKind(content, 'missing')}, not an array of blocks`;
   for (let index = 0; index < content.length; index += 1) {
     const problem = blockProblem(content[index]);
     if (problem) return `content[${index}]${problem}`;
@@ -32,7 +34,9 @@ const OPTIONAL_TOKEN_COUNTS = ['cache_read_input_tokens', 'cache_creation_input_
 /** Token counts are whole numbers >= 0 (a string would be concatenated, not added); cache counts may be null. */
 export function usageProblem(usage: unknown): string | undefined {
   if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) {
-    return usage === undefined ? 'usage is missing' : `usage is ${kindOf(usage)}, not an object`;
+    return usage === undefined
+      ? 'usage is missing'
+      : `usage is ${valueKind(usage, 'missing')}, not an object`;
   }
   const counts = usage as Record<string, unknown>;
   for (const name of TOKEN_COUNTS) {
@@ -50,7 +54,7 @@ export function usageProblem(usage: unknown): string | undefined {
 
 function blockProblem(block: unknown): string | undefined {
   if (typeof block !== 'object' || block === null || Array.isArray(block)) {
-    return ` is ${kindOf(block)}, not a block object`;
+    return ` is ${valueKind(block, 'missing')}, not a block object`;
   }
   const { type } = block as { type?: unknown };
   if (typeof type !== 'string')
@@ -71,18 +75,9 @@ function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** What a value is, safe to print: never the text of a string (it may be a page that echoes a key). */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'undefined' ? 'missing' : `a ${typeof value}`;
-}
-
 /** Short values as they are (numbers, booleans, short identifiers), anything else by its kind. */
 function shown(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string' && /^[a-z_]{1,40}$/.test(value)) return `'${value}'`;
-  return kindOf(value);
+  return valueKind(value, 'missing');
 }

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { valueKind } from '../core/value-kind.js';
 import {
   type Condition,
   GLOB_OPTIONS,
@@ -149,7 +150,7 @@ function evaluate(
 }
 
 function notBoolean(result: unknown): string {
-  let what = Array.isArray(result) ? 'a list' : typeof result;
+  let what = valueKind(result);
   if (result instanceof Promise) {
     what = 'a promise (it is async; decide synchronously)';
     // Its outcome is ignored: a rejection is not an unhandled error of the run.

@@ -1,5 +1,6 @@
 import { errorMessage } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
+import { valueKind } from '../core/value-kind.js';
 import type {
   ApprovalAnswer,
   PermissionDecision,
@@ -15,15 +16,6 @@ import type {
  * broken callback, and the call it was asked about fails closed. The write log's own failures
  * are caught here too, as text, for the pipeline to end the run with.
  */
-
-/** What a value is, for a message: `a number`, `null`, `an array`, `'block'`. */
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return 'a string';
-  const type = typeof value;
-  return type === 'undefined' ? 'nothing' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-}
 
 /** `PreToolUse hook 2 (guardWrites)`: its position in the list, and its name when it has one. */
 export function hookLabel(kind: 'PreToolUse' | 'PostToolUse', hook: unknown, index: number) {
@@ -51,23 +43,23 @@ export function readPreToolUse(verdict: PreToolUseResult | null | unknown): PreT
   // null reads as "nothing to say", as undefined does.
   if (verdict === undefined || verdict === null) return { kind: 'pass' };
   if (typeof verdict !== 'object' || Array.isArray(verdict)) {
-    return { kind: 'broken', problem: `it returned ${kindOf(verdict)}` };
+    return { kind: 'broken', problem: `it returned ${valueKind(verdict)}` };
   }
   try {
     const { decision, reason, updatedInput } = verdict as Record<string, unknown>;
     if (decision !== undefined && decision !== 'deny') {
-      const shown = typeof decision === 'string' ? `'${decision}'` : kindOf(decision);
+      const shown = typeof decision === 'string' ? `'${decision}'` : valueKind(decision);
       return { kind: 'broken', problem: `it returned decision ${shown}` };
     }
     if (reason !== undefined && typeof reason !== 'string') {
-      return { kind: 'broken', problem: `its reason is ${kindOf(reason)}, not text` };
+      return { kind: 'broken', problem: `its reason is ${valueKind(reason)}, not text` };
     }
     if (decision === 'deny') return { kind: 'deny', reason };
     if (updatedInput === undefined) return { kind: 'pass' };
     if (updatedInput === null || typeof updatedInput !== 'object' || Array.isArray(updatedInput)) {
       return {
         kind: 'broken',
-        problem: `its updatedInput is ${kindOf(updatedInput)}, not an object of arguments`,
+        problem: `its updatedInput is ${valueKind(updatedInput)}, not an object of arguments`,
       };
     }
     return { kind: 'update', input: updatedInput as Record<string, unknown> };
@@ -84,7 +76,7 @@ export function checkPermission(
     const decision = decide();
     const effect = (decision as Partial<PermissionDecision> | undefined)?.effect;
     if (effect !== 'allow' && effect !== 'ask' && effect !== 'deny') {
-      const shown = typeof effect === 'string' ? `'${effect}'` : kindOf(effect);
+      const shown = typeof effect === 'string' ? `'${effect}'` : valueKind(effect);
       return { ok: false, problem: `the permission policy answered effect ${shown}` };
     }
     const reason = typeof decision.reason === 'string' ? decision.reason : 'no reason given';
@@ -101,7 +93,7 @@ export async function askApprover(
   try {
     const answer: unknown = await ask();
     if (answer === true || answer === false || answer === 'defer') return answer;
-    return { problem: `the approver answered ${kindOf(answer)}, not true, false or 'defer'` };
+    return { problem: `the approver answered ${valueKind(answer)}, not true, false or 'defer'` };
   } catch (error) {
     return { problem: `asking for approval failed: ${errorMessage(error)}` };
   }
@@ -129,7 +121,7 @@ export async function runPostToolUse(
     }
     if (typeof next !== 'string') {
       const label = hookLabel('PostToolUse', hook, index);
-      return { ok: false, problem: `${label} returned ${kindOf(next)}, not the text to show` };
+      return { ok: false, problem: `${label} returned ${valueKind(next)}, not the text to show` };
     }
     output = next;
   }
