@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { serialApprover } from '../runtime/serial-approver.js';
 import type { ToolCall } from '../runtime/types.js';
 import { createTerminalApprover } from './terminal-approver.js';
 
@@ -22,9 +23,10 @@ const turn = () => new Promise(setImmediate);
 const prompts = (text: string) => text.match(/approve .*?\[y\/N\/later\] /g) ?? [];
 
 describe('createTerminalApprover', () => {
+  // runAgent and resumeAgent serialise every approver, this one included.
   it('asks one question at a time and takes one line per question', async () => {
     const io = terminal();
-    const approve = createTerminalApprover(io);
+    const approve = serialApprover(createTerminalApprover(io));
     const first = approve(call('ORD1001'), 'a write');
     const second = approve(call('ORD2002'), 'a write');
     await turn();
@@ -56,7 +58,7 @@ describe('createTerminalApprover', () => {
 
   it('answers "later", never yes, for the open question and every later one once input ends', async () => {
     const io = terminal();
-    const approve = createTerminalApprover(io);
+    const approve = serialApprover(createTerminalApprover(io));
     const first = approve(call('ORD1001'), 'a write');
     const second = approve(call('ORD2002'), 'a write');
     await turn();
@@ -68,7 +70,7 @@ describe('createTerminalApprover', () => {
 
   it('does not let a line after the answer (a paste of "y\\ny") answer the next question', async () => {
     const io = terminal();
-    const approve = createTerminalApprover(io);
+    const approve = serialApprover(createTerminalApprover(io));
     const first = approve(call('ORD1001'), 'a write');
     const second = approve(call('ORD2002'), 'a write');
     io.stdin.write('y\ny\n');

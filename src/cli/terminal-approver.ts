@@ -1,5 +1,4 @@
 import { createInterface } from 'node:readline';
-import { serialApprover } from '../runtime/serial-approver.js';
 import type { ApprovalAnswer, Approver } from '../runtime/types.js';
 import { terminalLine } from './terminal-text.js';
 
@@ -10,9 +9,9 @@ export interface ApprovalTerminal {
 }
 
 /**
- * `approve tool({...})? reason [y/N/later]` on a terminal, one question at a time (the calls of
- * one model turn ask in parallel) and one line per question: a line read with the answer (a
- * paste of `y\ny`) answers nothing else. Once the input ends (EOF, Ctrl-D, Ctrl-C at the
+ * `approve tool({...})? reason [y/N/later]` on a terminal, one line per question: a line read
+ * with the answer (a paste of `y\ny`) answers nothing else. runAgent and resumeAgent ask one
+ * question at a time (serialApprover), though the calls of one model turn run in parallel. Once the input ends (EOF, Ctrl-D, Ctrl-C at the
  * prompt) every open and later question is answered `later` (the run pauses), never yes.
  */
 export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
@@ -40,7 +39,7 @@ export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
       lines.prompt();
     });
   };
-  return serialApprover(async (call, reason): Promise<ApprovalAnswer> => {
+  return async (call, reason): Promise<ApprovalAnswer> => {
     const line = await readLine(
       `approve ${terminalLine(`${call.name}(${JSON.stringify(call.input)})? ${reason}`)} [y/N/later] `,
     );
@@ -48,5 +47,5 @@ export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
     const answer = line.trim();
     if (/^l(ater)?$/i.test(answer)) return 'defer';
     return /^y(es)?$/i.test(answer);
-  });
+  };
 }
