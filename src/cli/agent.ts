@@ -12,9 +12,8 @@ import {
 import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
 import {
   createAnthropicModel,
-  MODEL_TIMEOUT_ENV,
   type ModelClient,
-  parseModelTimeout,
+  modelTimeoutFrom,
 } from '../runtime/model-client.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
@@ -179,7 +178,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
   });
   const clock = createRealClock();
   const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
-  const timeoutMs = modelTimeoutMs(values['model-timeout'], env);
+  const timeoutMs = modelTimeoutFrom(env, values['model-timeout']);
   // A host that never answered or a key it refused is the user's setup, not the run's fault;
   // anything else the model does wrong ends the run (status error, its id, exit 1).
   let setupFailure: ModelApiError | undefined;
@@ -316,13 +315,6 @@ function isSetupFailure(error: unknown): error is ModelApiError {
     error instanceof ModelApiError &&
     (error.status === 401 || error.status === 403 || error.kind === 'unreachable')
   );
-}
-
-/** `--model-timeout`, else HARNESS_MODEL_TIMEOUT; undefined for the default deadline. */
-function modelTimeoutMs(flag: string | undefined, env: NodeJS.ProcessEnv): number | undefined {
-  if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
-  const value = env[MODEL_TIMEOUT_ENV];
-  return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
 }
 
 const notCalled: ModelClient = {

@@ -36,6 +36,20 @@ describe('npm run record: bad input is one line and exit 2', () => {
     expect(stderr).toContain('ANTHROPIC_BASE_URL (a value that looks like a key) is not');
   });
 
+  // It used to be read per trial: every trial opened its upstream, then failed the same way.
+  it.each(['abc', '0', '-5'])(
+    'refuses HARNESS_MODEL_TIMEOUT=%j before recording anything',
+    async (value) => {
+      vi.stubEnv('HARNESS_MODEL_TIMEOUT', value);
+      const { code, stdout, stderr } = await recordWith('http://127.0.0.1:1');
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `record: HARNESS_MODEL_TIMEOUT takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
+      ]);
+    },
+  );
+
   it('names an unknown flag in one line', async () => {
     const { code, stderr } = await recordWith('http://127.0.0.1:1', ['--bogus']);
     expect(code).toBe(2);

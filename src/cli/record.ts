@@ -9,6 +9,7 @@ import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { parseShard } from '../eval/shard.js';
 import { SIMULATOR_URL_ENV } from '../eval/upstream.js';
 import { verifyFixtures } from '../eval/verify-fixtures.js';
+import { modelTimeoutFrom } from '../runtime/model-client.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
@@ -88,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
   const simulated = values.simulated ?? false;
   // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  // Read in each recording trial: a bad value is one line here, not one failure per trial.
+  modelTimeoutFrom(process.env);
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
   const simulator = simulated
     ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })

@@ -11,9 +11,8 @@ import { networkRefusalIn } from '../replay/network-guard.js';
 import type { Harness } from '../runtime/harness.js';
 import {
   createAnthropicModel,
-  MODEL_TIMEOUT_ENV,
   type ModelClient,
-  parseModelTimeout,
+  modelTimeoutFrom,
 } from '../runtime/model-client.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
@@ -282,9 +281,8 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
           release();
         }
       }
-      const timeout = process.env[MODEL_TIMEOUT_ENV];
-      const timeoutMs =
-        timeout === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, timeout);
+      // Checked once at start-up by the record CLI; a bad value never gets this far there.
+      const timeoutMs = modelTimeoutFrom(process.env);
       const client = new Anthropic({
         apiKey: options.apiKey,
         baseURL: options.baseURL,

@@ -118,6 +118,13 @@ export function parseModelTimeout(name: string, value: string): number {
   return seconds * 1000;
 }
 
+/** The `--model-timeout` flag when given, else HARNESS_MODEL_TIMEOUT; undefined for the default. */
+export function modelTimeoutFrom(env: NodeJS.ProcessEnv, flag?: string): number | undefined {
+  if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
+  const value = env[MODEL_TIMEOUT_ENV];
+  return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
+}
+
 function checkTimeout(timeoutMs: number): number {
   if (Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs < 2 ** 31) return timeoutMs;
   throw new ConfigError(
