@@ -129,7 +129,8 @@ describe('npm run agent: approvals on the terminal', { timeout: 30_000 }, () => 
 
     const { code, stdout } = await run;
     expect(code).toBe(3);
-    expect(prompts().length).toBeLessThanOrEqual(2);
+    // The closed terminal answers the second write "later" without asking.
+    expect(prompts()).toHaveLength(1);
     expect(executedWrites(traceEvents(stdout))).toEqual([]);
   });
 });

@@ -20,8 +20,8 @@ let project: string;
 
 // A tool that never answers and ignores its AbortSignal; only the upgraded variant's harness
 // has tool timeouts (its trial goes on after 200 ms). Baseline trials hang until vitest's test
-// timeout: 6 s, so that the upgraded trial finishes well within it on a busy machine (it took
-// up to 3.3 s at a load average of 13 on 2 cores).
+// timeout: 20 s, so that the upgraded trial finishes well within it on a busy machine (it took
+// up to 3.3 s at a load average of 13 on 2 cores). The two run side by side (--concurrency 2).
 const AGENT = `import { defineAgent, defineModelScript, defineTool, z } from 'harness-evals';
 const lookup = defineTool({
   name: 'lookup', description: 'Look something up.', effect: 'read', timeoutMs: 200,
@@ -56,7 +56,7 @@ beforeAll(() => {
   expect(config).toContain('testTimeout: 120_000');
   writeFileSync(
     join(project, 'vitest.evals.config.ts'),
-    config.replace('testTimeout: 120_000', 'testTimeout: 6_000'),
+    config.replace('testTimeout: 120_000', 'testTimeout: 20_000'),
   );
   mkdirSync(join(project, 'evals'));
   writeFileSync(join(project, 'evals/hang.agent.ts'), AGENT);
@@ -76,7 +76,7 @@ describe('npm run record: a trial that hangs', () => {
       runRecordCli(['--simulated', '--trials', '1', '--concurrency', '2']),
     );
     expect(result.stdout).toContain(
-      '  ✗ G1 baseline trial 1: timed out after 6000 ms; nothing written',
+      '  ✗ G1 baseline trial 1: timed out after 20000 ms; nothing written',
     );
     expect(result.stdout).toContain('  ✓ fixtures/G1/upgraded/trial-1.json');
     expect(result.stdout).toMatch(

@@ -110,9 +110,11 @@ describe('the same task id in two declarations', () => {
     });
     const { report, records } = await run(project, 'record');
     // Each suite would have written fixtures/X1/v1/trial-1.json over the other's. Files load
-    // one after another, so the first one's trials ran before the second was declared.
-    expect(records.map((record) => [record.suite, record.outcome])).toEqual([['alpha', 'passed']]);
-    expect(await suiteOfCassette(project)).toBe('alpha');
+    // one after another, so the first one's trials ran before the second was declared. Which
+    // file is first is vitest's choice (its results cache, shared through node_modules).
+    expect(records.map((record) => record.outcome)).toEqual(['passed']);
+    expect(['alpha', 'beta']).toContain(records[0]?.suite);
+    expect(await suiteOfCassette(project)).toBe(records[0]?.suite);
     expect(report.gate.passed).toBe(false);
     const reasons = report.gate.reasons.join('\n');
     expect(reasons).toMatch(/task id 'X1' is declared twice/);

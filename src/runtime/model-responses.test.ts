@@ -218,10 +218,17 @@ describe('createAnthropicModel: the deadline on the whole call', () => {
     });
     const model = createAnthropicModel({ client: client(), timeoutMs: 5000, clock });
     const pending = failure(model.createMessage(request));
+    let settled = false;
+    const done = () => {
+      settled = true;
+    };
+    pending.then(done, done);
     await headersSent.promise;
     expect(clock.pending()).toBe(1);
     clock.advance(4999);
     await new Promise((resolve) => setImmediate(resolve));
+    // Still open 1 ms before the deadline.
+    expect(settled).toBe(false);
     expect(api.requests).toHaveLength(1);
     clock.advance(1);
     const error = await pending;
