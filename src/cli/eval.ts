@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
-import { escapeForTerminal } from '../core/terminal-text.js';
 import { shortFixtures } from '../eval/fixture-inventory.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { runEvals } from '../eval/run-evals.js';
@@ -8,6 +7,7 @@ import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { formatShard, parseShard } from '../eval/shard.js';
 import { fraction, listFlag, oneOf, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--compare FILE] [--replay strict|lenient] [--update-reference]
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
     const { mergeEvals } = await import('../eval/merge-evals.js');
     const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
     console.log(merged.terminal);
-    for (const note of merged.notes) console.log(`note: ${escapeForTerminal(note)}`);
+    for (const note of merged.notes) console.log(`note: ${terminalLine(note)}`);
     console.log(
       `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
     );
@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   console.log(result.terminal);
-  for (const note of result.notes) console.log(`note: ${escapeForTerminal(note)}`);
+  for (const note of result.notes) console.log(`note: ${terminalLine(note)}`);
   console.log(
     `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ') || 'nothing'}`,
   );
@@ -160,7 +160,7 @@ function printGate(gate: GateResult, writeError?: string): number {
 export function runEvalCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
     // Shard and reference errors quote task ids and paths from files; their lines are kept.
-    console.error(`eval: ${escapeForTerminal(errorMessage(error), { lines: true })}`);
+    console.error(`eval: ${terminalText(errorMessage(error))}`);
     return 2;
   });
 }

@@ -63,15 +63,11 @@ export function maskSecretValues(text: string): string {
   let masked = text;
   for (const { forms, replacement } of secrets) {
     for (const form of forms) {
-      if (masked.includes(form)) masked = replaceAll(masked, form, replacement);
+      // Every registered form has at least MIN_SECRET_LENGTH characters.
+      if (masked.includes(form)) masked = masked.replaceAll(form, replacement);
     }
   }
   return masked;
-}
-
-/** `value` (at least 8 characters) replaced by `replacement` in `text`: the one exact match. */
-export function replaceAll(text: string, value: string, replacement: string): string {
-  return value.length < MIN_SECRET_LENGTH ? text : text.split(value).join(replacement);
 }
 
 /** For tests: forget every registered value. */

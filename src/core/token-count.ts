@@ -4,5 +4,10 @@
  * a negative or fractional count would skew them.
  */
 export function tokenCount(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  return isTokenCount(value) ? value : 0;
+}
+
+/** A whole number from 0 up: what a `usage` count must be. */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

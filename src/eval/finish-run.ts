@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { writeFilesAtomic } from '../core/atomic-write.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
+import { maskConfiguredKeys } from '../core/secret-values.js';
 import { referenceFileOf } from './reference-file.js';
 import { buildReport } from './report/build-report.js';
 import { absentRows } from './report/compare.js';
@@ -69,6 +70,7 @@ export async function finishRun(
   },
   options: ReportOptions,
 ): Promise<FinishedRun> {
+  maskConfiguredKeys(process.env);
   const { reference, trials } = input;
   const notes: string[] = [];
   if (reference && reference.report.trials !== trials) {

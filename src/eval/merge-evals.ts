@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { maskConfiguredKeys } from '../core/secret-values.js';
 import { type FinishedRun, finishRun, loadReference, type ReportOptions } from './finish-run.js';
 import { readShardResults } from './shard-result.js';
 import type { TrialRecord } from './trial-record.js';
@@ -16,6 +17,8 @@ export async function mergeEvals(
   options: ReportOptions & { projectDir: string; dir: string },
 ): Promise<MergeEvalsResult> {
   const projectDir = resolve(options.projectDir);
+  // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
+  maskConfiguredKeys(process.env);
   const reference = await loadReference(projectDir, options.compare, options.updateReference);
   const merged = await readShardResults(resolve(options.dir));
   const finished = await finishRun(

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
+import { maskConfiguredKeys } from '../core/secret-values.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
@@ -45,6 +46,8 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
+  // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
+  maskConfiguredKeys(process.env);
   // The report side (schemas, renderers, zod, cli-table3) is loaded once the trials start,
   // while this thread waits for the worker, not before the worker can start.
   let reportSide: Promise<typeof import('./finish-run.js')> | undefined;

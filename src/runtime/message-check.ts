@@ -1,3 +1,4 @@
+import { isTokenCount } from '../core/token-count.js';
 import { valueKind } from '../core/value-kind.js';
 /**
  * Is this a Messages API message? A hand-written check, not a zod schema: it runs on every
@@ -40,12 +41,12 @@ export function usageProblem(usage: unknown): string | undefined {
   }
   const counts = usage as Record<string, unknown>;
   for (const name of TOKEN_COUNTS) {
-    if (!isCount(counts[name]))
+    if (!isTokenCount(counts[name]))
       return `usage.${name} is ${shown(counts[name])}, not a whole number >= 0`;
   }
   for (const name of OPTIONAL_TOKEN_COUNTS) {
     const count = counts[name];
-    if (count !== undefined && count !== null && !isCount(count)) {
+    if (count !== undefined && count !== null && !isTokenCount(count)) {
       return `usage.${name} is ${shown(count)}, not a whole number >= 0`;
     }
   }
@@ -69,10 +70,6 @@ function stringField(block: object, name: string): string | undefined {
   const value = (block as Record<string, unknown>)[name];
   if (typeof value === 'string') return undefined;
   return value === undefined ? `.${name} is missing` : `.${name} is ${shown(value)}, not a string`;
-}
-
-function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 /** Short values as they are (numbers, booleans, short identifiers), anything else by its kind. */

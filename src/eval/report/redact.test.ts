@@ -19,4 +19,15 @@ describe('redactForReport', () => {
     const text = redactForReport('key sk-ant-api03-abcdefghijkl and my-gateway-token-123', env);
     expect(text).toBe('key sk-ant-[redacted] and [redacted ANTHROPIC_API_KEY]');
   });
+
+  // Reports used to mask only ANTHROPIC_API_KEY's value; the terminal masked these too.
+  it('replaces the OpenAI key and a base URL password as the terminal does', () => {
+    const env = {
+      OPENAI_API_KEY: 'openai-gateway-456789',
+      ANTHROPIC_BASE_URL: 'http://user:base-url-secret-99@gateway.test',
+    };
+    expect(
+      redactForReport('keys openai-gateway-456789 and base-url-secret-99 in an error', env),
+    ).toBe('keys [redacted OPENAI_API_KEY] and [redacted ANTHROPIC_BASE_URL password] in an error');
+  });
 });
