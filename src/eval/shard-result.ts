@@ -8,6 +8,7 @@ import { readRegularFile, whyUnreadable } from '../core/regular-file.js';
 import type { TaskFloor } from './report/gate.js';
 import { formatShard, type Shard } from './shard.js';
 import { checkShardCoverage, shownName } from './shard-coverage.js';
+import { TASK_ID } from './task-declaration.js';
 import { FloorSchema, type TrialRecord, TrialRecordSchema } from './trial-record.js';
 
 const ShardSelectionSchema = z
@@ -21,9 +22,6 @@ const ShardSelectionSchema = z
   })
   .strict();
 export type ShardSelection = z.infer<typeof ShardSelectionSchema>;
-
-/** The task ids defineTask accepts. */
-const TASK_ID = /^[A-Za-z0-9_-]+$/;
 
 /** `reports/shards/shard-<i>-of-<n>.json`: one slice's trial records, merged by `eval --merge`. */
 export const ShardResultSchema = z

@@ -3,7 +3,8 @@ import { type AgentSpec, checkAgentNames } from './agent-spec.js';
 import type { TaskDefinition } from './define-task.js';
 import type { Floor } from './trial-record.js';
 
-const TASK_ID = /^[A-Za-z0-9_-]+$/;
+/** The task ids defineTask accepts: each names a fixtures folder. */
+export const TASK_ID = /^[A-Za-z0-9_-]+$/;
 const FLOOR_FIELDS = new Set(['variant', 'passAt1', 'passHatK']);
 
 /**

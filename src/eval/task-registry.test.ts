@@ -28,7 +28,12 @@ describe('registerTask', () => {
 
   it('takes the same file collected again (a re-run in the same worker) as a replacement', () => {
     registerTask(declaration('R3', 'desk', 'evals/r3.eval.ts', {}));
-    expect(() => registerTask(declaration('R3', 'desk', 'evals/r3.eval.ts', {}))).not.toThrow();
+    const again = {};
+    expect(() => registerTask(declaration('R3', 'desk', 'evals/r3.eval.ts', again))).not.toThrow();
+    // The second collection is now the registered one: declaring R3 twice in it is refused.
+    expect(() => registerTask(declaration('R3', 'desk', 'evals/r3.eval.ts', again))).toThrow(
+      ConfigError,
+    );
   });
 });
 
