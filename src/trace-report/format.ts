@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type TableType from 'cli-table3';
+import { escapeText } from '../core/markdown-text.js';
 import { escapeForTerminal } from '../core/terminal-text.js';
 import type { RunSummary, ToolSummary, TraceReport } from './summarize.js';
 
@@ -86,7 +87,7 @@ export function formatTraceMarkdown(report: TraceReport): string {
   const md = (head: string[], rows: string[][], right: number[]) => [
     `| ${head.join(' | ')} |`,
     `|${head.map((_, index) => (right.includes(index) ? '---:' : '---')).join('|')}|`,
-    ...rows.map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
+    ...rows.map((row) => `| ${row.map(escapeText).join(' | ')} |`),
   ];
   return [
     '## Tools',
@@ -96,14 +97,9 @@ export function formatTraceMarkdown(report: TraceReport): string {
     '## Runs',
     '',
     ...md(RUN_HEAD, report.runs.map(runRow), RIGHT_RUNS),
-    ...problemLines(report, '- ').map(markdownCell),
+    ...problemLines(report, '- ').map(escapeText),
     '',
   ].join('\n');
-}
-
-/** A cell as GFM text: no HTML from a trace file, and a pipe cannot end the cell. */
-function markdownCell(cell: string): string {
-  return cell.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('|', '\\|');
 }
 
 function problemLines(report: TraceReport, bullet = '  '): string[] {

@@ -1,3 +1,4 @@
+import { escapeText, LINE_BREAK } from '../../core/markdown-text.js';
 import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
@@ -19,17 +20,6 @@ export const HTML_REPORT_NOTE =
   'Transcripts of every trial: `reports/latest.html` (open it with `npm run view`; in CI, the `eval-report-*` artifact).';
 
 /** CommonMark ends a line at LF, CRLF and a lone CR: any of them could open a code fence. */
-const LINE_BREAK = /\r\n|\r|\n/g;
-
-/** Text safe inside a GFM table cell or an HTML summary. */
-export function escapeText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/\|/g, '\\|')
-    .replace(LINE_BREAK, ' ');
-}
-
 /** A run of backticks longer than any inside the text, so the text cannot close it. */
 function fenceFor(text: string, minimum: number): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
