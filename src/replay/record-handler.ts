@@ -20,10 +20,10 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
       entry.settle(Promise.reject(error));
       return Response.error();
     }
-    entry.setStatus(live.status, live.headers);
     const measured = (text: string) => ({
       response: tapeResponse(live.status, live.headers, text),
       latencyMs: Math.round(performance.now() - started),
+      shouldRetry: live.headers.get('x-should-retry'),
     });
     // fetch already decoded the body; keeping these would make the client decode it again.
     const headers = new Headers(live.headers);

@@ -30,14 +30,14 @@ function answer(
   options: { headers?: Record<string, string>; body?: unknown; events?: SseEvent[] } = {},
 ) {
   const entry = tape.begin(request(text));
-  entry.setStatus(status, new Headers(options.headers));
   const settle = deferred<TapeOutcome>();
   entry.settle(settle.promise);
   const body = 'body' in options ? options.body : status < 300 ? message(text) : text;
   const response: TapedResponse = options.events
     ? { status, headers: {}, events: options.events }
     : { status, headers: {}, body };
-  return () => settle.resolve({ response, latencyMs });
+  const shouldRetry = new Headers(options.headers).get('x-should-retry');
+  return () => settle.resolve({ response, latencyMs, shouldRetry });
 }
 
 const sseEvent = (data: { type: string; [key: string]: unknown }): SseEvent => ({
@@ -169,7 +169,6 @@ describe('createTape', () => {
   it('folds a body cut mid-way followed by the same request, with its status', async () => {
     const tape = createTape();
     const cut = tape.begin(request('a'));
-    cut.setStatus(200, new Headers());
     cut.settle(
       Promise.resolve({
         response: { status: 200, headers: {}, body: '{"id":' },
@@ -186,7 +185,6 @@ describe('createTape', () => {
   it('fails when the last answer was cut: nothing complete to record', async () => {
     const tape = createTape();
     const cut = tape.begin(request('a'));
-    cut.setStatus(200, new Headers());
     cut.settle(
       Promise.resolve({
         response: { status: 200, headers: {}, body: '{"id":' },
@@ -203,7 +201,6 @@ describe('createTape', () => {
     const tape = createTape();
     for (const latencyMs of [10, 20]) {
       const entry = tape.begin({ ...request('a'), path: '/chat/completions' });
-      entry.setStatus(200, new Headers());
       entry.settle(
         Promise.resolve({
           response: { status: 200, headers: {}, body: { choices: [] } },

@@ -7,11 +7,11 @@ export interface TapeOutcome {
   response: TapedResponse;
   latencyMs: number;
   cut?: unknown;
+  /** The upstream's `x-should-retry` header: the client retries (or not) as it says. */
+  shouldRetry?: string | null;
 }
 
 export interface TapeEntry {
-  /** Set as soon as the upstream status is known, before the response goes to the client. */
-  setStatus(status: number, headers?: Pick<Headers, 'get'>): void;
   /** The response once its body has been fully drained, with the measured latency. */
   settle(outcome: Promise<TapeOutcome>): void;
 }
@@ -26,7 +26,6 @@ export interface Tape {
 interface Slot {
   request: TapedRequest;
   key: string;
-  shouldRetry: string | null;
   outcome: Promise<TapeOutcome> | undefined;
 }
 
@@ -44,14 +43,10 @@ export function createTape(): Tape {
       const slot: Slot = {
         request,
         key: canonicalJson([request.method, request.path, request.body]),
-        shouldRetry: null,
         outcome: undefined,
       };
       slots.push(slot);
       return {
-        setStatus: (_status, headers) => {
-          slot.shouldRetry = headers?.get('x-should-retry') ?? null;
-        },
         settle: (outcome) => {
           slot.outcome = outcome;
           // Rejections are reported by exchanges(); don't let them go unhandled meanwhile.
@@ -65,8 +60,9 @@ export function createTape(): Tape {
       for (const [index, slot] of slots.entries()) {
         const { method, path } = slot.request;
         if (!slot.outcome) throw new Error(`${method} ${path} got no response`);
-        const { response, latencyMs, cut } = await slot.outcome;
-        if (slots[index + 1]?.key === slot.key && retried(slot, response, cut)) {
+        const outcome = await slot.outcome;
+        const { response, latencyMs, cut } = outcome;
+        if (slots[index + 1]?.key === slot.key && retried(slot, outcome)) {
           retries.push({ status: response.status, latencyMs });
           continue;
         }
@@ -86,10 +82,10 @@ export function createTape(): Tape {
   };
 }
 
-function retried(slot: Slot, response: TapedResponse, cut: unknown): boolean {
+function retried(slot: Slot, { response, cut, shouldRetry }: TapeOutcome): boolean {
   return isRetriedAnswer({
     status: response.status,
-    shouldRetry: slot.shouldRetry,
+    shouldRetry: shouldRetry ?? null,
     messagesApi: slot.request.method === 'POST' && /\/messages(\?|$)/.test(slot.request.path),
     cut: cut !== undefined,
     ...('events' in response ? { events: response.events } : { body: response.body }),
