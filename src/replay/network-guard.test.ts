@@ -13,8 +13,11 @@ let requests = 0;
 const releases: Array<() => void> = [];
 
 beforeAll(async () => {
+  // No keep-alive: a pooled connection from one test would let the next test's request past
+  // the guard, which refuses new connections only (tests in any order, vitest --sequence.shuffle).
   server = createServer((_request, response) => {
     requests += 1;
+    response.setHeader('connection', 'close');
     response.end('reached');
   });
   server.listen(0, '127.0.0.1');

@@ -7,7 +7,9 @@ import { HarnessError } from '../core/errors.js';
  * message, and so does the global `fetch`. (Other threads and child processes keep their
  * own `net` and `fetch`: this is a guard against mistakes, not a sandbox.) The model's calls never need the network (a
  * replay session's fetch answers in process), so whatever tries is a tool reaching the
- * outside world, which a replay must not do. Unix socket and pipe connections stay allowed.
+ * outside world, which a replay must not do. Unix socket and pipe connections stay allowed,
+ * and so does a connection opened before the guard (a pooled keep-alive socket, a database
+ * client connected at start-up): the guard refuses new connections.
  *
  * Refcounted: each `refuseNetwork()` returns its own release, and the thread gets its
  * network back when the last one is released. Recording never calls it.
