@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,12 @@ afterEach(() => {
 });
 
 let counter = 0;
-const freshFile = () => cassettePath(root, 'T1', 'upgraded', ++counter);
+/** A new cassette path in a folder that exists (tests run in any order: vitest --sequence.shuffle). */
+const freshFile = () => {
+  const file = cassettePath(root, 'T1', 'upgraded', ++counter);
+  mkdirSync(path.dirname(file), { recursive: true });
+  return file;
+};
 
 async function expectFixtureError(file: string, code: string): Promise<FixtureError> {
   const error = await readCassette(file).then(

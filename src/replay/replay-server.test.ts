@@ -148,6 +148,7 @@ describe('createReplayServer: record, then replay', () => {
       asked.push(meta?.source);
       return `record ${meta ? meta.source : 'unknown'}`;
     };
+    await fixture.record(4, testSpec());
     const found = await fixture.server.replay(
       {
         file: fixture.file(4),
