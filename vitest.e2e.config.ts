@@ -6,7 +6,8 @@ import unit, { SLOW_E2E } from './vitest.config.js';
  * the installed package (npm pack, offline install, init, eval, record) and the HTML report in
  * headless Chromium. CI runs them after `npm test`.
  */
+const { projects: _unitProjects, ...settings } = unit.test ?? {};
 export default defineConfig({
   ...unit,
-  test: { ...unit.test, include: [SLOW_E2E], exclude: [] },
+  test: { ...settings, include: [SLOW_E2E], exclude: [] },
 });

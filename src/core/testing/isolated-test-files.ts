@@ -1,0 +1,28 @@
+/**
+ * Unit test files that run each in a fresh worker of its own (vitest.config.ts, project
+ * `isolated`); every other unit test file runs in the `shared` project, one after another in
+ * workers that keep their loaded modules and globals. A file belongs here when it changes what a
+ * later file in the same worker would see. The shared project's guard
+ * (shared-worker-guard.ts) names a file that leaves a global changed; isolated-test-files.test.ts
+ * names a file that mocks modules. Say why beside each one.
+ */
+export const ISOLATED_TEST_FILES = [
+  // Mock modules (vi.mock): in a shared worker, a module an earlier file loaded stays unmocked.
+  'src/cli/eval.test.ts',
+  'src/debug-agent/file-tools-race.test.ts',
+  'src/debug-agent/test-bundle-race.test.ts',
+  'src/eval/run-errors.test.ts',
+  // Record through the worker's msw server, which stays listening for the worker's life.
+  'src/adapters/adapters-record-replay.test.ts',
+  // Drive the CLIs in process: they set process.exitCode and set environment variables.
+  'src/cli/eval-shard.test.ts',
+  'src/cli/record-secrets.test.ts',
+  // Declares tasks in the process-wide task registry, which refuses a second declaration.
+  'src/eval/task-registry.test.ts',
+  // Sandboxes and bundles in the process's scratch folder, removed on the process's exit.
+  'src/debug-agent/run-test.test.ts',
+  'src/debug-agent/sandbox-pool.test.ts',
+  'src/debug-agent/scratch-dir.test.ts',
+  'src/debug-agent/test-bundle.test.ts',
+  'src/debug-agent/variants.test.ts',
+];
