@@ -10,6 +10,7 @@ import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
 import { formatShard, type Shard } from './shard.js';
 import type { ShardSelection } from './shard-result.js';
+import { checkTracesFolder } from './traces-folder.js';
 import type { TrialRecord } from './trial-record.js';
 
 export interface RunEvalsOptions extends ReportOptions {
@@ -70,6 +71,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
           options.updateReference,
         )
       : undefined;
+  const config = evalConfigOf(projectDir);
+  await checkTracesFolder(projectDir);
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
     root: projectDir,
@@ -82,7 +85,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     'test',
     [],
     {
-      config: evalConfigOf(projectDir),
+      config,
       root: projectDir,
       watch: false,
       reporters: [reporter],

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseShard, type Shard } from './shard.js';
+import { evalRunsDir } from './traces-folder.js';
 
 /**
  * How an eval run was asked for. The CLIs (`npm run eval`, `npm run record`) set
@@ -100,7 +101,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     matching: env[EVAL_ENV.matching] === 'lenient' ? 'lenient' : 'strict',
     projectDir,
     fixturesDir: resolve(projectDir, 'fixtures'),
-    runsDir: resolve(projectDir, 'runs', 'eval'),
+    runsDir: evalRunsDir(projectDir),
     source: env[EVAL_ENV.source] === 'simulator' ? 'simulator' : 'live',
     missingOnly: env[EVAL_ENV.missingOnly] === '1',
     model: env[EVAL_ENV.model] || undefined,
