@@ -25,9 +25,22 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 let server: Server;
 let url: string;
 let project: string;
+/** How long the stalled call stayed open, once the client closed it. */
+let hung: Promise<number> | undefined;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
+    // Under /hang: the first call gets headers, then nothing more (a stalled upstream), until
+    // the client gives up on it; later calls get an error that is not retried.
+    if (request.url?.startsWith('/hang/') && hung === undefined) {
+      const started = performance.now();
+      hung = new Promise((resolve) =>
+        response.on('close', () => resolve(performance.now() - started)),
+      );
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{');
+      return;
+    }
     request.resume();
     request.on('end', () => {
       const sent = request.headers['x-api-key'] ?? request.headers.authorization;
@@ -53,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   rmSync(project, { recursive: true, force: true });
 });
@@ -84,5 +98,38 @@ describe('npm run record with a key the server echoes', () => {
     expect(trace).not.toContain(ECHOED);
     const fixtures = join(project, 'fixtures');
     expect(existsSync(fixtures) ? readdirSync(fixtures, { recursive: true }) : []).toEqual([]);
+  });
+});
+
+describe('npm run record --model-timeout', () => {
+  it('gives each model call of the recording trials that deadline', {
+    timeout: 120_000,
+  }, async () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    vi.stubEnv('CI', '');
+    vi.stubEnv('ANTHROPIC_API_KEY', 'test-key-not-secret');
+    vi.stubEnv('ANTHROPIC_BASE_URL', `${url}/hang`);
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    vi.stubEnv('HARNESS_MODEL_TIMEOUT', undefined);
+    const { code, stdout, stderr } = await captureCli(() =>
+      runRecordCli([
+        '--task',
+        'T2',
+        '--variant',
+        'upgraded',
+        '--trial',
+        '1',
+        '--model-timeout',
+        '0.2',
+      ]),
+    );
+    expect(code, stdout + stderr).toBe(1);
+    expect(stdout).toMatch(/^ {2}✗ T2 upgraded trial 1: /m);
+    // The trial's client closed the stalled call at its 0.2 s deadline (not the default 600 s),
+    // then retried it.
+    expect(hung).toBeDefined();
+    const open = await hung;
+    expect(open).toBeGreaterThanOrEqual(150);
+    expect(open).toBeLessThan(30_000);
   });
 });

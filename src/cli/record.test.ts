@@ -50,6 +50,35 @@ describe('npm run record: bad input is one line and exit 2', () => {
     },
   );
 
+  it.each(['abc', '0', '1e9'])(
+    'refuses --model-timeout %j before recording anything',
+    async (value) => {
+      const { code, stdout, stderr } = await recordWith('http://127.0.0.1:1', [
+        '--task',
+        'T2',
+        '--model-timeout',
+        value,
+      ]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `record: --model-timeout takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
+      ]);
+    },
+  );
+
+  it('refuses --model-timeout with --verify, which calls no model', async () => {
+    const { code, stderr } = await recordWith('http://127.0.0.1:1', [
+      '--verify',
+      '--model-timeout',
+      '5',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe(
+      'record: --verify checks the cassettes already recorded: drop --model-timeout',
+    );
+  });
+
   it('names an unknown flag in one line', async () => {
     const { code, stderr } = await recordWith('http://127.0.0.1:1', ['--bogus']);
     expect(code).toBe(2);

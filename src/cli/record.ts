@@ -9,7 +9,7 @@ import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { parseShard } from '../eval/shard.js';
 import { SIMULATOR_URL_ENV } from '../eval/upstream.js';
 import { verifyFixtures } from '../eval/verify-fixtures.js';
-import { modelTimeoutFrom } from '../runtime/model-client.js';
+import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../runtime/model-client.js';
 import { startSimulator } from '../simulator/server.js';
 import { listFlag, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
@@ -18,13 +18,15 @@ import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
+                         [--model-timeout SECS]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
 agents with provider: 'openai'), or with --simulated offline: the task's or agent's model script,
 else the built-in simulator policies, labelled source: simulator. A trial that fails writes nothing and keeps the
-old cassette. Refuses to run in CI.
+old cassette. Refuses to run in CI. --model-timeout is the deadline of one model call, headers and
+body (default 600, or HARNESS_MODEL_TIMEOUT).
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       model: { type: 'string' },
       shard: { type: 'string' },
+      'model-timeout': { type: 'string' },
       verify: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,7 +63,14 @@ async function main(argv: string[]): Promise<number> {
       : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
   // Read-only, so allowed in CI too.
   if (values.verify) {
-    const recordingOnly = ['simulated', 'missing-only', 'concurrency', 'model', 'shard'] as const;
+    const recordingOnly = [
+      'simulated',
+      'missing-only',
+      'concurrency',
+      'model',
+      'shard',
+      'model-timeout',
+    ] as const;
     const given = recordingOnly.filter((flag) => values[flag] !== undefined);
     if (given.length > 0) {
       throw new ConfigError(
@@ -90,7 +100,9 @@ async function main(argv: string[]): Promise<number> {
   // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   // Read in each recording trial: a bad value is one line here, not one failure per trial.
-  modelTimeoutFrom(process.env);
+  const timeoutMs = modelTimeoutFrom(process.env, values['model-timeout']);
+  // The trials run in vitest's worker, which reads the deadline from the environment.
+  if (timeoutMs !== undefined) process.env[MODEL_TIMEOUT_ENV] = String(timeoutMs / 1000);
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
   const simulator = simulated
     ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })

@@ -147,7 +147,7 @@ function arm(ms: number, clock: Clock | undefined, expire: () => void): () => vo
 
 function deadlineError(timeoutMs: number, baseURL: string): ModelApiError {
   return new ModelApiError(
-    `no complete answer from the Messages API at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (agent: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs)`,
+    `no complete answer from the Messages API at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (agent and record: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs)`,
     { kind: 'deadline' },
   );
 }

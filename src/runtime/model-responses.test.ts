@@ -234,7 +234,7 @@ describe('createAnthropicModel: the deadline on the whole call', () => {
     const error = await pending;
     expect(error.kind).toBe('deadline');
     expect(error.message).toMatch(
-      /^no complete answer from the Messages API at http:\/\/127\.0\.0\.1:\d+ within 5 s \(the deadline covers the whole call, headers and body\); raise it with HARNESS_MODEL_TIMEOUT=SECONDS \(agent: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs\)$/,
+      /^no complete answer from the Messages API at http:\/\/127\.0\.0\.1:\d+ within 5 s \(the deadline covers the whole call, headers and body\); raise it with HARNESS_MODEL_TIMEOUT=SECONDS \(agent and record: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs\)$/,
     );
     expect(clock.pending()).toBe(0);
   });
