@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { type FinishedRun, finishRun, loadReference, type ReportOptions } from './finish-run.js';
+import { checkWholeSuiteReference } from './reference-file.js';
 import { readShardResults } from './shard-result.js';
 import type { TrialRecord } from './trial-record.js';
 
@@ -21,6 +22,7 @@ export async function mergeEvals(
   maskConfiguredKeys(process.env);
   const reference = await loadReference(projectDir, options.compare, options.updateReference);
   const merged = await readShardResults(resolve(options.dir));
+  checkWholeSuiteReference(merged.selection, options.updateReference, 'the shards select');
   const finished = await finishRun(
     {
       projectDir,

@@ -4,7 +4,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
-import { referenceFileOf } from './reference-file.js';
+import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
 import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
@@ -47,6 +47,8 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
+  if (options.mode === 'replay')
+    checkWholeSuiteReference(options, options.updateReference, 'this run selects');
   // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
   maskConfiguredKeys(process.env);
   // The report side (schemas, renderers, zod, cli-table3) is loaded once the trials start,

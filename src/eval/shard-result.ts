@@ -68,6 +68,8 @@ export interface MergedShards {
   loadErrors: string[];
   declared: Set<string>;
   trials: number;
+  /** What every shard was asked to run. */
+  selection: ShardSelection;
   count: number;
 }
 
@@ -142,6 +144,7 @@ export function mergeShardResults(
     loadErrors: [...new Set(results.flatMap(({ result }) => result.loadErrors)), ...uncovered],
     declared: new Set(results.flatMap(({ result }) => result.declared)),
     trials: first.result.trials,
+    selection: first.result.selection,
     count,
   };
 }
