@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { captureCli } from './cli-testing.js';
 import { runEvalCli } from './eval.js';
 
-// Nothing in this file may start the trials: startVitest is what would run them.
-const startVitest = vi.hoisted(() => vi.fn());
+// Nothing in this file may start the trials: createVitest is what would run them.
+const createVitest = vi.hoisted(() => vi.fn());
 vi.mock('vitest/node', async (original) => ({
   ...(await original<typeof import('vitest/node')>()),
-  startVitest,
+  createVitest,
 }));
 
 // An empty selection (--task T1 --suite debug) is covered in-process by src/eval/selection.test.ts.
@@ -25,6 +25,6 @@ describe('npm run eval: bad input is one line and exit 2', () => {
     );
     expect(code).toBe(2);
     expect(stderr).toMatch(/^eval: --compare no-such-report\.json: no such file; give a report/);
-    expect(startVitest).not.toHaveBeenCalled();
+    expect(createVitest).not.toHaveBeenCalled();
   });
 });

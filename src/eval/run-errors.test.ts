@@ -33,14 +33,17 @@ vi.mock('vitest/node', async (original) => {
   const real = await original<typeof import('vitest/node')>();
   return {
     ...real,
-    startVitest: (async (...args: Parameters<typeof real.startVitest>) => {
+    createVitest: (async (...args: Parameters<typeof real.createVitest>) => {
       const fake = fakeRun.current;
-      if (!fake) return real.startVitest(...args);
-      const [reporter] = [args[2]?.reporters].flat() as Reporter[];
+      if (!fake) return real.createVitest(...args);
+      const [reporter] = [args[1]?.reporters].flat() as Reporter[];
       if (!reporter) throw new Error('runEvals passed no reporter');
-      await fake(reporter);
-      return { close: async () => {} };
-    }) as typeof real.startVitest,
+      return {
+        globTestSpecifications: async () => [],
+        start: () => fake(reporter),
+        close: async () => {},
+      };
+    }) as typeof real.createVitest,
   };
 });
 
@@ -147,7 +150,8 @@ describe('errors outside any trial fail the eval gate, named', () => {
       join(project, 'evals/t3-broken.eval.ts'),
       `throw new Error('cannot reach the gateway with ${KEY}');\n`,
     );
-    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    // Every file: a --task run loads only the files that name the task (below).
+    const { code, stdout, stderr } = await evalIn(project, ['--trials', '1']);
     expect(code, stdout + stderr).toBe(1);
     const report = JSON.parse(readReport(project, 'json'));
     expect(report.gate.reasons).toEqual([
@@ -212,6 +216,40 @@ describe('errors outside any trial fail the eval gate, named', () => {
     expect(stderr).toBe(
       'eval: unknown task T3: known tasks are T2; it may be declared where the run failed:\n  evals/t3-broken.eval.ts failed to load: no such fixture\n',
     );
+  });
+});
+
+describe('a --task run loads only the eval files that name the task', () => {
+  it('leaves out a file that does not name it', { timeout: 120_000 }, async () => {
+    const project = projectWith(writeEval(''));
+    writeFileSync(join(project, 'evals/t3-broken.eval.ts'), "throw new Error('loaded');\n");
+    // The reference's other rows were not selected: not compared, and not "gone" either,
+    // though no loaded file declares them.
+    cpSync(join(root, 'reports/reference.json'), join(project, 'reports/reference.json'));
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).not.toContain('failed to load');
+    expect(stdout).toMatch(
+      /^Not run \(not selected, so not compared\): D1 \(baseline, upgraded\)/m,
+    );
+    expect(stdout).not.toMatch(/no eval task declares it/);
+    expect(stdout).toMatch(/^2 trials in .*\ngate: passed$/m);
+  });
+
+  it('runs every file when the files that name it do not declare it', {
+    timeout: 120_000,
+  }, async () => {
+    // T2's id is computed; another file only mentions 'T2' in a comment.
+    const project = projectWith(writeEval(''));
+    const t2 = join(project, 'evals/t2-hostile.eval.ts');
+    writeFileSync(t2, readFileSync(t2, 'utf8').replace("id: 'T2'", "id: ['T', 2].join('')"));
+    writeFileSync(
+      join(project, 'evals/t3.eval.ts'),
+      hostileCheck('').replace("id: 'T2'", "id: 'T3' /* like 'T2' */"),
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toMatch(/^2 trials in .*\ngate: passed$/m);
   });
 });
 

@@ -1,15 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
+import { keyOf } from './report/compare.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkNotEmpty } from './selection.js';
-import { EVAL_ENV, readEvalSettings, suiteMatches } from './settings.js';
+import { EVAL_ENV, readEvalSettings, selectionFilter, suiteMatches } from './settings.js';
 import { formatShard, type Shard } from './shard.js';
 import type { ShardSelection } from './shard-result.js';
+import { filesNamingTasks } from './task-files.js';
 import { checkTracesFolder } from './traces-folder.js';
 import type { TrialRecord } from './trial-record.js';
 
@@ -76,27 +78,26 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const config = evalConfigOf(projectDir);
   await checkTracesFolder(projectDir);
   setEnv(options, projectDir);
-  const reporter = new EvalReporter({
-    root: projectDir,
-    // The HTML report's transcripts are read during the run; a shard writes no HTML.
-    preloadTranscripts: options.writeReports !== false && !options.shard,
-    onRunStart: () => void loadReportSide(),
-    ...(options.onTrial && { onTrial: options.onTrial }),
-  });
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      config,
+  const newReporter = () =>
+    new EvalReporter({
       root: projectDir,
-      watch: false,
-      reporters: [reporter],
-      ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
-    },
-    {},
-    { stdout: process.stdout, stderr: process.stderr },
-  );
-  await vitest.close();
+      // The HTML report's transcripts are read during the run; a shard writes no HTML.
+      preloadTranscripts: options.writeReports !== false && !options.shard,
+      onRunStart: () => void loadReportSide(),
+      ...(options.onTrial && { onTrial: options.onTrial }),
+    });
+  const run = { projectDir, config, concurrency: options.concurrency };
+  // A --task run loads only the eval files that name the task (not with --shard: a shard
+  // result lists every declared row, which the merge checks its coverage against).
+  const narrowTo = options.shard ? undefined : options.tasks;
+  let reporter = newReporter();
+  let narrowed = await runVitest({ ...run, reporter, ...(narrowTo && { narrowTo }) });
+  if (narrowed && !declaresAll(reporter.knownTasks, narrowTo ?? [])) {
+    // A file named the task without declaring it (a comment; the id computed elsewhere): run
+    // every file, so the task is found or the error lists every known task.
+    reporter = newReporter();
+    narrowed = await runVitest({ ...run, reporter });
+  }
   checkSelection(options, reporter);
   const { finishRun } = await loadReportSide();
 
@@ -116,7 +117,13 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     floors,
     // A trial without a record fails the gate as a load error does: it has no verdict.
     loadErrors: [...loadErrors, ...reporter.unfinished.map((trial) => trial.reason)],
-    declared: reporter.declared,
+    // A narrowed run did not load the files of the tasks it did not select: their reference
+    // rows count as declared, so they are "not run (not selected)", not "gone". A whole run
+    // tells "gone" apart.
+    declared:
+      narrowed && reference
+        ? new Set([...reporter.declared, ...unselectedRows(reference.report.tasks, options)])
+        : reporter.declared,
     trials,
   };
   if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
@@ -148,6 +155,72 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     options,
   );
   return { ...finished, ...problems, records: reporter.records };
+}
+
+/**
+ * One vitest run of the eval files with `reporter`; with `narrowTo`, only the files that name
+ * those tasks (filesNamingTasks). True when that left some file out.
+ */
+async function runVitest(run: {
+  projectDir: string;
+  config: string;
+  concurrency: number | undefined;
+  reporter: EvalReporter;
+  narrowTo?: readonly string[];
+}): Promise<boolean> {
+  // As vitest's own startVitest does before it creates the run.
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  const vitest = await createVitest(
+    'test',
+    {
+      config: run.config,
+      root: run.projectDir,
+      watch: false,
+      reporters: [run.reporter],
+      ...(run.concurrency !== undefined && { maxConcurrency: run.concurrency }),
+    },
+    {},
+    { stdout: process.stdout, stderr: process.stderr },
+  );
+  let narrowed = false;
+  try {
+    let filters: string[] | undefined;
+    if (run.narrowTo) {
+      const files = (await vitest.globTestSpecifications()).map((spec) => spec.moduleId);
+      filters = await filesNamingTasks(files, run.narrowTo);
+      narrowed = filters !== undefined && filters.length < files.length;
+    }
+    await vitest.start(filters);
+  } catch (error) {
+    // As startVitest: no eval files is for checkSelection to say ("no eval tasks found");
+    // anything else is printed, and the reporter's state says what ran.
+    if ((error as { code?: unknown }).code !== 'VITEST_FILES_NOT_FOUND') {
+      vitest.logger.printError(error, { fullStack: true, type: 'Unhandled Error' });
+      process.exitCode = 1;
+    }
+  } finally {
+    await vitest.close();
+  }
+  return narrowed;
+}
+
+/** Whether every task asked for (case-blind) was declared. */
+function declaresAll(known: ReadonlySet<string>, asked: readonly string[]): boolean {
+  const upper = new Set([...known].map((task) => task.toUpperCase()));
+  return asked.every((task) => upper.has(task.toUpperCase()));
+}
+
+/** The rows (as keyOf keys) the run's selection leaves out. */
+function unselectedRows(
+  rows: ReadonlyArray<{ suite: string; task: string; variant: string }>,
+  options: Pick<RunEvalsOptions, 'tasks' | 'variants' | 'suites'>,
+): string[] {
+  const { selects, selectsVariant } = selectionFilter(options);
+  return rows
+    .filter((row) => !(selects(row.suite, row.task) && selectsVariant(row.variant)))
+    .map(keyOf);
 }
 
 /** What a shard was asked to run; every shard of one run must agree on it. */
