@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,4 +40,13 @@ describe('filesNamingTasks: the eval files a --task run needs to load', () => {
     const gone = join(dir, 'gone.eval.ts');
     expect(await filesNamingTasks([...all, gone], ['T2'])).toEqual([t2, gone]);
   });
+
+  it.runIf(process.platform !== 'win32')(
+    'keeps a FIFO without reading it (a read would block)',
+    async () => {
+      const fifo = join(dir, 'fifo.eval.ts');
+      execFileSync('mkfifo', [fifo]);
+      expect(await filesNamingTasks([...all, fifo], ['T2'])).toEqual([t2, fifo]);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../core/regular-file.js';
 
 /**
  * The eval files a `--task` run needs to load: those whose text names a selected task id as
@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
  * vitest's cost for every other file and what those import (issue 14: start-up). Undefined,
  * meaning "load every file", when some selected task is named in no file: its id is computed,
  * or it is a typo, and only a full run can declare it or list the known tasks. A file that
- * cannot be read is kept. The run still checks that every selected task was declared.
+ * cannot be read, or is not a regular file (a FIFO would block the read), is kept for vitest
+ * to report. The run still checks that every selected task was declared.
  */
 export async function filesNamingTasks(
   files: readonly string[],
@@ -16,7 +17,12 @@ export async function filesNamingTasks(
     (task) => new RegExp(`(['"\`])${task.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1`, 'i'),
   );
   const texts = await Promise.all(
-    files.map((file) => readFile(file, 'utf8').catch(() => undefined)),
+    files.map((file) =>
+      readRegularFile(file).then(
+        (bytes) => bytes.toString('utf8'),
+        () => undefined,
+      ),
+    ),
   );
   const named = new Set<number>();
   const chosen = files.filter((_, index) => {
