@@ -89,7 +89,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const run = { projectDir, config, concurrency: options.concurrency };
   // A --task run loads only the eval files that name the task (not with --shard: a shard
   // result lists every declared row, which the merge checks its coverage against).
-  const narrowTo = options.shard ? undefined : options.tasks;
+  const narrowTo = options.shard || !options.tasks?.length ? undefined : options.tasks;
   let reporter = newReporter();
   let narrowed = await runVitest({ ...run, reporter, ...(narrowTo && { narrowTo }) });
   if (narrowed && !declaresAll(reporter.knownTasks, narrowTo ?? [])) {
