@@ -10,3 +10,14 @@ export function valueKind(value: unknown, absent = 'nothing'): string {
   const type = typeof value;
   return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 }
+
+/**
+ * Short values as they are (numbers, booleans, short lower-case identifiers such as
+ * `'eos_token'`), anything else by its kind: enough to see what a server sent, never a text
+ * that could echo a key. `absent` (default `missing`) for undefined.
+ */
+export function valueOrKind(value: unknown, absent = 'missing'): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' && /^[a-z_]{1,40}$/.test(value)) return `'${value}'`;
+  return valueKind(value, absent);
+}

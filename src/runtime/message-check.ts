@@ -1,5 +1,5 @@
-import { isTokenCount } from '../core/token-count.js';
-import { valueKind } from '../core/value-kind.js';
+import { valueKind, valueOrKind } from '../core/value-kind.js';
+import { bodyProblem, isJsonObject, stringProblem, tokenCountProblem } from './answer-fields.js';
 /**
  * Is this a Messages API message? A hand-written check, not a zod schema: it runs on every
  * model call, replayed ones included (hundreds per eval), and costs well under a microsecond
@@ -8,73 +8,47 @@ import { valueKind } from '../core/value-kind.js';
  * tool pipeline refuses it with a message the model can act on).
  */
 export function messageProblem(value: unknown): string | undefined {
-  if (typeof value === 'string')
-    return "the body is text, not a JSON object (a gateway's error page?)";
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `the body is ${valueKind(value, 'missing')}, not a JSON object`;
-  }
+  const body = bodyProblem(value);
+  if (body !== undefined) return body;
   const message = value as Record<string, unknown>;
-  if (message.type !== 'message') return `type is ${shown(message.type)}, not 'message'`;
-  if (message.role !== 'assistant') return `role is ${shown(message.role)}, not 'assistant'`;
+  if (message.type !== 'message') return `type is ${valueOrKind(message.type)}, not 'message'`;
+  if (message.role !== 'assistant') return `role is ${valueOrKind(message.role)}, not 'assistant'`;
   const content = message.content;
   if (!Array.isArray(content))
     return `content is ${valueKind(content, 'missing')}, not an array of blocks`;
   for (let index = 0; index < content.length; index += 1) {
-    const problem = blockProblem(content[index]);
-    if (problem) return `content[${index}]${problem}`;
+    const problem = blockProblem(content[index], `content[${index}]`);
+    if (problem) return problem;
   }
   if (typeof message.stop_reason !== 'string') {
-    return `stop_reason is ${shown(message.stop_reason)}, not a string`;
+    return `stop_reason is ${valueOrKind(message.stop_reason)}, not a string`;
   }
   return usageProblem(message.usage);
 }
 
-const TOKEN_COUNTS = ['input_tokens', 'output_tokens'] as const;
-const OPTIONAL_TOKEN_COUNTS = ['cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
-
 /** Token counts are whole numbers >= 0 (a string would be concatenated, not added); cache counts may be null. */
 export function usageProblem(usage: unknown): string | undefined {
-  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) {
+  if (!isJsonObject(usage)) {
     return usage === undefined
       ? 'usage is missing'
       : `usage is ${valueKind(usage, 'missing')}, not an object`;
   }
-  const counts = usage as Record<string, unknown>;
-  for (const name of TOKEN_COUNTS) {
-    if (!isTokenCount(counts[name]))
-      return `usage.${name} is ${shown(counts[name])}, not a whole number >= 0`;
-  }
-  for (const name of OPTIONAL_TOKEN_COUNTS) {
-    const count = counts[name];
-    if (count !== undefined && count !== null && !isTokenCount(count)) {
-      return `usage.${name} is ${shown(count)}, not a whole number >= 0`;
-    }
-  }
-  return undefined;
+  return (
+    tokenCountProblem(usage.input_tokens, 'usage.input_tokens') ??
+    tokenCountProblem(usage.output_tokens, 'usage.output_tokens') ??
+    tokenCountProblem(usage.cache_read_input_tokens, 'usage.cache_read_input_tokens', true) ??
+    tokenCountProblem(usage.cache_creation_input_tokens, 'usage.cache_creation_input_tokens', true)
+  );
 }
 
-function blockProblem(block: unknown): string | undefined {
-  if (typeof block !== 'object' || block === null || Array.isArray(block)) {
-    return ` is ${valueKind(block, 'missing')}, not a block object`;
-  }
-  const { type } = block as { type?: unknown };
+function blockProblem(block: unknown, at: string): string | undefined {
+  if (!isJsonObject(block)) return `${at} is ${valueKind(block, 'missing')}, not a block object`;
+  const { type } = block;
   if (typeof type !== 'string')
-    return type === undefined ? '.type is missing' : `.type is ${shown(type)}`;
+    return type === undefined ? `${at}.type is missing` : `${at}.type is ${valueOrKind(type)}`;
   // The two block types the loop reads fields of; the rest it passes back as they came.
-  if (type === 'text') return stringField(block, 'text');
-  if (type === 'tool_use') return stringField(block, 'id') ?? stringField(block, 'name');
+  if (type === 'text') return stringProblem(block.text, `${at}.text`);
+  if (type === 'tool_use')
+    return stringProblem(block.id, `${at}.id`) ?? stringProblem(block.name, `${at}.name`);
   return undefined;
-}
-
-function stringField(block: object, name: string): string | undefined {
-  const value = (block as Record<string, unknown>)[name];
-  if (typeof value === 'string') return undefined;
-  return value === undefined ? `.${name} is missing` : `.${name} is ${shown(value)}, not a string`;
-}
-
-/** Short values as they are (numbers, booleans, short identifiers), anything else by its kind. */
-function shown(value: unknown): string {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string' && /^[a-z_]{1,40}$/.test(value)) return `'${value}'`;
-  return valueKind(value, 'missing');
 }

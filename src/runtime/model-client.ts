@@ -1,6 +1,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import {
+  cutAnswer,
+  cutCause,
+  MESSAGES_API,
+  malformedAnswer,
+  unreachableApi,
+} from './call-failure.js';
 import { messageProblem } from './message-check.js';
 import { statusOfErrorType } from './retryable-answer.js';
 
@@ -92,7 +99,7 @@ export function createAnthropicModel(options: {
         outer?.removeEventListener('abort', forward);
       }
       const problem = messageProblem(message);
-      if (problem !== undefined) throw malformed(problem, client.baseURL);
+      if (problem !== undefined) throw malformedAnswer(MESSAGES_API, client.baseURL, problem);
       return message as Message;
     },
   };
@@ -152,13 +159,6 @@ function deadlineError(timeoutMs: number, baseURL: string): ModelApiError {
   );
 }
 
-function malformed(problem: string, baseURL: string, cause?: unknown): ModelApiError {
-  return new ModelApiError(
-    `malformed response from the Messages API at ${baseURL}: ${problem}; check that ANTHROPIC_BASE_URL points at the Messages API (a gateway or proxy may have answered)`,
-    { kind: 'malformed_response', ...(cause !== undefined && { cause }) },
-  );
-}
-
 /**
  * A failure once the call was sent: a body cut off (the socket closed mid-way), a body or
  * stream event that is not JSON, a stream the SDK could not assemble; else toModelApiError.
@@ -168,42 +168,25 @@ function callError(error: unknown, baseURL: string, stream: boolean): ModelApiEr
     return toModelApiError(error, baseURL);
   }
   const cut = cutCause(error);
-  if (cut !== undefined) {
-    return new ModelApiError(
-      `the connection to the Messages API at ${baseURL} was cut before the response was complete (${cut}); check the network or the gateway in between`,
-      { cause: error, kind: 'cut_response' },
-    );
-  }
+  if (cut !== undefined) return cutAnswer(MESSAGES_API, baseURL, cut, error);
   if (error instanceof SyntaxError) {
-    return malformed(
-      stream ? 'a stream event is not valid JSON' : 'the body is not valid JSON',
+    return malformedAnswer(
+      MESSAGES_API,
       baseURL,
+      stream ? 'a stream event is not valid JSON' : 'the body is not valid JSON',
       error,
     );
   }
   // What the SDK's stream assembler throws: events out of order, a stream without message_stop.
   if (stream && (error instanceof Anthropic.AnthropicError || error instanceof TypeError)) {
-    return malformed(
-      `the stream does not assemble to a message (${errorMessage(error)})`,
+    return malformedAnswer(
+      MESSAGES_API,
       baseURL,
+      `the stream does not assemble to a message (${errorMessage(error)})`,
       error,
     );
   }
   return toModelApiError(error, baseURL);
-}
-
-/** undici's "terminated" (the socket closed while the body was read), with its root cause. */
-function cutCause(error: unknown): string | undefined {
-  let current: unknown = error;
-  // The stream wraps it in an AnthropicError; a JSON body throws it as it is.
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (current instanceof TypeError && current.message === 'terminated') {
-      const root = current.cause instanceof Error ? current.cause.message : undefined;
-      return root ? `terminated: ${root}` : 'terminated';
-    }
-    current = current.cause;
-  }
-  return undefined;
 }
 
 export function toModelApiError(error: unknown, baseURL: string): ModelApiError {
@@ -218,12 +201,7 @@ export function toModelApiError(error: unknown, baseURL: string): ModelApiError 
     // Our own fetch wrapper refused the response (e.g. a simulator met while recording live): say that.
     const ours = harnessCause(error);
     if (ours) return new ModelApiError(ours.message, { cause: error });
-    const root = rootCause(error);
-    const cause = root ? `: ${root}` : '';
-    return new ModelApiError(
-      `cannot reach the Messages API at ${baseURL}${cause}; check ANTHROPIC_BASE_URL and the network`,
-      { cause: error, kind: 'unreachable' },
-    );
+    return unreachableApi(MESSAGES_API, baseURL, error);
   }
   if (error instanceof Anthropic.APIUserAbortError) {
     return new ModelApiError(`the model call was cancelled: ${error.message}`, { cause: error });
@@ -251,21 +229,6 @@ export function toModelApiError(error: unknown, baseURL: string): ModelApiError 
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelApiError(`model call failed: ${message}`, { cause: error });
-}
-
-/** The innermost cause with a system error code (ECONNREFUSED, ENOTFOUND...), else its message. */
-function rootCause(error: unknown): string | undefined {
-  let current: unknown = error;
-  let found: string | undefined;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') found = `${code} ${current.message}`.trim();
-    current = current.cause;
-  }
-  return (
-    found ??
-    (error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined)
-  );
 }
 
 function harnessCause(error: Error): HarnessError | undefined {

@@ -1,0 +1,39 @@
+import { isTokenCount } from '../core/token-count.js';
+import { valueKind, valueOrKind } from '../core/value-kind.js';
+
+/**
+ * Field checks shared by the two model answer checks, the Messages API's (message-check.ts)
+ * and Chat Completions' (chat-completion-check.ts): each returns what is wrong, naming the
+ * field and what it got, or undefined.
+ */
+
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A response body that is not a JSON object: text (a gateway's page), null, an array... */
+export function bodyProblem(value: unknown): string | undefined {
+  if (typeof value === 'string')
+    return "the body is text, not a JSON object (a gateway's error page?)";
+  if (!isJsonObject(value)) return `the body is ${valueKind(value, 'missing')}, not a JSON object`;
+  return undefined;
+}
+
+/** `at` must be a string; `optional` lets undefined and null pass. */
+export function stringProblem(value: unknown, at: string, optional = false): string | undefined {
+  if (typeof value === 'string' || (optional && (value === undefined || value === null)))
+    return undefined;
+  return value === undefined ? `${at} is missing` : `${at} is ${valueOrKind(value)}, not a string`;
+}
+
+/** `at` must be a token count (a whole number >= 0: a string would be concatenated, not added); `optional` lets undefined and null pass. */
+export function tokenCountProblem(
+  value: unknown,
+  at: string,
+  optional = false,
+): string | undefined {
+  if (isTokenCount(value) || (optional && (value === undefined || value === null)))
+    return undefined;
+  return `${at} is ${valueOrKind(value)}, not a whole number >= 0`;
+}

@@ -1,0 +1,88 @@
+import { ModelApiError } from '../core/errors.js';
+
+/** A model API as error messages name it: what it is and where its base URL is set. */
+export interface ModelApiName {
+  /** e.g. `the Messages API`. */
+  name: string;
+  /** The environment variable that points at it. */
+  baseUrlVariable: string;
+  /** What that variable should point at. */
+  expected: string;
+}
+
+export const MESSAGES_API: ModelApiName = {
+  name: 'the Messages API',
+  baseUrlVariable: 'ANTHROPIC_BASE_URL',
+  expected: 'the Messages API',
+};
+
+export const CHAT_COMPLETIONS_API: ModelApiName = {
+  name: 'the Chat Completions API',
+  baseUrlVariable: 'OPENAI_BASE_URL',
+  expected: 'an OpenAI-compatible Chat Completions API',
+};
+
+/**
+ * The failures of a model call that both clients (model-client.ts for the Messages API, the
+ * Chat Completions adapter) report alike, with a kind the retry policy retries.
+ */
+export function malformedAnswer(
+  api: ModelApiName,
+  baseURL: string,
+  problem: string,
+  cause?: unknown,
+): ModelApiError {
+  return new ModelApiError(
+    `malformed response from ${api.name} at ${baseURL}: ${problem}; check that ${api.baseUrlVariable} points at ${api.expected} (a gateway or proxy may have answered)`,
+    { kind: 'malformed_response', ...(cause !== undefined && { cause }) },
+  );
+}
+
+export function cutAnswer(
+  api: ModelApiName,
+  baseURL: string,
+  cut: string,
+  cause: unknown,
+): ModelApiError {
+  return new ModelApiError(
+    `the connection to ${api.name} at ${baseURL} was cut before the response was complete (${cut}); check the network or the gateway in between`,
+    { cause, kind: 'cut_response' },
+  );
+}
+
+export function unreachableApi(api: ModelApiName, baseURL: string, cause: unknown): ModelApiError {
+  const root = rootCause(cause);
+  return new ModelApiError(
+    `cannot reach ${api.name} at ${baseURL}${root ? `: ${root}` : ''}; check ${api.baseUrlVariable} and the network`,
+    { cause, kind: 'unreachable' },
+  );
+}
+
+/** undici's "terminated" (the socket closed while the body was read), with its root cause. */
+export function cutCause(error: unknown): string | undefined {
+  let current: unknown = error;
+  // The SDK's stream wraps it in an AnthropicError; a JSON body throws it as it is.
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if (current instanceof TypeError && current.message === 'terminated') {
+      const root = current.cause instanceof Error ? current.cause.message : undefined;
+      return root ? `terminated: ${root}` : 'terminated';
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** The innermost cause with a system error code (ECONNREFUSED, ENOTFOUND...), else its message. */
+function rootCause(error: unknown): string | undefined {
+  let current: unknown = error;
+  let found: string | undefined;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') found = `${code} ${current.message}`.trim();
+    current = current.cause;
+  }
+  return (
+    found ??
+    (error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined)
+  );
+}
