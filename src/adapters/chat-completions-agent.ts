@@ -1,3 +1,4 @@
+import { callWithRetries } from '../runtime/retry-call.js';
 import {
   type ChatMessage,
   type ChatToolCall,
@@ -21,6 +22,13 @@ export interface ChatCompletionsAgentOptions {
   /** SSE streaming instead of one JSON body. */
   stream?: boolean;
   maxTokens?: number;
+  /**
+   * Retries of a model call that failed in a way worth retrying (default 4), as this
+   * runtime's model layer retries them: 408, 409, 429, 5xx or `x-should-retry: true`, an
+   * answer that is not a chat completion, a body cut off, a host not reached. Waits (the
+   * server's retry-after, else backoff) go through the run's clock.
+   */
+  maxRetries?: number;
 }
 
 /**
@@ -51,7 +59,7 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
     const toolCalls: AgentToolCall[] = [];
     let usage = emptyUsage();
     for (let step = 0; step < (options.maxSteps ?? 8); step++) {
-      const result = await createChatCompletion({
+      const request = {
         fetch: context.fetch,
         baseURL: context.baseURL,
         apiKey: context.apiKey,
@@ -63,6 +71,12 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
           ...(options.maxTokens && { max_tokens: options.maxTokens }),
           ...(options.stream && { stream: true }),
         },
+      };
+      const result = await callWithRetries(() => createChatCompletion(request), {
+        clock: context.clock,
+        model: context.model,
+        signal: context.signal,
+        ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
       });
       usage = addUsage(usage, result.usage);
       messages.push(result.message);

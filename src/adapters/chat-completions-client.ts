@@ -1,5 +1,13 @@
 import { ModelApiError } from '../core/errors.js';
 import { parseSseEvents } from '../replay/sse.js';
+import {
+  CHAT_COMPLETIONS_API,
+  cutAnswer,
+  cutCause,
+  malformedAnswer,
+  unreachableApi,
+} from '../runtime/call-failure.js';
+import { chatCompletionProblem, chatStreamVerdict } from '../runtime/chat-completion-check.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
@@ -51,6 +59,9 @@ export interface ChatCompletionOptions {
 /**
  * One `POST {baseURL}/chat/completions` with plain fetch, JSON or (`body.stream`) SSE
  * (`data: {...}` chunks ending in `data: [DONE]`); both give the same result shape.
+ * Every answer is checked at this boundary (chat-completion-check.ts): one that is not a chat
+ * completion is a `ModelApiError` of kind `malformed_response`, which the retry policy retries
+ * like a gateway's 502, never a half-read object.
  *
  * @example
  * const { message, usage } = await createChatCompletion({ fetch, baseURL, apiKey,
@@ -59,96 +70,84 @@ export interface ChatCompletionOptions {
 export async function createChatCompletion(
   options: ChatCompletionOptions,
 ): Promise<ChatCompletionResult> {
-  const { body } = options;
-  const response = await options.fetch(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
-    body: JSON.stringify(body.stream ? { ...body, stream_options: { include_usage: true } } : body),
-    ...(options.signal && { signal: options.signal }),
-  });
-  const text = await response.text();
+  const { body, baseURL } = options;
+  let text: string;
+  let response: Response;
+  try {
+    response = await options.fetch(`${baseURL.replace(/\/+$/, '')}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+      body: JSON.stringify(
+        body.stream ? { ...body, stream_options: { include_usage: true } } : body,
+      ),
+      ...(options.signal && { signal: options.signal }),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw callError(error, baseURL, options.signal);
+  }
   if (!response.ok) {
     throw new ModelApiError(
-      `chat completions at ${options.baseURL} answered ${response.status}: ${text.slice(0, 300)}`,
-      { status: response.status },
+      `chat completions at ${baseURL} answered ${response.status}: ${text.slice(0, 300)}`,
+      { status: response.status, headers: response.headers },
     );
   }
-  return body.stream ? readStream(text) : readJson(text);
+  return body.stream ? readStream(text, baseURL) : readJson(text, baseURL);
 }
 
-function readJson(text: string): ChatCompletionResult {
-  let json: {
-    choices?: Array<{ message?: ChatAssistantMessage; finish_reason?: string | null }>;
-    usage?: unknown;
-  };
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ModelApiError(
-      `chat completions answered with a body that is not JSON: ${text.slice(0, 200)}`,
-    );
+/**
+ * A fetch that failed: a body cut off, or a host that cannot be reached, as the Messages
+ * API's client reports them (and the retry policy retries them); an abort or any other
+ * error (a replay's refusal) as it came.
+ */
+function callError(error: unknown, baseURL: string, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return error;
+  const cut = cutCause(error);
+  if (cut !== undefined) return cutAnswer(CHAT_COMPLETIONS_API, baseURL, cut, error);
+  if (error instanceof TypeError && error.message === 'fetch failed') {
+    return unreachableApi(CHAT_COMPLETIONS_API, baseURL, error);
   }
-  const choice = json?.choices?.[0];
-  if (!choice?.message) throw new ModelApiError('chat completions answered without a choice');
+  return error;
+}
+
+/** The body read as the recording tape reads it (JSON when it parses, else the text; null when empty), so both judge an answer alike. */
+function readJson(text: string, baseURL: string): ChatCompletionResult {
+  let body: unknown = null;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  const problem = chatCompletionProblem(body);
+  if (problem !== undefined) throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem);
+  return resultOf(body as CheckedCompletion);
+}
+
+/** Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body is. */
+export function readStream(text: string, baseURL: string): ChatCompletionResult {
+  const verdict = chatStreamVerdict(parseSseEvents(text));
+  if (verdict.error !== undefined) {
+    throw new ModelApiError(`chat completions streamed an error: ${verdict.error}`);
+  }
+  if (verdict.problem !== undefined || verdict.completion === undefined) {
+    throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, verdict.problem ?? 'no answer');
+  }
+  return resultOf(verdict.completion as CheckedCompletion);
+}
+
+/** A body chatCompletionProblem passed. */
+interface CheckedCompletion {
+  choices: [{ message: ChatAssistantMessage; finish_reason: string }];
+  usage?: unknown;
+}
+
+function resultOf(completion: CheckedCompletion): ChatCompletionResult {
+  const [choice] = completion.choices;
   return {
     message: choice.message,
-    finishReason: choice.finish_reason ?? null,
-    usage: chatCompletionsUsage(json.usage),
+    finishReason: choice.finish_reason,
+    usage: chatCompletionsUsage(completion.usage),
   };
-}
-
-interface ChunkDelta {
-  content?: string | null;
-  tool_calls?: Array<{
-    index: number;
-    id?: string;
-    function?: { name?: string; arguments?: string };
-  }>;
-}
-
-/** Fold the streamed deltas into one message; the usage chunk (include_usage) comes last. */
-export function readStream(text: string): ChatCompletionResult {
-  let content: string | null = null;
-  const calls: ChatToolCall[] = [];
-  let finishReason: string | null = null;
-  let usage: Partial<TokenUsage> = {};
-  let done = false;
-  for (const { event, data } of parseSseEvents(text)) {
-    if (data === '[DONE]') {
-      done = true;
-      break;
-    }
-    if (typeof data !== 'object' || data === null) {
-      throw new ModelApiError(
-        `chat completions streamed data that is not JSON: ${String(data).slice(0, 200)}`,
-      );
-    }
-    const chunk = data as {
-      choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
-      usage?: unknown;
-      error?: { message?: unknown };
-    };
-    if (event === 'error' || chunk.error) {
-      throw new ModelApiError(
-        `chat completions streamed an error: ${String(chunk.error?.message ?? JSON.stringify(data)).slice(0, 300)}`,
-      );
-    }
-    if (chunk.usage) usage = chatCompletionsUsage(chunk.usage);
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-    if (typeof choice.delta?.content === 'string') content = (content ?? '') + choice.delta.content;
-    for (const part of choice.delta?.tool_calls ?? []) {
-      calls[part.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } };
-      const call = calls[part.index]!;
-      if (part.id) call.id = part.id;
-      if (part.function?.name) call.function.name += part.function.name;
-      if (part.function?.arguments) call.function.arguments += part.function.arguments;
-    }
-  }
-  // A stream cut off before [DONE] holds a partial answer; it must not pass as a whole one.
-  if (!done) throw new ModelApiError('chat completions stream ended before data: [DONE]');
-  const message: ChatAssistantMessage = { role: 'assistant', content };
-  if (calls.length > 0) message.tool_calls = calls;
-  return { message, finishReason, usage };
 }

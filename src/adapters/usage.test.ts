@@ -77,7 +77,7 @@ describe('readStream', () => {
       { choices: [], usage: { prompt_tokens: 50, completion_tokens: 9 } },
     ];
     const text = `${lines.map((line) => `data: ${JSON.stringify(line)}\n\n`).join('')}data: [DONE]\n\n`;
-    const result = readStream(text);
+    const result = readStream(text, 'http://127.0.0.1:8000/v1');
     expect(result.message).toEqual({
       role: 'assistant',
       content: 'Let me check.',
@@ -106,7 +106,7 @@ describe('readStream refuses a broken stream with a ModelApiError', () => {
     ['a stream cut off before [DONE]', hello, /ended before data: \[DONE\]/],
     ['data that is not JSON', `${hello}data: {oops\n\ndata: [DONE]\n\n`, /not JSON/],
   ])('%s', (_, text, message) => {
-    expect(() => readStream(text)).toThrow(ModelApiError);
-    expect(() => readStream(text)).toThrow(message);
+    expect(() => readStream(text, 'http://127.0.0.1:8000/v1')).toThrow(ModelApiError);
+    expect(() => readStream(text, 'http://127.0.0.1:8000/v1')).toThrow(message);
   });
 });

@@ -54,13 +54,21 @@ export class ModelApiError extends HarnessError {
   /** The HTTP status, or the one an error sent inside a 200 stream stands for (overloaded_error: 529). */
   readonly status: number | undefined;
   readonly kind: ModelFailureKind | undefined;
+  /** The answer's headers, when the error was an answer (the retry layer reads x-should-retry and retry-after from them). */
+  readonly headers: Pick<Headers, 'get'> | undefined;
   constructor(
     message: string,
-    options?: { cause?: unknown; status?: number; kind?: ModelFailureKind },
+    options?: {
+      cause?: unknown;
+      status?: number;
+      kind?: ModelFailureKind;
+      headers?: Pick<Headers, 'get'>;
+    },
   ) {
     super('model_api', message, options);
     this.status = options?.status;
     this.kind = options?.kind;
+    this.headers = options?.headers;
   }
 }
 

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChatCompletionsAgent } from '../adapters/chat-completions-agent.js';
+import type { AgentContext } from '../adapters/types.js';
 import { createVirtualClock } from '../core/clock.js';
 import { ModelApiError } from '../core/errors.js';
 import { createAnthropicModel } from '../runtime/model-client.js';
@@ -155,5 +157,100 @@ describe('recording an answer that is never a message', () => {
     expect(recorded.cassette).toBeUndefined();
     expect(api.requests).toHaveLength(3);
     expect(await readFile(file(3))).toEqual(before);
+  });
+});
+
+/** One Chat Completions agent run (no tools, 2 retries), recorded for `trial`. */
+function recordChat(trial: number) {
+  return server.record(
+    {
+      file: file(trial),
+      meta: {
+        task: 'T1',
+        variant: 'upgraded',
+        trial,
+        now: '2025-03-01T09:00:00.000Z',
+        model: 'gpt-test',
+        source: 'live',
+      },
+      upstreamBaseURL: api.url,
+    },
+    async (session) =>
+      (await createChatCompletionsAgent({ tools: [], maxRetries: 2 })(chatContext(session))).answer,
+  );
+}
+
+function replayChat(trial: number) {
+  return server.replay(
+    {
+      file: file(trial),
+      label: { task: 'T1', variant: 'upgraded', trial },
+      rerecordCommand: 'npm run record',
+    },
+    async (session) =>
+      (await createChatCompletionsAgent({ tools: [], maxRetries: 0 })(chatContext(session))).answer,
+  );
+}
+
+function chatContext(session: { fetch: typeof fetch; baseURL: string }): AgentContext {
+  return {
+    prompt: 'hi',
+    task: 'T1',
+    variant: 'upgraded',
+    trial: 1,
+    fetch: session.fetch,
+    baseURL: session.baseURL,
+    apiKey: 'test-key',
+    model: 'gpt-test',
+    clock: createVirtualClock({ start: 0 }),
+    signal: new AbortController().signal,
+    projectDir: '.',
+  };
+}
+
+const chatAnswer = (text: string, finishReason = 'stop') => ({
+  choices: [
+    { index: 0, message: { role: 'assistant', content: text }, finish_reason: finishReason },
+  ],
+  usage: { prompt_tokens: 10, completion_tokens: 5 },
+});
+
+describe('recording Chat Completions answers', () => {
+  it.each<[string, HostileHandler]>([
+    ['a 200 HTML gateway page', raw('<html><body>Bad Gateway</body></html>', 'text/html')],
+    ['a 200 with an unknown finish_reason', json(chatAnswer('x', 'eos_token'))],
+    ['a 200 without choices', json({ choices: [] })],
+  ])('folds %s into the next exchange, and the cassette replays', async (_name, first) => {
+    api.script(first, json(chatAnswer('good answer')));
+    const recorded = await recordChat(11);
+    expect(recorded.error).toBeUndefined();
+    expect(recorded.value).toBe('good answer');
+    expect(api.requests).toHaveLength(2);
+    expect(recorded.cassette?.exchanges).toHaveLength(1);
+    expect(recorded.cassette?.exchanges[0]?.response).toMatchObject({
+      body: chatAnswer('good answer'),
+    });
+    expect(recorded.cassette?.exchanges[0]?.retries).toEqual([
+      { status: 200, latencyMs: expect.any(Number) },
+    ]);
+    const replayed = await replayChat(11);
+    expect(replayed.problem).toBeUndefined();
+    expect(replayed.value).toBe('good answer');
+  });
+
+  it('fails, writes nothing and keeps the old cassette when no answer is a chat completion', async () => {
+    api.script(json(chatAnswer('the good old answer')));
+    expect((await recordChat(12)).error).toBeUndefined();
+    const before = await readFile(file(12));
+
+    api.script(json({ choices: [{ index: 0, message: { role: 'assistant', content: 42 } }] }));
+    const recorded = await recordChat(12);
+    expect(recorded.error).toBeInstanceOf(ModelApiError);
+    expect((recorded.error as ModelApiError).message).toMatch(
+      /^malformed response from the Chat Completions API at .*: choices\[0\]\.message\.content is 42, not a string or null/,
+    );
+    expect(recorded.cassette).toBeUndefined();
+    expect(api.requests).toHaveLength(3);
+    expect(await readFile(file(12))).toEqual(before);
   });
 });

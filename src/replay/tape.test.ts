@@ -197,17 +197,62 @@ describe('createTape', () => {
     );
   });
 
-  it('does not judge bodies of other APIs: a Chat Completions answer repeated is kept', async () => {
+  const chatAnswer = (text: string) => ({
+    choices: [{ finish_reason: 'stop', index: 0, message: { content: text, role: 'assistant' } }],
+    usage: { completion_tokens: 1, prompt_tokens: 1 },
+  });
+  const chatEvents = (data: unknown[]): SseEvent[] =>
+    [...data, '[DONE]'].map((item) => ({ event: 'message', data: item }));
+
+  function answerChat(tape: ReturnType<typeof createTape>, latencyMs: number, answer: unknown) {
+    const entry = tape.begin({ ...request('a'), path: '/v1/chat/completions' });
+    const response: TapedResponse = Array.isArray(answer)
+      ? { status: 200, headers: {}, events: answer as SseEvent[] }
+      : { status: 200, headers: {}, body: answer };
+    entry.settle(Promise.resolve({ response, latencyMs }));
+  }
+
+  it('keeps a valid Chat Completions answer repeated: a deliberate repeat is not a retry', async () => {
     const tape = createTape();
-    for (const latencyMs of [10, 20]) {
-      const entry = tape.begin({ ...request('a'), path: '/chat/completions' });
-      entry.settle(
-        Promise.resolve({
-          response: { status: 200, headers: {}, body: { choices: [] } },
-          latencyMs,
-        }),
-      );
-    }
+    answerChat(tape, 10, chatAnswer('a'));
+    answerChat(tape, 20, chatAnswer('a'));
+    expect(await tape.exchanges()).toHaveLength(2);
+  });
+
+  it.each([
+    ['an HTML page', '<html>Bad Gateway</html>'],
+    ['empty choices', { choices: [] }],
+    [
+      'usage as strings',
+      { ...chatAnswer('a'), usage: { completion_tokens: 1, prompt_tokens: '1' } },
+    ],
+    [
+      'a stream that ended before [DONE]',
+      chatEvents([
+        { choices: [{ delta: { content: 'a' }, finish_reason: 'stop', index: 0 }] },
+      ]).slice(0, 1),
+    ],
+    [
+      'a stream with a content number',
+      chatEvents([{ choices: [{ delta: { content: 7 }, finish_reason: 'stop', index: 0 }] }]),
+    ],
+  ])(
+    'folds a 200 that is not a Chat Completions answer (%s) followed by the same request',
+    async (_name, answer) => {
+      const tape = createTape();
+      answerChat(tape, 10, answer);
+      answerChat(tape, 20, chatAnswer('a'));
+      const exchanges = await tape.exchanges();
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0]?.response).toMatchObject({ body: chatAnswer('a') });
+      expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 10 }]);
+    },
+  );
+
+  it('keeps a Chat Completions stream that sent an error as data: it is not retried', async () => {
+    const tape = createTape();
+    answerChat(tape, 10, chatEvents([{ error: { message: 'context too long' } }]));
+    answerChat(tape, 20, chatAnswer('a'));
     expect(await tape.exchanges()).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../core/canonical-json.js';
-import { isRetriedAnswer } from '../runtime/retryable-answer.js';
+import { isRetriedAnswer, modelApiOf } from '../runtime/retryable-answer.js';
 import type { Exchange, TapedRequest, TapedResponse } from './cassette.js';
 
 /** One upstream answer once its body has been drained (or cut off: `cut` holds why). */
@@ -86,7 +86,7 @@ function retried(slot: Slot, { response, cut, shouldRetry }: TapeOutcome): boole
   return isRetriedAnswer({
     status: response.status,
     shouldRetry: shouldRetry ?? null,
-    messagesApi: slot.request.method === 'POST' && /\/messages(\?|$)/.test(slot.request.path),
+    api: modelApiOf(slot.request.method, slot.request.path),
     cut: cut !== undefined,
     ...('events' in response ? { events: response.events } : { body: response.body }),
   });

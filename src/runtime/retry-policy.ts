@@ -23,7 +23,7 @@ export function classifyFailure(error: unknown, now: number): FailureInfo {
   const api = apiErrorOf(error);
   const ours = error instanceof ModelApiError ? error : undefined;
   const status = api?.status ?? ours?.status;
-  const headers = api?.headers;
+  const headers = api?.headers ?? ours?.headers;
   const message = errorMessage(error);
   const aborted = hasCause(error, (cause) => cause instanceof Anthropic.APIUserAbortError);
   const connection =

@@ -1,3 +1,4 @@
+import { chatCompletionProblem, chatStreamVerdict } from './chat-completion-check.js';
 import { messageProblem } from './message-check.js';
 
 /**
@@ -9,11 +10,14 @@ import { messageProblem } from './message-check.js';
  *   (408, 409, 429, 5xx; 529 is overloaded), as the SDK decides.
  * - A 2xx answer whose body was cut off: like a dropped connection, retried.
  * - A 2xx answer of the Messages API that is not a message (a gateway's HTML page, `null`,
- *   `content` as a string, usage counts as strings): like a gateway's 502, retried.
+ *   `content` as a string, usage counts as strings), or of Chat Completions that is not a chat
+ *   completion (no choices, `content` a number, an unknown finish_reason): like a gateway's
+ *   502, retried.
  * - A 2xx stream that sent an `error` event: as the status its error type stands for
  *   (`overloaded_error` as 529, `api_error` as 500, `invalid_request_error` as 400).
- * - A 2xx stream that ends before `message_stop`, or whose events do not assemble to a
- *   message: malformed, retried.
+ * - A 2xx stream that ends before `message_stop` (Chat Completions: `data: [DONE]`), or whose
+ *   events do not assemble to an answer: malformed, retried. An error a Chat Completions
+ *   stream sends is not retried (its type names no status).
  * `x-should-retry` is not read on a 2xx: the client never sees the headers of a 2xx it refuses.
  */
 export function isRetryableStatus(status: number): boolean {
@@ -49,12 +53,23 @@ const STATUS_OF_ERROR_TYPE: Record<string, number | undefined> = {
   overloaded_error: 529,
 };
 
+/** The model APIs whose answers are judged. */
+export type ModelApi = 'messages' | 'chat_completions';
+
+/** Which model API a request goes to, by its method and path; undefined for any other. */
+export function modelApiOf(method: string, path: string): ModelApi | undefined {
+  if (method !== 'POST') return undefined;
+  if (/\/chat\/completions(\?|$)/.test(path)) return 'chat_completions';
+  if (/\/messages(\?|$)/.test(path)) return 'messages';
+  return undefined;
+}
+
 export interface TapedAnswer {
   status: number;
   /** The `x-should-retry` response header, null when absent. */
   shouldRetry: string | null;
-  /** The answer of `POST /v1/messages`: a 2xx body must be a message. Other APIs' bodies are not judged. */
-  messagesApi: boolean;
+  /** Which API answered: a 2xx body of `messages` must be a message, of `chat_completions` a chat completion. Other APIs' bodies are not judged. */
+  api: ModelApi | undefined;
   /** The body was cut off before it was complete. */
   cut: boolean;
   body?: unknown;
@@ -67,7 +82,12 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
     return isRetryableErrorAnswer(answer.status, answer.shouldRetry);
   }
   if (answer.cut) return true;
-  if (!answer.messagesApi) return false;
+  if (answer.api === 'chat_completions') {
+    return answer.events
+      ? chatStreamVerdict(answer.events).problem !== undefined
+      : chatCompletionProblem(answer.body) !== undefined;
+  }
+  if (answer.api !== 'messages') return false;
   if (answer.events) {
     const verdict = streamVerdict(answer.events);
     if (verdict.errorType !== undefined) {

@@ -1,0 +1,437 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../core/clock.js';
+import { ModelApiError } from '../core/errors.js';
+import {
+  cutJson,
+  type HostileApi,
+  type HostileHandler,
+  json,
+  raw,
+  startHostileApi,
+} from '../runtime/testing/hostile-api.js';
+import { createChatCompletionsAgent } from './chat-completions-agent.js';
+import { createChatCompletion } from './chat-completions-client.js';
+import type { AgentContext } from './types.js';
+
+let api: HostileApi;
+beforeAll(async () => {
+  api = await startHostileApi();
+});
+afterAll(() => api.close());
+
+/** A valid Chat Completions answer; `choice` and `extra` replace its parts. */
+function completion(choice: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-test',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'hello' },
+        finish_reason: 'stop',
+        ...choice,
+      },
+    ],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    ...extra,
+  };
+}
+
+const message = (fields: Record<string, unknown>) => ({
+  message: { role: 'assistant', content: null, ...fields },
+});
+
+const toolCall = (fields: Record<string, unknown> = {}, fn: Record<string, unknown> = {}) => ({
+  id: 'call_1',
+  type: 'function',
+  function: { name: 'get_weather', arguments: '{"city":"Oslo"}', ...fn },
+  ...fields,
+});
+
+/** A Chat Completions stream: `data:` lines only, `[DONE]` last unless `done` is false. */
+const chunks =
+  (data: unknown[], options: { done?: boolean } = {}): HostileHandler =>
+  (response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const item of data)
+      response.write(`data: ${typeof item === 'string' ? item : JSON.stringify(item)}\n\n`);
+    if (options.done !== false) response.write('data: [DONE]\n\n');
+    response.end();
+  };
+
+const delta = (fields: Record<string, unknown>, finishReason: string | null = null) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta: fields, finish_reason: finishReason }],
+});
+
+/** The chunks of a complete streamed answer `text`, usage last. */
+const streamOf = (text = 'hello') => [
+  delta({ role: 'assistant', content: '' }),
+  delta({ content: text }),
+  delta({}, 'stop'),
+  { id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5 } },
+];
+
+const call = (stream = false) =>
+  createChatCompletion({
+    fetch,
+    baseURL: api.url,
+    apiKey: 'test-key',
+    body: {
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+      ...(stream && { stream: true }),
+    },
+  });
+
+async function failure(promise: Promise<unknown>): Promise<ModelApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelApiError) return error;
+    throw new Error(`expected a ModelApiError, got ${String(error)}`);
+  }
+  throw new Error('expected the call to fail');
+}
+
+const prefix = () =>
+  new RegExp(`^malformed response from the Chat Completions API at ${api.url}: `);
+
+describe('createChatCompletion: a 200 whose body is not a chat completion', () => {
+  it.each<[string, HostileHandler, RegExp]>([
+    [
+      'an HTML gateway page',
+      raw('<html><body>Bad Gateway</body></html>', 'text/html'),
+      /the body is text, not a JSON object \(a gateway's error page\?\)/,
+    ],
+    ['JSON null', json('null'), /the body is null, not a JSON object/],
+    ['a JSON array', json('[1,2]'), /the body is an array, not a JSON object/],
+    [
+      'a JSON body cut short (it does not parse)',
+      raw('{"choices":[{"message":{"content":"hel', 'application/json'),
+      /the body is text, not a JSON object/,
+    ],
+    [
+      'no choices',
+      json({ ...completion(), choices: undefined }),
+      /choices is missing, not an array/,
+    ],
+    ['choices as a string', json({ ...completion(), choices: 'x' }), /choices is a string/],
+    ['empty choices', json({ ...completion(), choices: [] }), /choices is empty: no answer/],
+    [
+      'a choice that is null',
+      json({ ...completion(), choices: [null] }),
+      /choices\[0\] is null, not an object/,
+    ],
+    [
+      'a choice without a message',
+      json(completion({ message: undefined })),
+      /choices\[0\]\.message is missing/,
+    ],
+    [
+      'the wrong role',
+      json(completion(message({ role: 'user', content: 'x' }))),
+      /choices\[0\]\.message\.role is 'user', not 'assistant'/,
+    ],
+    [
+      'content as a number',
+      json(completion(message({ content: 42 }))),
+      /choices\[0\]\.message\.content is 42, not a string or null/,
+    ],
+    [
+      'content as an array',
+      json(completion(message({ content: [{ type: 'text', text: 'x' }] }))),
+      /choices\[0\]\.message\.content is an array, not a string or null/,
+    ],
+    [
+      'tool_calls as a string',
+      json(completion({ ...message({ tool_calls: 'get_weather' }), finish_reason: 'tool_calls' })),
+      /choices\[0\]\.message\.tool_calls is a string, not an array/,
+    ],
+    [
+      'a tool call without an id',
+      json(completion({ ...message({ tool_calls: [toolCall({ id: undefined })] }) })),
+      /choices\[0\]\.message\.tool_calls\[0\]\.id is missing/,
+    ],
+    [
+      'a tool call of another type',
+      json(completion(message({ tool_calls: [toolCall({ type: 'custom' })] }))),
+      /tool_calls\[0\]\.type is 'custom', not 'function'/,
+    ],
+    [
+      'a tool call without a function',
+      json(completion(message({ tool_calls: [toolCall({ function: undefined })] }))),
+      /tool_calls\[0\]\.function is missing/,
+    ],
+    [
+      'arguments as a number',
+      json(completion(message({ tool_calls: [toolCall({}, { arguments: 42 })] }))),
+      /choices\[0\]\.message\.tool_calls\[0\]\.function\.arguments is 42, not a string/,
+    ],
+    [
+      'arguments as an object',
+      json(completion(message({ tool_calls: [toolCall({}, { arguments: { city: 'Oslo' } })] }))),
+      /tool_calls\[0\]\.function\.arguments is an object, not a string/,
+    ],
+    [
+      'a function without a name',
+      json(completion(message({ tool_calls: [toolCall({}, { name: null })] }))),
+      /tool_calls\[0\]\.function\.name is null, not a string/,
+    ],
+    [
+      'an unknown finish_reason',
+      json(completion({ finish_reason: 'eos_token' })),
+      /choices\[0\]\.finish_reason is 'eos_token', not one of stop, length, tool_calls, content_filter, function_call/,
+    ],
+    [
+      'a finish_reason of null (the answer is not finished)',
+      json(completion({ finish_reason: null })),
+      /choices\[0\]\.finish_reason is null/,
+    ],
+    [
+      'usage counts as strings',
+      json(completion({}, { usage: { prompt_tokens: '30000', completion_tokens: 1 } })),
+      /usage\.prompt_tokens is a string, not a whole number >= 0/,
+    ],
+    [
+      'a negative usage count',
+      json(completion({}, { usage: { prompt_tokens: 1, completion_tokens: -5 } })),
+      /usage\.completion_tokens is -5, not a whole number >= 0/,
+    ],
+    [
+      'a fractional usage count',
+      json(completion({}, { usage: { prompt_tokens: 1.5, completion_tokens: 1 } })),
+      /usage\.prompt_tokens is 1\.5/,
+    ],
+    [
+      'cached tokens as a string',
+      json(
+        completion(
+          {},
+          {
+            usage: {
+              prompt_tokens: 10,
+              completion_tokens: 1,
+              prompt_tokens_details: { cached_tokens: '9' },
+            },
+          },
+        ),
+      ),
+      /usage\.prompt_tokens_details\.cached_tokens is a string/,
+    ],
+    [
+      'more cached tokens than prompt tokens',
+      json(
+        completion(
+          {},
+          {
+            usage: {
+              prompt_tokens: 10,
+              completion_tokens: 1,
+              prompt_tokens_details: { cached_tokens: 20 },
+            },
+          },
+        ),
+      ),
+      /usage\.prompt_tokens_details\.cached_tokens \(20\) is more than usage\.prompt_tokens \(10\)/,
+    ],
+    ['usage as text', json(completion({}, { usage: 'lots' })), /usage is a string, not an object/],
+  ])('refuses %s as a malformed response naming what is wrong', async (_name, handler, detail) => {
+    api.script(handler);
+    const error = await failure(call());
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(prefix());
+    expect(error.message).toMatch(detail);
+    expect(error.message).not.toMatch(/Cannot read properties|undefined \(reading/);
+  });
+
+  it('accepts extra fields, content null beside tool calls, null cached counts and no usage', async () => {
+    api.script(
+      json(
+        completion(
+          {
+            ...message({ tool_calls: [toolCall()], refusal: null, annotations: [] }),
+            finish_reason: 'tool_calls',
+            logprobs: null,
+          },
+          {
+            usage: {
+              prompt_tokens: 10,
+              completion_tokens: 1,
+              prompt_tokens_details: { cached_tokens: null, audio_tokens: 0 },
+            },
+            system_fingerprint: 'fp_1',
+          },
+        ),
+      ),
+      json({ ...completion(), usage: undefined }),
+    );
+    const first = await call();
+    expect(first.message.tool_calls?.[0]?.function.arguments).toBe('{"city":"Oslo"}');
+    expect(first.finishReason).toBe('tool_calls');
+    expect(first.usage).toEqual({
+      inputTokens: 10,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+    const second = await call();
+    expect(second.message.content).toBe('hello');
+    expect(second.usage.inputTokens).toBe(0);
+  });
+});
+
+describe('createChatCompletion: a stream that is not a chat completion', () => {
+  it.each<[string, unknown[], RegExp]>([
+    [
+      'content as a number in a delta',
+      [delta({ role: 'assistant', content: 42 }), ...streamOf().slice(2)],
+      /data chunk 1: choices\[0\]\.delta\.content is 42, not a string or null/,
+    ],
+    [
+      'a tool-call index that is not a number',
+      [delta({ tool_calls: [{ index: '__proto__', id: 'polluted' }] }), ...streamOf().slice(2)],
+      /data chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.index is '__proto__', not the index of a tool call \(0\)/,
+    ],
+    [
+      'a tool-call index that skips calls',
+      [delta({ tool_calls: [{ index: 1_000_000, id: 'call_1' }] }), ...streamOf().slice(2)],
+      /data chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.index is 1000000, not the index of a tool call \(0\)/,
+    ],
+    [
+      'tool-call arguments as an object',
+      [
+        delta({
+          tool_calls: [
+            { index: 0, id: 'call_1', function: { name: 'get_weather', arguments: { a: 1 } } },
+          ],
+        }),
+        delta({}, 'tool_calls'),
+      ],
+      /data chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.function\.arguments is an object, not a string/,
+    ],
+    [
+      'usage counts as strings in the last chunk',
+      [
+        ...streamOf().slice(0, 3),
+        { choices: [], usage: { prompt_tokens: '10', completion_tokens: 5 } },
+      ],
+      /usage\.prompt_tokens is a string, not a whole number >= 0/,
+    ],
+    [
+      'an unknown finish_reason',
+      [delta({ content: 'x' }, 'eos_token')],
+      /choices\[0\]\.finish_reason is 'eos_token', not one of/,
+    ],
+    ['no finish_reason at all', [delta({ content: 'x' })], /choices\[0\]\.finish_reason is null/],
+    ['data that is not JSON', [delta({ content: 'x' }), '{oops'], /data chunk 2 is not JSON/],
+    ['a chunk that is null', ['null'], /data chunk 1 is null, not a JSON object/],
+  ])('refuses %s as a malformed response', async (_name, data, detail) => {
+    api.script(chunks(data));
+    const error = await failure(call(true));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(prefix());
+    expect(error.message).toMatch(detail);
+    expect(([] as unknown as { id?: unknown }).id).toBeUndefined();
+  });
+
+  it('calls a stream that ends before [DONE] a malformed response', async () => {
+    api.script(chunks(streamOf(), { done: false }));
+    const error = await failure(call(true));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(/the stream ended before data: \[DONE\]/);
+  });
+
+  it('passes an error the stream sent on as it is, not as a malformed answer', async () => {
+    api.script(chunks([delta({ content: 'x' }), { error: { message: 'context too long' } }]));
+    const error = await failure(call(true));
+    expect(error.kind).toBeUndefined();
+    expect(error.message).toBe('chat completions streamed an error: context too long');
+  });
+
+  it('folds a complete stream into the same result as a JSON body', async () => {
+    api.script(chunks(streamOf('streamed')));
+    const result = await call(true);
+    expect(result.message).toEqual({ role: 'assistant', content: 'streamed' });
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage.inputTokens).toBe(10);
+  });
+});
+
+describe('createChatCompletionsAgent retries as the Messages API path does', () => {
+  const context = (clock = createVirtualClock({ start: 0 })): AgentContext => ({
+    prompt: 'hi',
+    task: 'T1',
+    variant: 'v1',
+    trial: 1,
+    fetch,
+    baseURL: api.url,
+    apiKey: 'test-key',
+    model: 'gpt-test',
+    clock,
+    signal: new AbortController().signal,
+    projectDir: '.',
+  });
+  const agent = (stream = false) =>
+    createChatCompletionsAgent({ tools: [], maxRetries: 2, ...(stream && { stream }) });
+
+  it.each<[string, HostileHandler]>([
+    ['a 200 HTML gateway page', raw('<html>Bad Gateway</html>', 'text/html')],
+    [
+      'a 200 with usage counts as strings',
+      json(completion({}, { usage: { prompt_tokens: '5', completion_tokens: 1 } })),
+    ],
+    ['a 200 JSON body cut mid-way', cutJson('{"choices":[{"message":')],
+    ['a 503', json({ error: { message: 'unavailable' } }, 503)],
+    [
+      'a 400 marked x-should-retry: true',
+      json({ error: { message: 'transient' } }, 400, { 'x-should-retry': 'true' }),
+    ],
+  ])('retries %s, then answers', async (_name, first) => {
+    api.script(first, json(completion({ message: { role: 'assistant', content: 'second' } })));
+    const output = await agent()(context());
+    expect(output.answer).toBe('second');
+    expect(api.requests).toHaveLength(2);
+    expect(api.requests[1]).toBe(api.requests[0]);
+  });
+
+  it('retries a stream that ended before [DONE], then answers', async () => {
+    api.script(chunks(streamOf('partial'), { done: false }), chunks(streamOf('whole')));
+    const output = await agent(true)(context());
+    expect(output.answer).toBe('whole');
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('waits the retry-after-ms the server names, on the run clock', async () => {
+    const clock = createVirtualClock({ start: 0 });
+    api.script(
+      json({ error: { message: 'slow down' } }, 429, { 'retry-after-ms': '1234' }),
+      json(completion()),
+    );
+    expect((await agent()(context(clock))).answer).toBe('hello');
+    expect(clock.now()).toBe(1234);
+  });
+
+  it('does not retry a 503 marked x-should-retry: false, nor a 400', async () => {
+    for (const [status, headers] of [
+      [503, { 'x-should-retry': 'false' }],
+      [400, {}],
+    ] as const) {
+      api.script(json({ error: { message: 'no' } }, status, headers), json(completion()));
+      const error = await failure(agent()(context()));
+      expect(error.status).toBe(status);
+      expect(api.requests).toHaveLength(1);
+    }
+  });
+
+  it('gives up on an answer that is never a chat completion after its retries, naming the problem', async () => {
+    api.script(json(completion({ finish_reason: 'eos_token' })));
+    const error = await failure(agent()(context()));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(/choices\[0\]\.finish_reason is 'eos_token'/);
+    expect(api.requests).toHaveLength(3);
+  });
+});
