@@ -435,3 +435,45 @@ describe('createChatCompletionsAgent retries as the Messages API path does', () 
     expect(api.requests).toHaveLength(3);
   });
 });
+
+describe('createChatCompletionsAgent and a tool result JSON cannot carry', () => {
+  it('sends the model a tool error instead of crashing the run on a BigInt', async () => {
+    const lookup = {
+      name: 'get_total',
+      parameters: { type: 'object' },
+      run: () => ({ total: 10n }) as never,
+    };
+    api.script(
+      json(
+        completion({
+          ...message({ tool_calls: [toolCall({}, { name: 'get_total', arguments: '{}' })] }),
+          finish_reason: 'tool_calls',
+        }),
+      ),
+      json(completion({ message: { role: 'assistant', content: 'The total is unavailable.' } })),
+    );
+    const output = await createChatCompletionsAgent({ tools: [lookup], maxRetries: 0 })({
+      prompt: 'total?',
+      task: 'T1',
+      variant: 'v1',
+      trial: 1,
+      fetch,
+      baseURL: api.url,
+      apiKey: 'test-key',
+      model: 'gpt-test',
+      clock: createVirtualClock({ start: 0 }),
+      signal: new AbortController().signal,
+      projectDir: '.',
+    });
+    expect(output.answer).toBe('The total is unavailable.');
+    expect(output.toolCalls).toEqual([{ name: 'get_total', input: {}, isError: true }]);
+    const sent = JSON.parse(api.requests[1]!).messages.at(-1);
+    expect(sent).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: expect.stringMatching(
+        /^error: get_total failed: its result cannot be sent as JSON \(a BigInt at \/total\); a tool must return a plain object or array/,
+      ),
+    });
+  });
+});

@@ -51,6 +51,39 @@ describe('runAdapterTool', () => {
     expect(outcome.text.startsWith(text)).toBe(true);
   });
 
+  it('sends a plain object or array a tool returns (untyped code) as JSON text', async () => {
+    for (const value of [{ id: 1, tags: ['a'] }, [1, 2]]) {
+      const outcome = await runAdapterTool(
+        byName(() => value as never),
+        'lookup',
+        {},
+        context,
+      );
+      expect(outcome).toMatchObject({ text: JSON.stringify(value), isError: false });
+    }
+  });
+
+  it.each([
+    ['a Map', new Map([['id', 1]]), 'a Map at the top level'],
+    ['a BigInt', { total: 10n }, 'a BigInt at /total'],
+    ['NaN', { amount: Number.NaN }, 'NaN at /amount'],
+  ])(
+    'fails a result of %s closed, naming the tool, the value and the fix',
+    async (_, value, kind) => {
+      const outcome = await runAdapterTool(
+        byName(() => value as never),
+        'lookup',
+        {},
+        context,
+      );
+      expect(outcome.isError).toBe(true);
+      expect(outcome.record.isError).toBe(true);
+      expect(outcome.text).toBe(
+        `error: lookup failed: its result cannot be sent as JSON (${kind}); a tool must return a plain object or array (or text), so this one is broken: do not retry it, tell the user what you could not look up`,
+      );
+    },
+  );
+
   it('throws a ConfigError on: the setup is wrong, not the model', async () => {
     const run = () => {
       throw new ConfigError('LOOKUP_URL is not set');

@@ -1,4 +1,5 @@
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { resultText } from '../runtime/tool-output.js';
 import type { AdapterTool, AgentContext, AgentToolCall } from './types.js';
 
 /** The system prompt of an adapter: fixed, or made from the run's context. */
@@ -10,9 +11,11 @@ export function systemOf(
 }
 
 /**
- * Run one tool call the model asked for, the same way in every adapter: an unknown tool or a
- * thrown error becomes error text for the model; a ConfigError (the user's setup, not the
- * model's call) is thrown on.
+ * Run one tool call the model asked for, the same way in every adapter: an unknown tool, a
+ * thrown error or a result JSON cannot carry (a Map, a BigInt, NaN: runtime/tool-output.ts,
+ * as this runtime's own tools) becomes error text for the model; a ConfigError (the user's
+ * setup, not the model's call) is thrown on. Untyped code may return a value that is not
+ * text: it is sent as its JSON.
  */
 export async function runAdapterTool(
   byName: ReadonlyMap<string, AdapterTool>,
@@ -28,10 +31,16 @@ export async function runAdapterTool(
     ...(tool?.effect && { effect: tool.effect }),
   });
   if (!tool) return { text: `error: unknown tool ${name}`, isError: true, record: record(true) };
+  let result: unknown;
   try {
-    return { text: await tool.run(input, context), isError: false, record: record(false) };
+    result = await tool.run(input, context);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     return { text: `error: ${errorMessage(error)}`, isError: true, record: record(true) };
   }
+  const text = resultText(result);
+  if (!text.ok) {
+    return { text: `error: ${name} failed: ${text.reason}`, isError: true, record: record(true) };
+  }
+  return { text: text.text, isError: false, record: record(false) };
 }

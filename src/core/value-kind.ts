@@ -1,14 +1,35 @@
 /**
  * What a value is, for an error message, never its content (a string may be a page that
- * echoes a key): `null`, `an array`, `a string`, `an object`, `a number`, ... and `absent`
- * (default `nothing`) for undefined.
+ * echoes a key): `null`, `an array`, `a string`, `an object`, `a number`, ..., an instance by
+ * its class (`a Map`, `a Promise`, `an Invoice`), and `absent` (default `nothing`) for
+ * undefined.
  */
 export function valueKind(value: unknown, absent = 'nothing'): string {
   if (value === null) return 'null';
   if (value === undefined) return absent;
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
-  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  const name = type === 'object' ? className(value as object) : undefined;
+  return withArticle(name ?? type);
+}
+
+function withArticle(noun: string): string {
+  return `${/^[aeio]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** The class of an instance; undefined for a plain object, or a class with no usable name. */
+function className(object: object): string | undefined {
+  try {
+    const prototype: unknown = Object.getPrototypeOf(object);
+    if (prototype === null || prototype === Object.prototype) return undefined;
+    const name: unknown = (prototype as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== 'Object' && /^[A-Za-z_$][\w$]{0,60}$/.test(name)
+      ? name
+      : undefined;
+  } catch {
+    // A Proxy's getPrototypeOf trap, or a constructor getter, that throws.
+    return undefined;
+  }
 }
 
 /**

@@ -13,14 +13,47 @@ import { resultText } from './tool-output.js';
 const circular: Record<string, unknown> = { id: 'ORD1001' };
 circular.self = circular;
 
-/** Values a buggy tool may return that JSON cannot carry, and what the model is told. */
+class Invoice {
+  constructor(readonly id: string) {}
+  toJSON(): unknown {
+    throw new Error('ledger offline');
+  }
+}
+
+class Order {
+  id = 'ORD1001';
+  status = 'shipped';
+}
+
+/** Values a buggy tool may return that JSON cannot carry (it would throw, or send `{}` or `null` without a word), and what the model is told. */
 const unserializable: Array<[string, unknown, string]> = [
   ['a BigInt', { amount: 10n }, 'a BigInt at /amount'],
   ['a circular object', circular, 'a circular reference at /self'],
   ['a Symbol', Symbol('order'), 'a Symbol at the top level'],
   ['a function', () => 'x', 'a function at the top level'],
   ['a nested function', { list: [{ format: () => '' }] }, 'a function at /list/0/format'],
+  ['a Map', new Map([['ORD1001', 'shipped']]), 'a Map at the top level'],
+  ['a nested Set', { tags: new Set(['vip']) }, 'a Set at /tags'],
+  ['a WeakMap', new WeakMap(), 'a WeakMap at the top level'],
+  ['NaN', { amount: Number.NaN }, 'NaN at /amount'],
+  ['Infinity in an array', [1, Number.POSITIVE_INFINITY], 'Infinity at /1'],
+  ['-Infinity', { balance: Number.NEGATIVE_INFINITY }, '-Infinity at /balance'],
+  ['an invalid Date', { at: new Date('not a date') }, 'an invalid Date at /at'],
+  [
+    'a class instance whose toJSON throws',
+    { invoice: new Invoice('INV1') },
+    'the toJSON of an Invoice at /invoice threw: ledger offline',
+  ],
+  ['a toJSON that returns a Map', { refund: { toJSON: () => new Map() } }, 'a Map at /refund'],
+  ['a toJSON that returns a BigInt', { total: { toJSON: () => 5n } }, 'a BigInt at /total'],
+  ['a RegExp', { pattern: /ORD\d+/ }, 'a RegExp at /pattern'],
+  ['an Error object', { error: new TypeError('boom') }, 'a TypeError at /error'],
+  ['a Promise not awaited', { order: Promise.resolve({ id: 1 }) }, 'a Promise at /order'],
+  ['a typed array', { bytes: new Uint8Array([1, 2]) }, 'a Uint8Array at /bytes'],
 ];
+
+const FIX =
+  'a tool must return a plain object or array (or text), so this one is broken: do not retry it, tell the user what you could not look up';
 
 /** Things a tool may throw besides an Error, and the reason the model reads. */
 const oddThrows: Array<[string, unknown, string]> = [
@@ -62,8 +95,8 @@ describe('tool results and thrown values the model cannot be sent as they are', 
       const outcome = await pipeline.run({ id: 't1', name: 'get_odd', input: {} }, testRunState());
       expect(outcome.record.decision).toBe('failed');
       expect(outcome.result.is_error).toBe(true);
-      expect(outcome.result.content).toContain(
-        `get_odd failed: its result cannot be sent as JSON (${reason})`,
+      expect(outcome.result.content).toBe(
+        `get_odd failed: its result cannot be sent as JSON (${reason}); ${FIX}`,
       );
     });
   }
@@ -118,6 +151,34 @@ describe('tool results and thrown values the model cannot be sent as they are', 
 });
 
 describe('resultText and errorMessage', () => {
+  it('sends plain values, class instances with fields and toJSON objects byte for byte as JSON.stringify does', () => {
+    const fromJson = JSON.parse('{"__proto__":{"x":1},"b":2}');
+    const noPrototype = Object.assign(Object.create(null), { z: 1, a: [2] });
+    const values: unknown[] = [
+      { id: 'ORD1001', amount: 428, items: [{ sku: 'A', qty: 1 }], note: null, paid: true },
+      [1, 'two', { three: [3.5, -0, 1e21, 5e-324] }],
+      { b: 1, 2: 'two', a: 1, 1: 'one' },
+      fromJson,
+      noPrototype,
+      { text: 'quote " backslash \\ newline \n ünïcödé \u2028 emoji 🎉 lone \ud800' },
+      // biome-ignore lint/suspicious/noSparseArray: an array hole is one of the values tested
+      { skipped: undefined, kept: 1, holes: [undefined, 2, , 4] },
+      new Order(),
+      { at: new Date(0), bytes: Buffer.from('hi') },
+      { keyed: { toJSON: (key: string) => `toJSON got ${key}` } },
+      [new Number(3), new String('s'), new Boolean(false)],
+      0,
+      -1.5,
+      false,
+      null,
+      [],
+      {},
+    ];
+    for (const value of values) {
+      expect(resultText(value)).toEqual({ ok: true, text: JSON.stringify(value) });
+    }
+  });
+
   it('keeps strings, marks no output and serializes plain values and toJSON objects', () => {
     expect(resultText('plain')).toEqual({ ok: true, text: 'plain' });
     expect(resultText(undefined)).toEqual({ ok: true, text: '(no output)' });

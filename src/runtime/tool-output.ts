@@ -1,4 +1,6 @@
+import { types } from 'node:util';
 import { errorMessage } from '../core/errors.js';
+import { valueKind } from '../core/value-kind.js';
 /**
  * Turning what a tool returned or threw into text for the model. A tool is untrusted code:
  * neither a value JSON cannot carry nor an odd thrown value may crash the run.
@@ -7,61 +9,143 @@ import { errorMessage } from '../core/errors.js';
 export type ResultText = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
- * The text the model is sent for a tool's return value, or why it cannot be sent: a BigInt,
- * a Symbol, a function or a circular reference anywhere in it (JSON would throw, or drop it
- * without a word).
+ * The text the model is sent for a tool's return value, or why it cannot be sent. Text goes
+ * as it is, nothing as `(no output)`, and any other value as its JSON, exactly as
+ * JSON.stringify writes it (toJSON applied, undefined properties left out), provided the JSON
+ * says what the value holds. It does not for a BigInt, a Symbol, a function or a circular
+ * reference (JSON throws, or drops them without a word), NaN or ±Infinity (sent as null), an
+ * invalid Date (null), nor for objects whose contents JSON cannot see: a Map, a Set, a RegExp,
+ * an Error, a Promise, a typed array... (all sent as `{}` or a bag of indices). Those fail the
+ * call closed with a reason naming the value and where it is, as does a toJSON or a getter
+ * that throws.
  */
 export function resultText(value: unknown): ResultText {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '(no output)' };
-  let problem: string | undefined;
+  let problem: string;
   try {
-    problem = findUnserializable(value, '', new Set());
+    const plain = plainJson(value, '', '', new Set());
+    if (plain !== undefined) return { ok: true, text: JSON.stringify(plain) };
+    problem = `${valueKind(value)} whose toJSON returned nothing`;
   } catch (error) {
-    // A getter, a Proxy trap or a toJSON lookup threw while the result was read.
-    return {
-      ok: false,
-      reason: `its result cannot be read (${errorMessage(error)}); the tool is broken, so do not retry it: tell the user what you could not look up`,
-    };
+    problem =
+      error instanceof Unsendable ? error.problem : `reading it threw: ${errorMessage(error)}`;
   }
-  if (problem) {
-    return {
-      ok: false,
-      reason: `its result cannot be sent as JSON (${problem}); the tool is broken, so do not retry it: tell the user what you could not look up`,
-    };
-  }
-  try {
-    const text = JSON.stringify(value);
-    if (typeof text === 'string') return { ok: true, text };
-    return { ok: false, reason: 'its result cannot be sent as JSON (it serializes to nothing)' };
-  } catch (error) {
-    return { ok: false, reason: `its result cannot be sent as JSON (${errorMessage(error)})` };
-  }
+  return {
+    ok: false,
+    reason: `its result cannot be sent as JSON (${problem}); a tool must return a plain object or array (or text), so this one is broken: do not retry it, tell the user what you could not look up`,
+  };
 }
 
-function findUnserializable(value: unknown, at: string, seen: Set<object>): string | undefined {
+/** Why a value cannot be sent, thrown from deep inside it. */
+class Unsendable {
+  constructor(readonly problem: string) {}
+}
+
+/**
+ * A copy of `value` made of plain objects, arrays, text, finite numbers, booleans and null,
+ * built the way JSON.stringify walks a value (toJSON called with the key, boxed primitives
+ * unwrapped, own enumerable keys in order), so its JSON is the value's JSON byte for byte.
+ * Undefined for what JSON leaves out (an undefined property).
+ */
+function plainJson(value: unknown, key: string, at: string, ancestors: Set<object>): unknown {
   const where = at === '' ? 'at the top level' : `at ${at}`;
-  switch (typeof value) {
+  let current = value;
+  if ((typeof current === 'object' && current !== null) || typeof current === 'bigint') {
+    const toJSON = read(() => (current as { toJSON?: unknown }).toJSON, at);
+    if (typeof toJSON === 'function') {
+      try {
+        current = toJSON.call(current, key);
+      } catch (error) {
+        throw new Unsendable(
+          `the toJSON of ${valueKind(value)} ${where} threw: ${errorMessage(error)}`,
+        );
+      }
+      if (current === null && types.isDate(value)) throw new Unsendable(`an invalid Date ${where}`);
+    }
+  }
+  switch (typeof current) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return current;
+    case 'number':
+      if (Number.isFinite(current)) return current;
+      throw new Unsendable(`${current} ${where}`);
     case 'bigint':
-      return `a BigInt ${where}`;
+      throw new Unsendable(`a BigInt ${where}`);
     case 'symbol':
-      return `a Symbol ${where}`;
+      throw new Unsendable(`a Symbol ${where}`);
     case 'function':
-      return `a function ${where}`;
-    case 'object':
-      break;
-    default:
-      return undefined;
+      throw new Unsendable(`a function ${where}`);
   }
-  if (value === null) return undefined;
-  // toJSON (Date, and classes that define it) decides its own form.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  if (seen.has(value)) return `a circular reference ${where}`;
-  seen.add(value);
-  for (const [key, child] of Object.entries(value)) {
-    const problem = findUnserializable(child, `${at}/${key}`, seen);
-    if (problem) return problem;
+  if (current === null) return null;
+  const object = current as object;
+  if (types.isNumberObject(object)) return plainJson(Number(object), key, at, ancestors);
+  if (types.isStringObject(object)) return String(object);
+  if (types.isBooleanObject(object)) return object.valueOf();
+  if (types.isBigIntObject(object)) throw new Unsendable(`a BigInt ${where}`);
+  if (types.isSymbolObject(object)) throw new Unsendable(`a Symbol ${where}`);
+  if (hidesItsContents(object)) throw new Unsendable(`${valueKind(object)} ${where}`);
+  if (ancestors.has(object)) throw new Unsendable(`a circular reference ${where}`);
+  ancestors.add(object);
+  let copy: unknown;
+  if (Array.isArray(object)) {
+    const items: unknown[] = [];
+    const length = read(() => object.length, at);
+    for (let index = 0; index < length; index += 1) {
+      const path = `${at}/${index}`;
+      const item = plainJson(
+        read(() => object[index], path),
+        String(index),
+        path,
+        ancestors,
+      );
+      items.push(item === undefined ? null : item);
+    }
+    copy = items;
+  } else {
+    // No prototype: a key such as `__proto__` stays an own property, as it was.
+    const fields: Record<string, unknown> = Object.create(null);
+    for (const name of read(() => Object.keys(object), at)) {
+      const path = `${at}/${name}`;
+      const item = plainJson(
+        read(() => (object as Record<string, unknown>)[name], path),
+        name,
+        path,
+        ancestors,
+      );
+      if (item !== undefined) fields[name] = item;
+    }
+    copy = fields;
   }
-  seen.delete(value);
-  return undefined;
+  ancestors.delete(object);
+  return copy;
+}
+
+/** Built-ins whose contents live where JSON does not look: JSON sends them as `{}` (or indices). */
+function hidesItsContents(object: object): boolean {
+  return (
+    types.isMap(object) ||
+    types.isSet(object) ||
+    types.isWeakMap(object) ||
+    types.isWeakSet(object) ||
+    types.isMapIterator(object) ||
+    types.isSetIterator(object) ||
+    types.isGeneratorObject(object) ||
+    types.isPromise(object) ||
+    types.isRegExp(object) ||
+    types.isNativeError(object) ||
+    types.isAnyArrayBuffer(object) ||
+    types.isArrayBufferView(object)
+  );
+}
+
+/** A getter, a Proxy trap or a key listing that throws becomes a reason, with where it was read. */
+function read<T>(get: () => T, at: string): T {
+  try {
+    return get();
+  } catch (error) {
+    throw new Unsendable(`reading ${at === '' ? 'it' : at} threw: ${errorMessage(error)}`);
+  }
 }
