@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
-import { ModelApiError } from '../core/errors.js';
 import {
   cutJson,
+  modelApiFailure as failure,
   type HostileApi,
   type HostileHandler,
   json,
@@ -11,7 +11,7 @@ import {
 } from '../runtime/testing/hostile-api.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
 import { createChatCompletion } from './chat-completions-client.js';
-import type { AgentContext } from './types.js';
+import { testAgentContext } from './testing/agent-context.js';
 
 let api: HostileApi;
 beforeAll(async () => {
@@ -86,16 +86,6 @@ const call = (stream = false) =>
       ...(stream && { stream: true }),
     },
   });
-
-async function failure(promise: Promise<unknown>): Promise<ModelApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ModelApiError) return error;
-    throw new Error(`expected a ModelApiError, got ${String(error)}`);
-  }
-  throw new Error('expected the call to fail');
-}
 
 const prefix = () =>
   new RegExp(`^malformed response from the Chat Completions API at ${api.url}: `);
@@ -362,19 +352,8 @@ describe('createChatCompletion: a stream that is not a chat completion', () => {
 });
 
 describe('createChatCompletionsAgent retries as the Messages API path does', () => {
-  const context = (clock = createVirtualClock({ start: 0 })): AgentContext => ({
-    prompt: 'hi',
-    task: 'T1',
-    variant: 'v1',
-    trial: 1,
-    fetch,
-    baseURL: api.url,
-    apiKey: 'test-key',
-    model: 'gpt-test',
-    clock,
-    signal: new AbortController().signal,
-    projectDir: '.',
-  });
+  const context = (clock = createVirtualClock({ start: 0 })) =>
+    testAgentContext({ fetch, baseURL: api.url, clock });
   const agent = (stream = false) =>
     createChatCompletionsAgent({ tools: [], maxRetries: 2, ...(stream && { stream }) });
 
@@ -452,19 +431,9 @@ describe('createChatCompletionsAgent and a tool result JSON cannot carry', () =>
       ),
       json(completion({ message: { role: 'assistant', content: 'The total is unavailable.' } })),
     );
-    const output = await createChatCompletionsAgent({ tools: [lookup], maxRetries: 0 })({
-      prompt: 'total?',
-      task: 'T1',
-      variant: 'v1',
-      trial: 1,
-      fetch,
-      baseURL: api.url,
-      apiKey: 'test-key',
-      model: 'gpt-test',
-      clock: createVirtualClock({ start: 0 }),
-      signal: new AbortController().signal,
-      projectDir: '.',
-    });
+    const output = await createChatCompletionsAgent({ tools: [lookup], maxRetries: 0 })(
+      testAgentContext({ fetch, baseURL: api.url, prompt: 'total?' }),
+    );
     expect(output.answer).toBe('The total is unavailable.');
     expect(output.toolCalls).toEqual([{ name: 'get_total', input: {}, isError: true }]);
     const sent = JSON.parse(api.requests[1]!).messages.at(-1);

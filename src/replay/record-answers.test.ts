@@ -4,7 +4,7 @@ import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatCompletionsAgent } from '../adapters/chat-completions-agent.js';
-import type { AgentContext } from '../adapters/types.js';
+import { testAgentContext } from '../adapters/testing/agent-context.js';
 import { createVirtualClock } from '../core/clock.js';
 import { ModelApiError } from '../core/errors.js';
 import { createAnthropicModel } from '../runtime/model-client.js';
@@ -45,57 +45,56 @@ const request = {
   messages: [{ role: 'user' as const, content: 'hi' }],
 };
 
+/** Where trial `trial` of T1 is recorded, from the hostile API. */
+const recording = (trial: number, model: string) => ({
+  file: file(trial),
+  meta: {
+    task: 'T1',
+    variant: 'upgraded',
+    trial,
+    now: '2025-03-01T09:00:00.000Z',
+    model,
+    source: 'live' as const,
+  },
+  upstreamBaseURL: api.url,
+});
+
+const replaying = (trial: number) => ({
+  file: file(trial),
+  label: { task: 'T1', variant: 'upgraded', trial },
+  rerecordCommand: 'npm run record',
+});
+
 /** One model call through the retry layer (as `record` makes it), recorded for `trial`. */
 function recordOne(trial: number, stream = false) {
-  return server.record(
-    {
-      file: file(trial),
-      meta: {
-        task: 'T1',
-        variant: 'upgraded',
-        trial,
-        now: '2025-03-01T09:00:00.000Z',
-        model: 'claude-test-1',
-        source: 'live',
-      },
-      upstreamBaseURL: api.url,
-    },
-    async (session) => {
-      const client = new Anthropic({
-        apiKey: 'test-key',
-        baseURL: session.baseURL,
-        fetch: session.fetch,
-        maxRetries: 0,
-      });
-      const model = createRetryingModel({
-        model: createAnthropicModel({ client, stream }),
-        clock: createVirtualClock({ start: 0 }),
-        maxRetries: 2,
-      });
-      const message = await model.createMessage(request);
-      return message.content[0]?.type === 'text' ? message.content[0].text : '';
-    },
-  );
+  return server.record(recording(trial, 'claude-test-1'), async (session) => {
+    const client = new Anthropic({
+      apiKey: 'test-key',
+      baseURL: session.baseURL,
+      fetch: session.fetch,
+      maxRetries: 0,
+    });
+    const model = createRetryingModel({
+      model: createAnthropicModel({ client, stream }),
+      clock: createVirtualClock({ start: 0 }),
+      maxRetries: 2,
+    });
+    const message = await model.createMessage(request);
+    return message.content[0]?.type === 'text' ? message.content[0].text : '';
+  });
 }
 
 function replayOne(trial: number) {
-  return server.replay(
-    {
-      file: file(trial),
-      label: { task: 'T1', variant: 'upgraded', trial },
-      rerecordCommand: 'npm run record',
-    },
-    async (session) => {
-      const client = new Anthropic({
-        apiKey: 'replay',
-        baseURL: session.baseURL,
-        fetch: session.fetch,
-        maxRetries: 0,
-      });
-      const message = await createAnthropicModel({ client }).createMessage(request);
-      return message.content[0]?.type === 'text' ? message.content[0].text : '';
-    },
-  );
+  return server.replay(replaying(trial), async (session) => {
+    const client = new Anthropic({
+      apiKey: 'replay',
+      baseURL: session.baseURL,
+      fetch: session.fetch,
+      maxRetries: 0,
+    });
+    const message = await createAnthropicModel({ client }).createMessage(request);
+    return message.content[0]?.type === 'text' ? message.content[0].text : '';
+  });
 }
 
 describe('recording answers the client retried past', () => {
@@ -163,49 +162,26 @@ describe('recording an answer that is never a message', () => {
 /** One Chat Completions agent run (no tools, 2 retries), recorded for `trial`. */
 function recordChat(trial: number) {
   return server.record(
-    {
-      file: file(trial),
-      meta: {
-        task: 'T1',
-        variant: 'upgraded',
-        trial,
-        now: '2025-03-01T09:00:00.000Z',
-        model: 'gpt-test',
-        source: 'live',
-      },
-      upstreamBaseURL: api.url,
-    },
+    recording(trial, 'gpt-test'),
     async (session) =>
-      (await createChatCompletionsAgent({ tools: [], maxRetries: 2 })(chatContext(session))).answer,
+      (
+        await createChatCompletionsAgent({ tools: [], maxRetries: 2 })(
+          testAgentContext({ fetch: session.fetch, baseURL: session.baseURL }),
+        )
+      ).answer,
   );
 }
 
 function replayChat(trial: number) {
   return server.replay(
-    {
-      file: file(trial),
-      label: { task: 'T1', variant: 'upgraded', trial },
-      rerecordCommand: 'npm run record',
-    },
+    replaying(trial),
     async (session) =>
-      (await createChatCompletionsAgent({ tools: [], maxRetries: 0 })(chatContext(session))).answer,
+      (
+        await createChatCompletionsAgent({ tools: [], maxRetries: 0 })(
+          testAgentContext({ fetch: session.fetch, baseURL: session.baseURL }),
+        )
+      ).answer,
   );
-}
-
-function chatContext(session: { fetch: typeof fetch; baseURL: string }): AgentContext {
-  return {
-    prompt: 'hi',
-    task: 'T1',
-    variant: 'upgraded',
-    trial: 1,
-    fetch: session.fetch,
-    baseURL: session.baseURL,
-    apiKey: 'test-key',
-    model: 'gpt-test',
-    clock: createVirtualClock({ start: 0 }),
-    signal: new AbortController().signal,
-    projectDir: '.',
-  };
 }
 
 const chatAnswer = (text: string, finishReason = 'stop') => ({

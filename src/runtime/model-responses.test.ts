@@ -2,12 +2,12 @@ import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
-import { ModelApiError } from '../core/errors.js';
 import { deferred } from '../replay/testing/deferred.js';
 import { createAnthropicModel, type MessageRequest, type ModelEvent } from './model-client.js';
 import { createRetryingModel } from './retrying-model.js';
 import {
   cutJson,
+  modelApiFailure as failure,
   type HostileApi,
   json,
   raw,
@@ -31,16 +31,6 @@ const request: MessageRequest = {
 };
 
 const client = () => new Anthropic({ apiKey: 'test-key', baseURL: api.url, maxRetries: 0 });
-
-async function failure(promise: Promise<unknown>): Promise<ModelApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ModelApiError) return error;
-    throw new Error(`expected a ModelApiError, got ${String(error)}`);
-  }
-  throw new Error('expected the call to fail');
-}
 
 const call = (stream = false) =>
   createAnthropicModel({ client: client(), stream }).createMessage(request);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ModelApiError } from '../../core/errors.js';
 
 /** Answers one request; `n` counts requests from 1. */
 export type HostileHandler = (
@@ -131,3 +132,14 @@ export const stall: HostileHandler = (response) => {
   response.writeHead(200, { 'content-type': 'application/json' });
   response.write(' ');
 };
+
+/** The ModelApiError a model call failed with; throws when it answered, or failed otherwise. */
+export async function modelApiFailure(promise: Promise<unknown>): Promise<ModelApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelApiError) return error;
+    throw new Error(`expected a ModelApiError, got ${String(error)}`);
+  }
+  throw new Error('expected the call to fail');
+}
