@@ -3,11 +3,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defineAgent } from '../eval/agent-spec.js';
 import type { TaskDefinition } from '../eval/define-task.js';
 import { readEvalSettings } from '../eval/settings.js';
 import { runTrial } from '../eval/trial-runner.js';
+import { type HostileHandler, json, startHostileApi } from '../runtime/testing/hostile-api.js';
 import { defineModelScript } from '../simulator/model-script.js';
 import { createAnthropicToolLoop } from './anthropic-tool-loop.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
@@ -161,6 +162,53 @@ describe('agent adapters through record and replay', () => {
     await expect(readFile(join(root, 'fixtures', 'A-short', 'v1', 'trial-1.json'))).rejects.toThrow(
       /ENOENT/,
     );
+  });
+});
+
+describe('recording an adapter against a live API', () => {
+  it("waits out a 429's retry-after in real time before the retry", async () => {
+    const api = await startHostileApi();
+    vi.stubEnv('OPENAI_BASE_URL', api.url);
+    vi.stubEnv('OPENAI_API_KEY', 'test-key-not-secret');
+    try {
+      const arrived: number[] = [];
+      const timed =
+        (handler: HostileHandler): HostileHandler =>
+        (response, request) => {
+          arrived.push(performance.now());
+          handler(response, request);
+        };
+      api.script(
+        timed(json({ error: { message: 'slow down' } }, 429, { 'retry-after': '0.4' })),
+        timed(
+          json({
+            choices: [
+              { index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' },
+            ],
+            usage: { prompt_tokens: 3, completion_tokens: 1 },
+          }),
+        ),
+      );
+      const task = taskFor('A-live-429', 'openai', createChatCompletionsAgent({ tools: [] }));
+      const recorded = await runTrial({
+        task,
+        variant: 'v1',
+        trial: 1,
+        settings: readEvalSettings({
+          HARNESS_EVAL_ROOT: root,
+          HARNESS_EVAL_MODE: 'record',
+          HARNESS_EVAL_SOURCE: 'live',
+          HARNESS_EVAL_TRIAL: '1',
+        }),
+      });
+      expect(recorded.record.messages).toEqual([]);
+      expect(arrived).toHaveLength(2);
+      // The live API asked for 0.4 s: a retry sooner is what gets a key throttled harder.
+      expect(arrived[1]! - arrived[0]!).toBeGreaterThanOrEqual(390);
+    } finally {
+      vi.unstubAllEnvs();
+      await api.close();
+    }
   });
 });
 

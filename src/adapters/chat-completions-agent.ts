@@ -26,7 +26,8 @@ export interface ChatCompletionsAgentOptions {
    * Retries of a model call that failed in a way worth retrying (default 4), as this
    * runtime's model layer retries them: 408, 409, 429, 5xx or `x-should-retry: true`, an
    * answer that is not a chat completion, a body cut off, a host not reached. Waits (the
-   * server's retry-after, else backoff) go through the run's clock.
+   * server's retry-after, else backoff) go through the context's `retryClock`: real time
+   * while recording against a live API, the run's clock otherwise.
    */
   maxRetries?: number;
 }
@@ -73,7 +74,7 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
         },
       };
       const result = await callWithRetries(() => createChatCompletion(request), {
-        clock: context.clock,
+        clock: context.retryClock ?? context.clock,
         model: context.model,
         signal: context.signal,
         ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),

@@ -24,6 +24,12 @@ export interface AgentContext {
   model: string;
   /** A virtual clock in evals: read "now" from it, never from the wall clock. */
   clock: Clock;
+  /**
+   * The clock to wait on between retries of a model call. Recording against a live API, it
+   * waits in real time (a 429's retry-after must really pass) and moves `clock` on by the
+   * wait; otherwise it is `clock`. Undefined: use `clock`.
+   */
+  retryClock?: Clock;
   signal: AbortSignal;
   projectDir: string;
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
+import { type Clock, createRealClock, type VirtualClock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { RunStatusSchema } from '../runtime/checkpoint.js';
 import type { RunResult } from '../runtime/run-agent.js';
@@ -29,6 +30,8 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         apiKey: options.apiKey,
         model: options.modelId,
         clock: options.clock,
+        // Recording: a live API's retry-after must really pass before the adapter retries.
+        retryClock: options.latencies ? realWaits(options.clock) : options.clock,
         signal: new AbortController().signal,
         projectDir: settings.projectDir,
       });
@@ -42,6 +45,18 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         start: startedAt,
       });
       return result;
+    },
+  };
+}
+
+/** Sleeps in real time, then moves the run's virtual clock on by what it slept. */
+function realWaits(clock: VirtualClock): Clock {
+  const real = createRealClock();
+  return {
+    now: () => clock.now(),
+    sleep: async (ms, signal) => {
+      await real.sleep(ms, signal);
+      clock.advance(ms);
     },
   };
 }
