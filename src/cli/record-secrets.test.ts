@@ -126,10 +126,9 @@ describe('npm run record --model-timeout', () => {
     expect(code, stdout + stderr).toBe(1);
     expect(stdout).toMatch(/^ {2}✗ T2 upgraded trial 1: /m);
     // The trial's client closed the stalled call at its 0.2 s deadline (not the default 600 s),
-    // then retried it.
+    // then retried it. (The deadline runs from the call's start, before the request arrives
+    // here, so the server sees it open for less than 0.2 s on a busy machine.)
     expect(hung).toBeDefined();
-    const open = await hung;
-    expect(open).toBeGreaterThanOrEqual(150);
-    expect(open).toBeLessThan(30_000);
+    expect(await hung).toBeLessThan(30_000);
   });
 });
