@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, errorMessage } from '../core/errors.js';
+import { timeoutMsProblem } from './timeout-ms.js';
 import type { AnthropicInputSchema, ToolDefinition } from './types.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -45,20 +46,13 @@ export function defineTool<Schema extends z.ZodObject>(
   return { ...options, parameters: options.parameters.strict() as Schema, inputSchema };
 }
 
-/** Node's timers hold at most 2^31 - 1 ms; a longer one fires after 1 ms. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 /** Evals do not type-check: what TypeScript would refuse is refused here, naming the tool. */
 function checkOptions(options: Omit<ToolDefinition, 'inputSchema'>): void {
   const tool = `tool '${options.name}'`;
   const { timeoutMs, effect } = options;
-  if (
-    timeoutMs !== undefined &&
-    !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)
-  ) {
-    throw new ConfigError(
-      `${tool}: timeoutMs ${typeof timeoutMs === 'string' ? `'${timeoutMs}'` : String(timeoutMs)} is not a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}; leave it out for no timeout`,
-    );
+  const timeout = timeoutMs === undefined ? undefined : timeoutMsProblem(timeoutMs);
+  if (timeout !== undefined) {
+    throw new ConfigError(`${tool}: ${timeout}; leave it out for no timeout`);
   }
   if (effect !== 'read' && effect !== 'write') {
     throw new ConfigError(

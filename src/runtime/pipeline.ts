@@ -1,3 +1,5 @@
+import type { Clock } from '../core/clock.js';
+import { raceDeadline } from '../core/deadline.js';
 import { errorMessage, ToolTimeoutError } from '../core/errors.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
@@ -10,6 +12,7 @@ import {
   readPreToolUse,
   runPostToolUse,
 } from './pipeline-guards.js';
+import { inBatch, withClock } from './run-state-view.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type {
@@ -380,12 +383,6 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   };
 }
 
-/** The run as one call of a batch sees it: everything live from `state`, plus its predecessors. */
-function inBatch(state: RunState, earlierInBatch: readonly ToolCall[]): RunState {
-  // A prototype link, not a copy: getters such as `step` stay live.
-  return Object.create(state, { earlierInBatch: { value: earlierInBatch, enumerable: true } });
-}
-
 type Executed =
   | { kind: 'ok'; value: unknown }
   | { kind: 'failed'; message: string }
@@ -398,44 +395,26 @@ async function execute(
   enforceTimeout: boolean,
   idempotencyKey: string | undefined,
 ): Promise<Executed> {
-  const controller = new AbortController();
+  const run = (clock: Clock, signal: AbortSignal): Promise<Executed> =>
+    (async () =>
+      tool.execute(args as never, {
+        signal,
+        clock,
+        run: withClock(state, clock),
+        ...(idempotencyKey !== undefined && { idempotencyKey }),
+      }))().then(
+      (value): Executed => ({ kind: 'ok', value }),
+      (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
+    );
   const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
-  // On a virtual clock a tool doing real I/O would lose the race to its own timeout: time
-  // stands still while it works, and moves while it sleeps on the clock it is given.
-  const hold = timeoutMs === undefined ? undefined : state.clock.hold?.();
-  const clock = hold?.clock ?? state.clock;
-  const work = (async () =>
-    tool.execute(args as never, {
-      signal: controller.signal,
-      clock,
-      // A prototype link, not a copy: getters such as `step` stay live.
-      run: hold ? Object.create(state, { clock: { value: clock, enumerable: true } }) : state,
-      ...(idempotencyKey !== undefined && { idempotencyKey }),
-    }))().then(
-    (value): Executed => ({ kind: 'ok', value }),
-    (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
+  if (timeoutMs === undefined) return run(state.clock, new AbortController().signal);
+  const raced = await raceDeadline(
+    state.clock,
+    timeoutMs,
+    () => new ToolTimeoutError(tool.name, timeoutMs),
+    run,
   );
-  if (timeoutMs === undefined) return work;
-
-  const timer = new AbortController();
-  const timeout = state.clock.sleep(timeoutMs, timer.signal).then(
-    (): Executed => ({ kind: 'timeout', ms: timeoutMs, late: work as LateOutcome }),
-    (): Executed => ({ kind: 'failed', message: 'timer cancelled' }),
-  );
-  // Held work that has not settled after its timeout in real time (a hung connection, a
-  // promise that never settles) stops holding: the clock moves to the deadline, it times out.
-  const realDeadline = hold && setTimeout(() => hold.release(), timeoutMs);
-  const outcome = await Promise.race([work, timeout]);
-  clearTimeout(realDeadline);
-  hold?.release();
-  if (outcome.kind === 'timeout') {
-    // Cancel the tool, not abandon it: its signal fires and its own waits end.
-    controller.abort(new ToolTimeoutError(tool.name, timeoutMs));
-  } else {
-    timer.abort(TIMER_NOT_NEEDED);
-  }
-  return outcome;
+  return raced.kind === 'settled'
+    ? raced.outcome
+    : { kind: 'timeout', ms: timeoutMs, late: raced.late as LateOutcome };
 }
-
-/** A shared abort reason: `abort()` without one builds a DOMException, stack and all, per call. */
-const TIMER_NOT_NEEDED = new Error('the tool settled before its timeout');
