@@ -40,6 +40,7 @@ export {
   ConfigError,
   FixtureError,
   HarnessError,
+  HookTimeoutError,
   ModelApiError,
   type ModelFailureKind,
   SecretLeakError,
@@ -89,6 +90,7 @@ export { type ConcurrencyLimit, createConcurrencyLimit } from './runtime/concurr
 export { buildSystemPrompt, loadInstructionFiles } from './runtime/context.js';
 export { defineTool, toAnthropicTools } from './runtime/define-tool.js';
 export type { Harness, StopLimits } from './runtime/harness.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './runtime/hook-deadline.js';
 export { blockRepeatedCall } from './runtime/hooks/block-repeated-call.js';
 export { maskCardNumbers } from './runtime/hooks/mask-card-numbers.js';
 export {

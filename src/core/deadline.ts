@@ -1,11 +1,13 @@
-import type { Clock } from './clock.js';
+import type { Clock, ClockHold } from './clock.js';
 
 export type Raced<T> = { kind: 'settled'; outcome: T } | { kind: 'timeout'; late: Promise<T> };
 
 /**
  * Race `work` against a deadline `ms` away on `clock`: how tool timeouts and hook deadlines
- * both end user code. `work` gets the clock to wait on and a signal that aborts with `reason()`
- * at the deadline; it must not reject (map a failure to an outcome).
+ * both end user code. `work` gets the clock to wait on and the signal that aborts with
+ * `reason()` at the deadline (asked for when needed: creating one costs more than a hook that
+ * answers at once). It must not throw or reject (map a failure to an outcome), and answers
+ * with a promise when it may take time.
  *
  * On a virtual clock the work holds time still while it runs, so real I/O cannot lose the race
  * to a deadline that is not due; time moves while it sleeps on the clock it is handed. Work
@@ -15,15 +17,54 @@ export type Raced<T> = { kind: 'settled'; outcome: T } | { kind: 'timeout'; late
  * @example
  * const raced = await raceDeadline(clock, 3000, () => new ToolTimeoutError(name, 3000), run);
  */
-export async function raceDeadline<T>(
+export function raceDeadline<T>(
   clock: Clock,
   ms: number,
   reason: () => Error,
-  work: (clock: Clock, signal: AbortSignal) => Promise<T>,
-): Promise<Raced<T>> {
-  const controller = new AbortController();
+  work: (clock: Clock, signal: () => AbortSignal) => T | Promise<T>,
+): Raced<T> | Promise<Raced<T>> {
+  const cancel = new Cancellation(reason);
   const hold = clock.hold?.();
-  const running = work(hold?.clock ?? clock, controller.signal);
+  const running = work(hold?.clock ?? clock, cancel.signal);
+  // Work that answered at once had no time to run out of: no timers, not even a microtask.
+  if (!(running instanceof Promise)) {
+    hold?.release();
+    return { kind: 'settled', outcome: running };
+  }
+  return race(clock, ms, hold, running, cancel);
+}
+
+/** The work's signal, made when first asked for: most work never asks. */
+class Cancellation {
+  #controller: AbortController | undefined;
+  #expired: Error | undefined;
+  readonly #reason: () => Error;
+
+  constructor(reason: () => Error) {
+    this.#reason = reason;
+  }
+
+  /** Aborted already once the deadline passed. */
+  readonly signal = (): AbortSignal => {
+    if (this.#expired !== undefined) return AbortSignal.abort(this.#expired);
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  };
+
+  /** The deadline passed: abort the signal with the reason. */
+  fire(): void {
+    this.#expired = this.#reason();
+    this.#controller?.abort(this.#expired);
+  }
+}
+
+async function race<T>(
+  clock: Clock,
+  ms: number,
+  hold: ClockHold | undefined,
+  running: Promise<T>,
+  cancel: Cancellation,
+): Promise<Raced<T>> {
   const timer = new AbortController();
   // Undefined at the deadline (or when cancelled, once the race is over).
   const timeout = clock.sleep(ms, timer.signal).then(
@@ -36,7 +77,7 @@ export async function raceDeadline<T>(
   hold?.release();
   if (first === undefined) {
     // Cancel the work, not abandon it: its signal fires and its own waits end.
-    controller.abort(reason());
+    cancel.fire();
     return { kind: 'timeout', late: running };
   }
   timer.abort(TIMER_NOT_NEEDED);

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'fixture_secret'
   | 'model_api'
   | 'tool_timeout'
+  | 'hook_timeout'
   | 'secret_leak'
   | 'usage'
   | 'checkpoint_missing'
@@ -75,6 +76,13 @@ export class ModelApiError extends HarnessError {
 export class ToolTimeoutError extends HarnessError {
   constructor(tool: string, timeoutMs: number) {
     super('tool_timeout', `${tool} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** What an abandoned hook's own waits on the run clock reject with, at its deadline. */
+export class HookTimeoutError extends HarnessError {
+  constructor(hook: string, timeoutMs: number) {
+    super('hook_timeout', `${hook} did not answer within ${timeoutMs} ms`);
   }
 }
 

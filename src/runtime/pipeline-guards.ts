@@ -1,6 +1,7 @@
 import { errorMessage } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { valueKind } from '../core/value-kind.js';
+import { callHook } from './hook-deadline.js';
 import type {
   ApprovalAnswer,
   PermissionDecision,
@@ -100,27 +101,30 @@ export async function askApprover(
 }
 
 /**
- * The text after every PostToolUse hook, or which hook broke and how. A broken hook's text is
- * not used at all: it may have been the hook that masks the output.
+ * The text after every PostToolUse hook, or which hook broke and how (it threw, answered no
+ * text, or did not answer by its deadline). A broken hook's text is not used at all: it may
+ * have been the hook that masks the output.
  */
 export async function runPostToolUse(
   hooks: readonly PostToolUseHook[],
+  timeoutMs: number,
   call: ToolCall,
   value: string,
   run: RunState,
 ): Promise<{ ok: true; text: string } | { ok: false; problem: string }> {
   let output = value;
   for (const [index, hook] of hooks.entries()) {
-    let next: unknown;
-    try {
-      next = await hook(call, output, run);
-    } catch (error) {
+    const label = hookLabel('PostToolUse', hook, index);
+    const shown = output;
+    const called = await callHook(label, timeoutMs, run, (view) => hook(call, shown, view));
+    if (called.kind === 'timeout') return { ok: false, problem: called.problem };
+    if (called.kind === 'threw') {
       // Its error text may quote what it was masking.
-      const thrown = redactText(errorMessage(error));
-      return { ok: false, problem: `${hookLabel('PostToolUse', hook, index)} threw: ${thrown}` };
+      const thrown = redactText(errorMessage(called.error));
+      return { ok: false, problem: `${label} threw: ${thrown}` };
     }
+    const next: unknown = called.answer;
     if (typeof next !== 'string') {
-      const label = hookLabel('PostToolUse', hook, index);
       return { ok: false, problem: `${label} returned ${valueKind(next)}, not the text to show` };
     }
     output = next;

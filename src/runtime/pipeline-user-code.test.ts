@@ -1,10 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { VirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 import { testRunState } from './testing/run-state.js';
-import type { PermissionDecision, PreToolUseHook, ToolCall } from './types.js';
+import type { PermissionDecision, PreToolUseHook, RunState, ToolCall } from './types.js';
 
 /**
  * User code around a tool call (hooks, schemas, idempotency keys, permission policies,
@@ -148,6 +150,115 @@ describe('a PreToolUse hook that is broken', () => {
     );
     expect(rewritten.result.content).toContain('"key":"b"');
   });
+});
+
+describe('a hook that does not settle by its deadline', () => {
+  const clockOf = (state: RunState) => state.clock as VirtualClock;
+
+  it('refuses the call when a PreToolUse hook never settles, naming the hook, the deadline and the fix', async () => {
+    executions = [];
+    const state = testRunState();
+    const { record, result } = await pipeline({
+      hooks: {
+        preToolUse: [
+          () => undefined,
+          function guardWrites() {
+            return new Promise(() => {});
+          },
+        ],
+        timeoutMs: 20,
+      },
+    }).run(writeCall, state);
+    expect(record.decision).toBe('hook_deny');
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain(
+      'set_value was not executed: PreToolUse hook 2 (guardWrites) did not answer within 20 ms',
+    );
+    expect(result.content).toContain('raise hooks.timeoutMs');
+    expect(executions).toEqual([]);
+    // Real time ran out while the hook held the virtual clock: the run's clock is at the deadline.
+    expect(state.clock.now()).toBe(20);
+  });
+
+  it('times a hook out at 60 s by default, in virtual time, and ends its wait on run.clock', async () => {
+    executions = [];
+    const state = testRunState();
+    const { record, result } = await pipeline({
+      hooks: {
+        preToolUse: [
+          async (_call, run) => {
+            await run.clock.sleep(120_000);
+            return undefined;
+          },
+        ],
+      },
+    }).run(readCall, state);
+    expect(record.decision).toBe('hook_deny');
+    expect(record.ms).toBe(60_000);
+    expect(result.content).toContain('within 60000 ms');
+    expect(executions).toEqual([]);
+    // The abandoned hook's sleep does not move the run's time later.
+    expect(clockOf(state).pending()).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(state.clock.now()).toBe(60_000);
+  });
+
+  it('lets a hook finish its real I/O under a virtual clock instead of timing it out', async () => {
+    const state = testRunState();
+    const reads: string[] = [];
+    const { record } = await pipeline({
+      hooks: {
+        preToolUse: [
+          async () => {
+            for (let read = 0; read < 20; read += 1)
+              reads.push(await readFile(new URL(import.meta.url), 'utf8'));
+            return undefined;
+          },
+        ],
+        timeoutMs: 1000,
+      },
+    }).run(readCall, state);
+    expect(record.decision).toBe('allow');
+    expect(reads).toHaveLength(20);
+    expect(state.clock.now()).toBe(0);
+  });
+
+  it('hides the result when a PostToolUse hook does not settle; the write stays made', async () => {
+    const { log } = memoryLog();
+    const { record, result, executions } = await runOne(
+      {
+        writes: log,
+        hooks: {
+          postToolUse: [
+            (_call, output) => output,
+            function mask() {
+              return new Promise<string>(() => {});
+            },
+          ],
+          timeoutMs: 20,
+        },
+      },
+      writeCall,
+    );
+    expect(executions).toEqual(['set_value']);
+    expect(record.decision).toBe('allow');
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain(
+      'set_value ran, but PostToolUse hook 2 (mask) did not answer within 20 ms',
+    );
+    expect(result.content).toContain('The write was made');
+    expect(result.content).not.toContain('ORD1');
+    expect(log.get('set_value:ORD1:set')?.output).toBe('{"stored":"ORD1"}');
+  });
+
+  it.each([[0], [-5], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY], [2 ** 31], ['100']])(
+    'refuses hooks.timeoutMs %j when the pipeline is made',
+    (timeoutMs) => {
+      expect(() => pipeline({ hooks: { preToolUse: [], timeoutMs: timeoutMs as number } })).toThrow(
+        /^hooks\.timeoutMs .* is not a whole number of milliseconds from 1 to 2147483647; leave it out for the default \(60000\)$/,
+      );
+    },
+  );
 });
 
 describe('a tool schema or describeInvalid that throws', () => {

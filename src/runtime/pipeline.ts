@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { raceDeadline } from '../core/deadline.js';
 import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { callHook, hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
 import {
@@ -98,6 +99,7 @@ const HARNESS_FAULT =
  */
 export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const hookDeadline = hookTimeoutMs(options.hooks);
   const oneWriteAtATime = createKeyedQueue();
 
   async function run(call: ToolCall, state: RunState): Promise<ToolOutcome> {
@@ -165,12 +167,21 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
     }
 
     for (const [index, hook] of (options.hooks?.preToolUse ?? []).entries()) {
-      let verdict: ReturnType<typeof readPreToolUse>;
-      try {
-        verdict = readPreToolUse(await hook({ ...call, input }, state));
-      } catch (error) {
-        verdict = { kind: 'broken', problem: `it threw: ${errorMessage(error)}` };
+      const label = hookLabel('PreToolUse', hook, index);
+      const asked = { ...call, input };
+      const called = await callHook(label, hookDeadline, state, (run) => hook(asked, run));
+      if (called.kind === 'timeout') {
+        // Like a hook that throws: it may have been the one that stops this call.
+        return finish(
+          'hook_deny',
+          `${tool.name} was not executed: ${called.problem}, so the call is refused. ${HARNESS_FAULT}`,
+          true,
+        );
       }
+      const verdict: ReturnType<typeof readPreToolUse> =
+        called.kind === 'threw'
+          ? { kind: 'broken', problem: `it threw: ${errorMessage(called.error)}` }
+          : readPreToolUse(called.answer);
       if (verdict.kind === 'deny') {
         return finish(
           'hook_deny',
@@ -182,7 +193,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         // A hook that cannot be evaluated may have been the one that stops this call.
         return finish(
           'hook_deny',
-          `${tool.name} was not executed: ${hookLabel('PreToolUse', hook, index)} is broken (${verdict.problem}). ${PRE_TOOL_USE_SHAPES}. ${HARNESS_FAULT}`,
+          `${tool.name} was not executed: ${label} is broken (${verdict.problem}). ${PRE_TOOL_USE_SHAPES}. ${HARNESS_FAULT}`,
           true,
         );
       }
@@ -238,7 +249,13 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
      * A broken one hides it: it may have been the hook that masks it.
      */
     const postToolUse = (value: string) =>
-      runPostToolUse(options.hooks?.postToolUse ?? [], { ...call, input }, value, state);
+      runPostToolUse(
+        options.hooks?.postToolUse ?? [],
+        hookDeadline,
+        { ...call, input },
+        value,
+        state,
+      );
     const respond = async (decision: Decision, value: string, replayed?: boolean) => {
       const shown = await postToolUse(value);
       const extra = replayed ? { replayed } : {};
@@ -395,10 +412,10 @@ async function execute(
   enforceTimeout: boolean,
   idempotencyKey: string | undefined,
 ): Promise<Executed> {
-  const run = (clock: Clock, signal: AbortSignal): Promise<Executed> =>
+  const run = (clock: Clock, signal: () => AbortSignal): Promise<Executed> =>
     (async () =>
       tool.execute(args as never, {
-        signal,
+        signal: signal(),
         clock,
         run: withClock(state, clock),
         ...(idempotencyKey !== undefined && { idempotencyKey }),
@@ -407,7 +424,7 @@ async function execute(
       (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
     );
   const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
-  if (timeoutMs === undefined) return run(state.clock, new AbortController().signal);
+  if (timeoutMs === undefined) return run(state.clock, () => new AbortController().signal);
   const raced = await raceDeadline(
     state.clock,
     timeoutMs,

@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { type Checkpoint, CheckpointError } from './checkpoint.js';
 import { type CheckpointStore, unknownRunError } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
+import { hookTimeoutMs } from './hook-deadline.js';
 import {
   createWriteLog,
   type WriteIntent,
@@ -50,6 +51,8 @@ export interface ResumeAgentOptions {
  * const result = await resumeAgent({ runId, checkpoints, harness, model, clock, approvals: true });
  */
 export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResult> {
+  // A bad hook deadline is refused before the run is locked or its write log touched.
+  hookTimeoutMs(options.harness.hooks);
   // One process per run: a second resume of the same run fails fast instead of writing twice.
   return withRunLock(options.checkpoints, options.runId, options.trace, () =>
     resumeLocked(options),

@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { CheckpointError } from './checkpoint.js';
 import { type CheckpointStore, checkRunId } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
+import { hookTimeoutMs } from './hook-deadline.js';
 import { createWriteLog } from './idempotency.js';
 import type { ModelClient } from './model-client.js';
 import { withRunLock } from './run-lock.js';
@@ -46,6 +47,8 @@ export interface RunAgentOptions {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const runId = options.runId ?? randomUUID();
+  // A bad hook deadline is refused before the run has a lock, a trace or a checkpoint.
+  hookTimeoutMs(options.harness.hooks);
   // One process per run: the lock is held from before the first checkpoint to the end.
   return withRunLock(options.checkpoints, runId, options.trace, () => startRun(options, runId));
 }

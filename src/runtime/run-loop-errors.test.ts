@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
+import { rejectionOf } from '../core/testing/rejection-of.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
@@ -105,6 +107,43 @@ describe('runLoop with broken user code in the tool pipeline', () => {
     expect(result.toolCalls.map((record) => record.decision)).toEqual(['hook_deny', 'hook_deny']);
     expect(toolResults.every((block) => block.is_error === true)).toBe(true);
     expect(toolResults[0]?.content).toContain('pre hook bug');
+  });
+
+  it('goes on when a PreToolUse hook never settles: the calls are refused at its deadline', async () => {
+    const { result, toolResults } = await run({
+      hooks: { preToolUse: [() => new Promise(() => {})], timeoutMs: 20 },
+    });
+    expect(result.status).toBe('done');
+    expect(writesExecuted).toBe(0);
+    expect(result.toolCalls.map((record) => record.decision)).toEqual(['hook_deny', 'hook_deny']);
+    expect(toolResults[1]?.content).toContain('did not answer within 20 ms');
+  });
+
+  it('refuses a hook deadline that is not a number of milliseconds before the run starts', async () => {
+    const checkpoints = createMemoryCheckpointStore();
+    const model = createScriptedModel([]);
+    const error = await rejectionOf(
+      runAgent({
+        harness: {
+          name: 'probe',
+          tools: [read],
+          system: () => 'sys',
+          limits: { maxSteps: 5 },
+          hooks: { postToolUse: [(_call, output) => output], timeoutMs: -1 },
+        },
+        model,
+        modelId: 'm',
+        prompt: 'p',
+        clock: createVirtualClock({ start: 0 }),
+        mode: 'unattended',
+        runId: 'run-1',
+        checkpoints,
+      }),
+      ConfigError,
+    );
+    expect(error.message).toContain('hooks.timeoutMs -1 is not a whole number of milliseconds');
+    expect(model.requests).toHaveLength(0);
+    expect(await checkpoints.load('run-1')).toBeUndefined();
   });
 
   it('does not run a write that a hook answers with a malformed decision', async () => {

@@ -131,6 +131,13 @@ export type PostToolUseHook = (
 export interface Hooks {
   preToolUse?: PreToolUseHook[];
   postToolUse?: PostToolUseHook[];
+  /**
+   * How long each hook call may take, in ms (default 60000, as Claude Code's hooks). A hook
+   * that has not settled by then is broken, like one that throws: a PreToolUse hook's call is
+   * refused, a PostToolUse hook's result is not shown. Measured on the run's clock, as tool
+   * timeouts are.
+   */
+  timeoutMs?: number;
 }
 
 export type PermissionEffect = 'allow' | 'ask' | 'deny';

@@ -1,0 +1,98 @@
+import type { Clock } from '../core/clock.js';
+import { type Raced, raceDeadline } from '../core/deadline.js';
+import { ConfigError, HookTimeoutError } from '../core/errors.js';
+import { withClock } from './run-state-view.js';
+import { timeoutMsProblem } from './timeout-ms.js';
+import type { Hooks, RunState } from './types.js';
+
+/** As long as Claude Code gives a hook by default. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/** The deadline of each hook call; a ConfigError when `hooks.timeoutMs` is not one. */
+export function hookTimeoutMs(hooks: Hooks | undefined): number {
+  const timeoutMs = hooks?.timeoutMs;
+  if (timeoutMs === undefined) return DEFAULT_HOOK_TIMEOUT_MS;
+  const problem = timeoutMsProblem(timeoutMs);
+  if (problem === undefined) return timeoutMs;
+  throw new ConfigError(
+    `hooks.${problem}; leave it out for the default (${DEFAULT_HOOK_TIMEOUT_MS})`,
+  );
+}
+
+/** How one hook call ended. */
+export type HookCall<T> =
+  | { kind: 'answered'; answer: T }
+  | { kind: 'threw'; error: unknown }
+  | { kind: 'timeout'; problem: string };
+
+/**
+ * Call a hook against its deadline, on the run's clock as a tool's timeout is (see
+ * raceDeadline): real I/O in a hook cannot time out early in an eval, a sleep on `run.clock`
+ * moves virtual time, and a hook that never settles ends after the deadline in real time.
+ * At the deadline the hook's own waits on `run.clock` end too, so an abandoned hook cannot
+ * move the run's virtual time later.
+ */
+export function callHook<T>(
+  label: string,
+  timeoutMs: number,
+  run: RunState,
+  hook: (run: RunState) => T | Promise<T>,
+): HookCall<T> | Promise<HookCall<T>> {
+  const raced = raceDeadline(
+    run.clock,
+    timeoutMs,
+    () => new HookTimeoutError(label, timeoutMs),
+    (clock, deadline): HookCall<T> | Promise<HookCall<T>> => {
+      try {
+        const answer = hook(withClock(run, new EndingAt(clock, deadline)));
+        // A hostile answer's `then` may throw: reading it is inside the try.
+        if (!isThenable(answer)) return { kind: 'answered', answer };
+        return Promise.resolve(answer).then(
+          (settled): HookCall<T> => ({ kind: 'answered', answer: settled }),
+          (error: unknown): HookCall<T> => ({ kind: 'threw', error }),
+        );
+      } catch (error) {
+        return { kind: 'threw', error };
+      }
+    },
+  );
+  // A hook that answered at once is answered without a microtask.
+  if (!(raced instanceof Promise)) return ended(raced, label, timeoutMs);
+  return raced.then((call) => ended(call, label, timeoutMs));
+}
+
+function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): HookCall<T> {
+  if (call.kind === 'settled') return call.outcome;
+  return {
+    kind: 'timeout',
+    problem: `${label} did not answer within ${timeoutMs} ms (make it answer sooner, or raise hooks.timeoutMs)`,
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** `clock`, with every sleep also ended by `deadline`. */
+class EndingAt implements Clock {
+  readonly #clock: Clock;
+  readonly #deadline: () => AbortSignal;
+
+  constructor(clock: Clock, deadline: () => AbortSignal) {
+    this.#clock = clock;
+    this.#deadline = deadline;
+  }
+
+  now(): number {
+    return this.#clock.now();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    const deadline = this.#deadline();
+    return this.#clock.sleep(ms, signal ? AbortSignal.any([signal, deadline]) : deadline);
+  }
+}
