@@ -138,6 +138,7 @@ export {
   type TraceEvent,
   TraceExistsError,
   type TraceSink,
+  TraceWriteError,
 } from './runtime/trace.js';
 export { truncateResult } from './runtime/truncate.js';
 export type {

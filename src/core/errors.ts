@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'run_locked'
   | 'run_lock_invalid'
   | 'trace_exists'
+  | 'trace_write'
   | 'network_refused';
 
 export class HarnessError extends Error {

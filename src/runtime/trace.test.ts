@@ -19,6 +19,7 @@ import {
   createJsonlTrace,
   type TraceEvent,
   TraceExistsError,
+  TraceWriteError,
 } from './trace.js';
 
 const dirs: string[] = [];
@@ -103,6 +104,36 @@ describe('createJsonlTrace', () => {
       `${file} already exists: it is another run's trace, which a new run never replaces; start the new run under another id`,
     );
     expect(lines(file)).toEqual(['run_start', 'run_end', 'summary_skipped']);
+  });
+
+  it('names the file and the cause when the trace cannot be opened or written', async () => {
+    const blocker = tempFile();
+    mkdirSync(dirname(blocker), { recursive: true });
+    writeFileSync(blocker, 'a file, not a folder');
+    const file = join(blocker, 'run.jsonl');
+    const lazy = createJsonlTrace(file, { exclusive: true });
+    const error = await rejectionOf(
+      Promise.resolve().then(() => lazy.write(start)),
+      TraceWriteError,
+    );
+    expect(error.code).toBe('trace_write');
+    expect(error.message).toMatch(new RegExp(`^could not write ${file}: ENOTDIR`));
+    const eager = await rejectionOf(
+      Promise.resolve().then(() => createJsonlTrace(file)),
+      TraceWriteError,
+    );
+    expect(eager.message).toMatch(/ENOTDIR/);
+  });
+
+  // A full disk, for real: every write to /dev/full fails with ENOSPC.
+  it.runIf(existsSync('/dev/full'))('names the file when its disk is full', async () => {
+    const full = createJsonlTrace('/dev/full', { append: true });
+    const error = await rejectionOf(
+      Promise.resolve().then(() => full.write(start)),
+      TraceWriteError,
+    );
+    expect(error.message).toMatch(/^could not write \/dev\/full: ENOSPC/);
+    full.close();
   });
 
   it('replaces an old trace with an empty file, and the old one is deleted', async () => {

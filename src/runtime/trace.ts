@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { HarnessError } from '../core/errors.js';
+import { errorMessage, HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
 import type { ModelEvent } from './model-client.js';
 import type { RunStats } from './types.js';
@@ -88,6 +88,26 @@ export class TraceExistsError extends HarnessError {
 }
 
 /**
+ * A trace could not be written (a full disk, a sink that throws). The runtime ends the run
+ * with status `error` naming it; a run whose first event fails does not start.
+ */
+export class TraceWriteError extends HarnessError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('trace_write', message, options);
+  }
+}
+
+/** Runs a file operation of the trace at `file`; a failure names the file (TraceExistsError stays). */
+function onTraceFile<T>(file: string, operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof TraceExistsError) throw error;
+    throw new TraceWriteError(`could not write ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
  * Appends each event as it happens, so a crash keeps everything written before it.
  * The file is started empty: one file holds one run. A resumed run passes `append: true`
  * to continue its file. A new run that must not replace another's passes `exclusive: true`:
@@ -100,7 +120,9 @@ export function createJsonlTrace(
   options: { append?: boolean; exclusive?: boolean } = {},
 ): TraceSink & { readonly file: string; close(): void } {
   let created = !options.exclusive;
-  let fd: number | undefined = created ? openTrace(file, options.append ? 'a' : 'w') : undefined;
+  let fd: number | undefined = created
+    ? onTraceFile(file, () => openTrace(file, options.append ? 'a' : 'w'))
+    : undefined;
   const close = () => {
     if (fd !== undefined) closeSync(fd);
     fd = undefined;
@@ -108,15 +130,16 @@ export function createJsonlTrace(
   return {
     file,
     // Every event, not only tool inputs: details and reasons may quote a tool's text.
-    write: (event) => {
-      if (!created) {
-        fd = openTrace(file, 'wx');
-        created = true;
-      }
-      fd ??= openTrace(file, 'a');
-      writeSync(fd, `${JSON.stringify(redactValue(event))}\n`);
-      if (event.type === 'run_end') close();
-    },
+    write: (event) =>
+      onTraceFile(file, () => {
+        if (!created) {
+          fd = openTrace(file, 'wx');
+          created = true;
+        }
+        fd ??= openTrace(file, 'a');
+        writeSync(fd, `${JSON.stringify(redactValue(event))}\n`);
+        if (event.type === 'run_end') close();
+      }),
     close,
   };
 }
@@ -177,7 +200,7 @@ export function createBufferedJsonlTrace(
     write: (event) => {
       lines.push(`${JSON.stringify(redactValue(event))}\n`);
     },
-    flush: async () => rewriteTrace(file, lines.join('')),
+    flush: async () => onTraceFile(file, () => rewriteTrace(file, lines.join(''))),
   };
 }
 
