@@ -13,7 +13,6 @@ import type { Harness } from '../runtime/harness.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from '../runtime/testing/scripted-model.js';
-import type { TraceEvent, TraceSink } from '../runtime/trace.js';
 import type { Approver, ToolDefinition } from '../runtime/types.js';
 import { refundSubmissionsIn, refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';
@@ -43,16 +42,13 @@ function countingHarness(): { harness: Harness; executions: () => number } {
   };
 }
 
-class Killed extends Error {}
-
-/** A trace sink that "kills the process" on the first event that matches. */
-function killingTrace(when: (event: TraceEvent) => boolean): TraceSink & { events: TraceEvent[] } {
-  const events: TraceEvent[] = [];
+/** A checkpoint store that "kills the process" before the checkpoint of `step` is saved. */
+function killedBefore(step: number, store: CheckpointStore): CheckpointStore {
   return {
-    events,
-    write(event) {
-      events.push(event);
-      if (when(event)) throw new Killed(`killed at ${event.type}`);
+    ...store,
+    async save(checkpoint) {
+      if (checkpoint.step === step) throw new Error(`killed before step ${step} was saved`);
+      return store.save(checkpoint);
     },
   };
 }
@@ -81,23 +77,19 @@ describe('refund desk: kill between a write and its checkpoint, then resume', ()
       toolTurn([{ name: 'resubmit_refund', input: RESUBMIT, id: 'toolu_before_crash' }]),
     ]);
     // The write ran and was logged; the process dies before step 3 is checkpointed.
-    const trace = killingTrace(
-      (event) => event.type === 'tool_call' && event.tool === 'resubmit_refund',
-    );
-    await expect(
-      runAgent({
-        harness,
-        model: first,
-        modelId: 'scripted',
-        prompt: PROMPT,
-        clock: clock(),
-        mode: 'interactive',
-        approver: approveAll,
-        trace,
-        runId,
-        checkpoints,
-      }),
-    ).rejects.toThrow(Killed);
+    const killed = await runAgent({
+      harness,
+      model: first,
+      modelId: 'scripted',
+      prompt: PROMPT,
+      clock: clock(),
+      mode: 'interactive',
+      approver: approveAll,
+      runId,
+      checkpoints: killedBefore(3, checkpoints),
+    });
+    expect(killed.status).toBe('error');
+    expect(killed.detail).toContain('killed before step 3 was saved');
     first.assertDone();
     expect(executions()).toBe(1);
     expect((await checkpoints.load(runId))?.step).toBe(2);

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { type Raced, raceDeadline } from '../core/deadline.js';
 import { ConfigError, HookTimeoutError } from '../core/errors.js';
+import { isThenable } from '../core/thenable.js';
 import { withClock } from './run-state-view.js';
 import { timeoutMsProblem } from './timeout-ms.js';
 import type { Hooks, RunState } from './types.js';
@@ -67,14 +68,6 @@ function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): H
     kind: 'timeout',
     problem: `${label} did not answer within ${timeoutMs} ms (make it answer sooner, or raise hooks.timeoutMs)`,
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /** `clock`, with every sleep also ended by `deadline`. */

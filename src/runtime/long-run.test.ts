@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
-import { createMemoryCheckpointStore } from './checkpoint-store.js';
+import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness, StopLimits } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, type ScriptedTurn, toolTurn } from './testing/scripted-model.js';
-import type { TraceSink } from './trace.js';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -81,25 +80,27 @@ describe('long scripted runs end with the right status', () => {
 
   it('counts steps and tokens across a crash and resume, and still stops at 30', async () => {
     const checkpoints = createMemoryCheckpointStore();
-    const crash: TraceSink = {
-      write(event) {
-        if (event.type === 'tool_call' && event.step === 12) throw new Error('killed');
+    // Interrupted between step 12's tools and its checkpoint, as a crash would leave it.
+    const crashing: CheckpointStore = {
+      ...checkpoints,
+      async save(checkpoint) {
+        if (checkpoint.step === 12) throw new Error('killed');
+        return checkpoints.save(checkpoint);
       },
     };
     const first = createScriptedModel(steps(0, 12));
-    await expect(
-      runAgent({
-        harness: harness({ maxSteps: 30, tokenBudget: 1_000_000 }),
-        model: first,
-        modelId: 'm',
-        prompt: 'migrate everything',
-        clock: createVirtualClock({ start: 0 }),
-        mode: 'unattended',
-        runId: 'long',
-        checkpoints,
-        trace: crash,
-      }),
-    ).rejects.toThrow('killed');
+    const stopped = await runAgent({
+      harness: harness({ maxSteps: 30, tokenBudget: 1_000_000 }),
+      model: first,
+      modelId: 'm',
+      prompt: 'migrate everything',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'unattended',
+      runId: 'long',
+      checkpoints: crashing,
+    });
+    expect(stopped.status).toBe('error');
+    expect(stopped.detail).toContain('killed');
     expect((await checkpoints.load('long'))?.step).toBe(11);
 
     const rest = createScriptedModel(steps(11, 19));

@@ -16,6 +16,7 @@ import { type ApprovalDecisions, type RoleModels, type RunResult, runLoop } from
 import { fromCheckpoint } from './run-snapshot.js';
 import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';
+import { type GuardedTrace, guardTrace, reportedEnd } from './trace-guard.js';
 import type { Approver } from './types.js';
 
 export interface ResumeAgentOptions {
@@ -53,14 +54,14 @@ export interface ResumeAgentOptions {
 export async function resumeAgent(options: ResumeAgentOptions): Promise<RunResult> {
   // A bad hook deadline is refused before the run is locked or its write log touched.
   hookTimeoutMs(options.harness.hooks);
+  // A failed trace write never escapes: the loop ends the run with it before its next step.
+  const trace = guardTrace(options.trace);
   // One process per run: a second resume of the same run fails fast instead of writing twice.
-  return withRunLock(options.checkpoints, options.runId, options.trace, () =>
-    resumeLocked(options),
-  );
+  return withRunLock(options.checkpoints, options.runId, trace, () => resumeLocked(options, trace));
 }
 
-async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
-  const { checkpoints, runId, harness, clock, trace } = options;
+async function resumeLocked(options: ResumeAgentOptions, trace: GuardedTrace): Promise<RunResult> {
+  const { checkpoints, runId, harness, clock } = options;
   const checkpoint = await checkpoints.load(runId);
   if (!checkpoint) throw await unknownRunError(checkpoints, runId);
   if (checkpoint.runId !== runId) {
@@ -83,10 +84,10 @@ async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
     const ts = new Date(clock.now()).toISOString();
     await writes.resolve(options.resolveWrites, ts);
     for (const [key, resolution] of Object.entries(options.resolveWrites)) {
-      trace?.write({ type: 'write_resolved', key, resolution, ts });
+      trace.write({ type: 'write_resolved', key, resolution, ts });
     }
   }
-  trace?.write({
+  trace.write({
     type: 'run_resume',
     run_id: runId,
     step: checkpoint.step,
@@ -94,7 +95,14 @@ async function resumeLocked(options: ResumeAgentOptions): Promise<RunResult> {
     ts: new Date(clock.now()).toISOString(),
   });
   if (checkpoint.state === 'finished') {
-    return finishedResult(checkpoint, writes.list(), writes.unresolvedList());
+    const result = finishedResult(checkpoint, writes.list(), writes.unresolvedList());
+    const { status, detail } = reportedEnd(
+      trace,
+      { runId, resumable: true },
+      result.status,
+      result.detail,
+    );
+    return { ...result, status, ...(detail !== undefined && { detail }) };
   }
 
   return runLoop(fromCheckpoint(checkpoint), {

@@ -12,6 +12,7 @@ import { type LoopState, toCheckpoint } from './run-snapshot.js';
 import { serialApprover } from './serial-approver.js';
 import { emptyStats } from './stop-rules.js';
 import type { TraceSink } from './trace.js';
+import { type GuardedTrace, guardTrace, traceNotStarted } from './trace-guard.js';
 import type { Approver, RunMode } from './types.js';
 
 export type { ApprovalDecisions, RoleModels, RunResult } from './run-loop.js';
@@ -49,12 +50,18 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const runId = options.runId ?? randomUUID();
   // A bad hook deadline is refused before the run has a lock, a trace or a checkpoint.
   hookTimeoutMs(options.harness.hooks);
+  // A failed trace write never escapes half-way through a step: the loop ends the run with it.
+  const trace = guardTrace(options.trace);
   // One process per run: the lock is held from before the first checkpoint to the end.
-  return withRunLock(options.checkpoints, runId, options.trace, () => startRun(options, runId));
+  return withRunLock(options.checkpoints, runId, trace, () => startRun(options, runId, trace));
 }
 
-async function startRun(options: RunAgentOptions, runId: string): Promise<RunResult> {
-  const { harness, clock, trace, checkpoints } = options;
+async function startRun(
+  options: RunAgentOptions,
+  runId: string,
+  trace: GuardedTrace,
+): Promise<RunResult> {
+  const { harness, clock, checkpoints } = options;
   const systemText = harness.system({ clock, mode: options.mode });
   const state: LoopState = {
     runId,
@@ -86,7 +93,7 @@ async function startRun(options: RunAgentOptions, runId: string): Promise<RunRes
     );
   }
 
-  trace?.write({
+  trace.write({
     type: 'run_start',
     run_id: runId,
     ...(options.task && { task: options.task }),
@@ -96,6 +103,9 @@ async function startRun(options: RunAgentOptions, runId: string): Promise<RunRes
     system_chars: systemText.length,
     ts: new Date(clock.now()).toISOString(),
   });
+  // Nothing is done yet: a run whose first events cannot be written does not start.
+  const failure = trace.failure();
+  if (failure) throw traceNotStarted(failure);
   // Step 0: a crash during the first model call resumes with the same prompt and system text.
   await checkpoints?.save(
     toCheckpoint(state, {

@@ -6,9 +6,10 @@ import { rejectionOf } from '../core/testing/rejection-of.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import { createMemoryTrace } from './trace.js';
+import { createMemoryTrace, type TraceEvent, type TraceSink, TraceWriteError } from './trace.js';
 
 /**
  * The run as a whole when user code in the tool pipeline breaks: the model gets a failed
@@ -212,5 +213,143 @@ describe('runLoop when the write log fails', () => {
     expect(result.detail).not.toContain('could not record a write');
     expect(writesExecuted).toBe(0);
     expect(result.toolCalls.map((record) => record.decision)).toEqual(['allow', 'failed']);
+  });
+});
+
+describe('runLoop when the trace cannot be written', () => {
+  /** A sink that keeps the events before `failOn`, then throws (or rejects) on that and every later one. */
+  function failingTrace(failOn: TraceEvent['type'], how: 'throws' | 'rejects' = 'throws') {
+    const events: TraceEvent[] = [];
+    let broken = false;
+    const sink: TraceSink & { events: TraceEvent[] } = {
+      events,
+      write(event) {
+        if (event.type === failOn) broken = true;
+        if (!broken) {
+          events.push(event);
+          return;
+        }
+        if (how === 'throws') throw new Error('disk full');
+        // An async sink written against the type (write returns void): its rejection is the failure.
+        return Promise.reject(new Error('disk full')) as never;
+      },
+    };
+    return sink;
+  }
+  const harness: Harness = {
+    name: 'probe',
+    tools: [read, write],
+    system: () => 'sys',
+    limits: { maxSteps: 5 },
+  };
+  const start = (
+    model: ReturnType<typeof createScriptedModel>,
+    trace: TraceSink,
+    checkpoints?: CheckpointStore,
+  ) =>
+    runAgent({
+      harness,
+      model,
+      modelId: 'm',
+      prompt: 'p',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'unattended',
+      trace,
+      runId: 'run-1',
+      ...(checkpoints && { checkpoints }),
+    });
+  const resume = (model: ReturnType<typeof createScriptedModel>, checkpoints: CheckpointStore) =>
+    resumeAgent({
+      runId: 'run-1',
+      checkpoints,
+      harness,
+      model,
+      clock: createVirtualClock({ start: 0 }),
+      trace: createMemoryTrace(),
+    });
+
+  it.each([['throws'], ['rejects']] as const)(
+    'ends the run with status error when a tool_call event %s, keeping the step for resume',
+    async (how) => {
+      writesExecuted = 0;
+      const checkpoints = createMemoryCheckpointStore();
+      const model = createScriptedModel([toolTurn(batch)]);
+      const trace = failingTrace('tool_call', how);
+      const result = await start(model, trace, checkpoints);
+      model.assertDone();
+      expect(result.status).toBe('error');
+      expect(result.detail).toBe(
+        'the trace sink failed at the tool_call event (step 1): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1',
+      );
+      expect(writesExecuted).toBe(1);
+      expect(trace.events.map((event) => event.type)).toEqual(['run_start', 'model_call']);
+      // The completed step is not done again: no second model call for it, no second write.
+      const resumedModel = createScriptedModel([textTurn('final answer')]);
+      const resumed = await resume(resumedModel, checkpoints);
+      resumedModel.assertDone();
+      expect(resumed.status).toBe('done');
+      expect(writesExecuted).toBe(1);
+      expect(resumed.toolCalls.map((record) => record.tool)).toEqual(['get_x', 'resubmit']);
+    },
+  );
+
+  it('runs no tool after a model_call event fails; a resumed run makes the write once', async () => {
+    writesExecuted = 0;
+    const checkpoints = createMemoryCheckpointStore();
+    const result = await start(
+      createScriptedModel([toolTurn(batch)]),
+      failingTrace('model_call'),
+      checkpoints,
+    );
+    expect(result.status).toBe('error');
+    expect(result.detail).toContain('at the model_call event (step 1): disk full');
+    expect(writesExecuted).toBe(0);
+    expect(result.toolCalls).toEqual([]);
+    const resumedModel = createScriptedModel([toolTurn(batch), textTurn('final answer')]);
+    const resumed = await resume(resumedModel, checkpoints);
+    resumedModel.assertDone();
+    expect(resumed.status).toBe('done');
+    expect(writesExecuted).toBe(1);
+  });
+
+  it('reports a failed run_end as an error while the finished run stays recorded', async () => {
+    const checkpoints = createMemoryCheckpointStore();
+    const result = await start(
+      createScriptedModel([textTurn('final answer')]),
+      failingTrace('run_end'),
+      checkpoints,
+    );
+    expect(result.status).toBe('error');
+    expect(result.answer).toBe('final answer');
+    expect(result.detail).toContain(
+      'at the run_end event: disk full. The run had ended with status done',
+    );
+    const resumed = await resume(createScriptedModel([]), checkpoints);
+    expect(resumed.status).toBe('done');
+    expect(resumed.answer).toBe('final answer');
+  });
+
+  it('tells a run without checkpoints to run again', async () => {
+    writesExecuted = 0;
+    const result = await start(createScriptedModel([toolTurn(batch)]), failingTrace('tool_call'));
+    expect(result.status).toBe('error');
+    expect(result.detail).toMatch(
+      /disk full\. The run stopped before its next step: fix the trace \(free disk space, or the sink\), then run it again$/,
+    );
+  });
+
+  it('refuses to start a run whose run_start event fails: no checkpoint, no model call', async () => {
+    const checkpoints = createMemoryCheckpointStore();
+    const model = createScriptedModel([]);
+    const error = await rejectionOf(
+      start(model, failingTrace('run_start'), checkpoints),
+      TraceWriteError,
+    );
+    expect(error.code).toBe('trace_write');
+    expect(error.message).toBe(
+      'the trace sink failed at the run_start event: disk full. Nothing was done: fix the trace (free disk space, or the sink), then start the run again',
+    );
+    expect(model.requests).toHaveLength(0);
+    expect(await checkpoints.load('run-1')).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import {
   toCheckpoint,
 } from './run-snapshot.js';
 import { addUsage, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
-import type { TraceSink } from './trace.js';
+import { type GuardedTrace, reportedEnd } from './trace-guard.js';
 import type {
   Approver,
   RunMode,
@@ -63,7 +63,8 @@ export interface LoopContext {
   mode: RunMode;
   approver?: Approver | undefined;
   approvals?: ApprovalDecisions | undefined;
-  trace?: TraceSink | undefined;
+  /** Guarded: a failed write is kept, and the loop ends the run with it before its next step. */
+  trace?: GuardedTrace | undefined;
   signal?: AbortSignal | undefined;
   checkpoints?: CheckpointStore | undefined;
   writes?: WriteLog | undefined;
@@ -155,10 +156,17 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       stats: { ...stats },
       ts: new Date(clock.now()).toISOString(),
     });
+    // A run whose trace failed is reported as failed, whatever else it did.
+    const reported = reportedEnd(
+      trace,
+      { runId: state.runId, resumable: checkpoints !== undefined },
+      status,
+      detail,
+    );
     return {
       runId: state.runId,
-      status,
-      ...(detail && { detail }),
+      status: reported.status,
+      ...(reported.detail && { detail: reported.detail }),
       answer,
       messages,
       toolCalls: history,
@@ -312,12 +320,17 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     };
   const summaryModel = context.roleModels?.summarize;
 
+  /** The trace failed: nothing new starts (no model call, no tool), what was done is kept. */
+  const traceStopped = () => trace?.failure() !== undefined;
+
   if (state.pending) {
+    if (traceStopped()) return end('error', '');
     const stopped = await settlePending(state.pending);
     if (stopped) return stopped;
   }
 
   while (true) {
+    if (traceStopped()) return end('error', '');
     if (state.step >= harness.limits.maxSteps) {
       return end(
         'max_steps',
@@ -387,6 +400,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     if (calls.length === 0) {
       return end('model_stop', answer, "stop_reason 'tool_use' without any tool_use block");
     }
+    // The model's answer is not kept: a resumed run asks again, and no tool ran untraced.
+    if (traceStopped()) return end('error', '');
     answers = new Map();
     const outcomes = await runBatch(calls, pipeline);
     if (!Array.isArray(outcomes)) return outcomes;
