@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 import { testRunState } from './testing/run-state.js';
-import type { PermissionDecision, PreToolUseHook, RunState, ToolCall } from './types.js';
+import type { PermissionDecision, PreToolUseHook, ToolCall } from './types.js';
 
 /**
  * User code around a tool call (hooks, schemas, idempotency keys, permission policies,
@@ -55,8 +55,9 @@ const pipeline = (options: Partial<ToolPipelineOptions> = {}) =>
 
 async function runOne(options: Partial<ToolPipelineOptions>, toolCall: ToolCall) {
   executions = [];
-  const outcome = await pipeline(options).run(toolCall, testRunState());
-  return { ...outcome, executions };
+  const state = testRunState();
+  const outcome = await pipeline(options).run(toolCall, state);
+  return { ...outcome, executions, clock: state.clock as VirtualClock };
 }
 
 describe('a PreToolUse hook that is broken', () => {
@@ -153,22 +154,21 @@ describe('a PreToolUse hook that is broken', () => {
 });
 
 describe('a hook that does not settle by its deadline', () => {
-  const clockOf = (state: RunState) => state.clock as VirtualClock;
-
   it('refuses the call when a PreToolUse hook never settles, naming the hook, the deadline and the fix', async () => {
-    executions = [];
-    const state = testRunState();
-    const { record, result } = await pipeline({
-      hooks: {
-        preToolUse: [
-          () => undefined,
-          function guardWrites() {
-            return new Promise(() => {});
-          },
-        ],
-        timeoutMs: 20,
+    const { record, result, executions, clock } = await runOne(
+      {
+        hooks: {
+          preToolUse: [
+            () => undefined,
+            function guardWrites() {
+              return new Promise(() => {});
+            },
+          ],
+          timeoutMs: 20,
+        },
       },
-    }).run(writeCall, state);
+      writeCall,
+    );
     expect(record.decision).toBe('hook_deny');
     expect(result.is_error).toBe(true);
     expect(result.content).toContain(
@@ -177,50 +177,53 @@ describe('a hook that does not settle by its deadline', () => {
     expect(result.content).toContain('raise hooks.timeoutMs');
     expect(executions).toEqual([]);
     // Real time ran out while the hook held the virtual clock: the run's clock is at the deadline.
-    expect(state.clock.now()).toBe(20);
+    expect(clock.now()).toBe(20);
   });
 
   it('times a hook out at 60 s by default, in virtual time, and ends its wait on run.clock', async () => {
-    executions = [];
-    const state = testRunState();
-    const { record, result } = await pipeline({
-      hooks: {
-        preToolUse: [
-          async (_call, run) => {
-            await run.clock.sleep(120_000);
-            return undefined;
-          },
-        ],
+    const { record, result, executions, clock } = await runOne(
+      {
+        hooks: {
+          preToolUse: [
+            async (_call, run) => {
+              await run.clock.sleep(120_000);
+              return undefined;
+            },
+          ],
+        },
       },
-    }).run(readCall, state);
+      readCall,
+    );
     expect(record.decision).toBe('hook_deny');
     expect(record.ms).toBe(60_000);
     expect(result.content).toContain('within 60000 ms');
     expect(executions).toEqual([]);
     // The abandoned hook's sleep does not move the run's time later.
-    expect(clockOf(state).pending()).toBe(0);
+    expect(clock.pending()).toBe(0);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(state.clock.now()).toBe(60_000);
+    expect(clock.now()).toBe(60_000);
   });
 
   it('lets a hook finish its real I/O under a virtual clock instead of timing it out', async () => {
-    const state = testRunState();
     const reads: string[] = [];
-    const { record } = await pipeline({
-      hooks: {
-        preToolUse: [
-          async () => {
-            for (let read = 0; read < 20; read += 1)
-              reads.push(await readFile(new URL(import.meta.url), 'utf8'));
-            return undefined;
-          },
-        ],
-        timeoutMs: 1000,
+    const { record, clock } = await runOne(
+      {
+        hooks: {
+          preToolUse: [
+            async () => {
+              for (let read = 0; read < 20; read += 1)
+                reads.push(await readFile(new URL(import.meta.url), 'utf8'));
+              return undefined;
+            },
+          ],
+          timeoutMs: 1000,
+        },
       },
-    }).run(readCall, state);
+      readCall,
+    );
     expect(record.decision).toBe('allow');
     expect(reads).toHaveLength(20);
-    expect(state.clock.now()).toBe(0);
+    expect(clock.now()).toBe(0);
   });
 
   it('hides the result when a PostToolUse hook does not settle; the write stays made', async () => {

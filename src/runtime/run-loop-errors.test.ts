@@ -6,6 +6,7 @@ import { rejectionOf } from '../core/testing/rejection-of.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
@@ -42,6 +43,33 @@ const batch = [
   { name: 'resubmit', input: { order_id: 'ORD1' } },
 ];
 
+const probe: Harness = {
+  name: 'probe',
+  tools: [read, write],
+  system: () => 'sys',
+  limits: { maxSteps: 5 },
+};
+
+/** runAgent as run 'run-1' of the probe harness (with `harness` on top), on a fresh virtual clock. */
+function start(options: {
+  model: ModelClient;
+  harness?: Partial<Harness>;
+  trace?: TraceSink;
+  checkpoints?: CheckpointStore | undefined;
+}) {
+  return runAgent({
+    harness: { ...probe, ...options.harness },
+    model: options.model,
+    modelId: 'm',
+    prompt: 'p',
+    clock: createVirtualClock({ start: 0 }),
+    mode: 'unattended',
+    runId: 'run-1',
+    ...(options.trace && { trace: options.trace }),
+    ...(options.checkpoints && { checkpoints: options.checkpoints }),
+  });
+}
+
 async function run(
   overrides: Partial<Harness>,
   options: { calls?: typeof batch; checkpoints?: CheckpointStore; afterTools?: boolean } = {},
@@ -52,23 +80,11 @@ async function run(
     ...(options.afterTools === false ? [] : [textTurn('final answer')]),
   ]);
   const trace = createMemoryTrace();
-  const harness: Harness = {
-    name: 'probe',
-    tools: [read, write],
-    system: () => 'sys',
-    limits: { maxSteps: 5 },
-    ...overrides,
-  };
-  const result = await runAgent({
-    harness,
+  const result = await start({
     model,
-    modelId: 'm',
-    prompt: 'p',
-    clock: createVirtualClock({ start: 0 }),
-    mode: 'unattended',
+    harness: overrides,
     trace,
-    runId: 'run-1',
-    ...(options.checkpoints && { checkpoints: options.checkpoints }),
+    checkpoints: options.checkpoints,
   });
   const toolResults = result.messages.flatMap((message) =>
     message.role === 'user' && Array.isArray(message.content) ? message.content : [],
@@ -124,20 +140,9 @@ describe('runLoop with broken user code in the tool pipeline', () => {
     const checkpoints = createMemoryCheckpointStore();
     const model = createScriptedModel([]);
     const error = await rejectionOf(
-      runAgent({
-        harness: {
-          name: 'probe',
-          tools: [read],
-          system: () => 'sys',
-          limits: { maxSteps: 5 },
-          hooks: { postToolUse: [(_call, output) => output], timeoutMs: -1 },
-        },
+      start({
         model,
-        modelId: 'm',
-        prompt: 'p',
-        clock: createVirtualClock({ start: 0 }),
-        mode: 'unattended',
-        runId: 'run-1',
+        harness: { hooks: { postToolUse: [(_call, output) => output], timeoutMs: -1 } },
         checkpoints,
       }),
       ConfigError,
@@ -236,33 +241,11 @@ describe('runLoop when the trace cannot be written', () => {
     };
     return sink;
   }
-  const harness: Harness = {
-    name: 'probe',
-    tools: [read, write],
-    system: () => 'sys',
-    limits: { maxSteps: 5 },
-  };
-  const start = (
-    model: ReturnType<typeof createScriptedModel>,
-    trace: TraceSink,
-    checkpoints?: CheckpointStore,
-  ) =>
-    runAgent({
-      harness,
-      model,
-      modelId: 'm',
-      prompt: 'p',
-      clock: createVirtualClock({ start: 0 }),
-      mode: 'unattended',
-      trace,
-      runId: 'run-1',
-      ...(checkpoints && { checkpoints }),
-    });
-  const resume = (model: ReturnType<typeof createScriptedModel>, checkpoints: CheckpointStore) =>
+  const resume = (model: ModelClient, checkpoints: CheckpointStore) =>
     resumeAgent({
       runId: 'run-1',
       checkpoints,
-      harness,
+      harness: probe,
       model,
       clock: createVirtualClock({ start: 0 }),
       trace: createMemoryTrace(),
@@ -275,7 +258,7 @@ describe('runLoop when the trace cannot be written', () => {
       const checkpoints = createMemoryCheckpointStore();
       const model = createScriptedModel([toolTurn(batch)]);
       const trace = failingTrace('tool_call', how);
-      const result = await start(model, trace, checkpoints);
+      const result = await start({ model, trace, checkpoints });
       model.assertDone();
       expect(result.status).toBe('error');
       expect(result.detail).toBe(
@@ -296,11 +279,11 @@ describe('runLoop when the trace cannot be written', () => {
   it('runs no tool after a model_call event fails; a resumed run makes the write once', async () => {
     writesExecuted = 0;
     const checkpoints = createMemoryCheckpointStore();
-    const result = await start(
-      createScriptedModel([toolTurn(batch)]),
-      failingTrace('model_call'),
+    const result = await start({
+      model: createScriptedModel([toolTurn(batch)]),
+      trace: failingTrace('model_call'),
       checkpoints,
-    );
+    });
     expect(result.status).toBe('error');
     expect(result.detail).toContain('at the model_call event (step 1): disk full');
     expect(writesExecuted).toBe(0);
@@ -314,11 +297,11 @@ describe('runLoop when the trace cannot be written', () => {
 
   it('reports a failed run_end as an error while the finished run stays recorded', async () => {
     const checkpoints = createMemoryCheckpointStore();
-    const result = await start(
-      createScriptedModel([textTurn('final answer')]),
-      failingTrace('run_end'),
+    const result = await start({
+      model: createScriptedModel([textTurn('final answer')]),
+      trace: failingTrace('run_end'),
       checkpoints,
-    );
+    });
     expect(result.status).toBe('error');
     expect(result.answer).toBe('final answer');
     expect(result.detail).toContain(
@@ -331,7 +314,10 @@ describe('runLoop when the trace cannot be written', () => {
 
   it('tells a run without checkpoints to run again', async () => {
     writesExecuted = 0;
-    const result = await start(createScriptedModel([toolTurn(batch)]), failingTrace('tool_call'));
+    const result = await start({
+      model: createScriptedModel([toolTurn(batch)]),
+      trace: failingTrace('tool_call'),
+    });
     expect(result.status).toBe('error');
     expect(result.detail).toMatch(
       /disk full\. The run stopped before its next step: fix the trace \(free disk space, or the sink\), then run it again$/,
@@ -342,7 +328,7 @@ describe('runLoop when the trace cannot be written', () => {
     const checkpoints = createMemoryCheckpointStore();
     const model = createScriptedModel([]);
     const error = await rejectionOf(
-      start(model, failingTrace('run_start'), checkpoints),
+      start({ model, trace: failingTrace('run_start'), checkpoints }),
       TraceWriteError,
     );
     expect(error.code).toBe('trace_write');
