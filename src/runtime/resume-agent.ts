@@ -96,7 +96,7 @@ async function resumeLocked(options: ResumeAgentOptions, trace: GuardedTrace): P
   });
   if (checkpoint.state === 'finished') {
     const result = finishedResult(checkpoint, writes.list(), writes.unresolvedList());
-    const { status, detail } = reportedEnd(
+    const { status, detail } = await reportedEnd(
       trace,
       { runId, resumable: true },
       result.status,

@@ -104,7 +104,7 @@ async function startRun(
     ts: new Date(clock.now()).toISOString(),
   });
   // Nothing is done yet: a run whose first events cannot be written does not start.
-  const failure = trace.failure();
+  const failure = await trace.failure();
   if (failure) throw traceNotStarted(failure);
   // Step 0: a crash during the first model call resumes with the same prompt and system text.
   await checkpoints?.save(

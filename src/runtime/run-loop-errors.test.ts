@@ -222,8 +222,14 @@ describe('runLoop when the write log fails', () => {
 });
 
 describe('runLoop when the trace cannot be written', () => {
-  /** A sink that keeps the events before `failOn`, then throws (or rejects) on that and every later one. */
-  function failingTrace(failOn: TraceEvent['type'], how: 'throws' | 'rejects' = 'throws') {
+  /**
+   * A sink that keeps the events before `failOn`, then throws on that and every later one, or
+   * rejects (at once, or a timer later, as a write to a slow disk would).
+   */
+  function failingTrace(
+    failOn: TraceEvent['type'],
+    how: 'throws' | 'rejects' | 'rejects later' = 'throws',
+  ) {
     const events: TraceEvent[] = [];
     let broken = false;
     const sink: TraceSink & { events: TraceEvent[] } = {
@@ -236,7 +242,10 @@ describe('runLoop when the trace cannot be written', () => {
         }
         if (how === 'throws') throw new Error('disk full');
         // An async sink written against the type (write returns void): its rejection is the failure.
-        return Promise.reject(new Error('disk full')) as never;
+        if (how === 'rejects') return Promise.reject(new Error('disk full')) as never;
+        return new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('disk full')), 5),
+        ) as never;
       },
     };
     return sink;
@@ -251,7 +260,9 @@ describe('runLoop when the trace cannot be written', () => {
       trace: createMemoryTrace(),
     });
 
-  it.each([['throws'], ['rejects']] as const)(
+  const failures = [['throws'], ['rejects'], ['rejects later']] as const;
+
+  it.each(failures)(
     'ends the run with status error when a tool_call event %s, keeping the step for resume',
     async (how) => {
       writesExecuted = 0;
@@ -276,41 +287,47 @@ describe('runLoop when the trace cannot be written', () => {
     },
   );
 
-  it('runs no tool after a model_call event fails; a resumed run makes the write once', async () => {
-    writesExecuted = 0;
-    const checkpoints = createMemoryCheckpointStore();
-    const result = await start({
-      model: createScriptedModel([toolTurn(batch)]),
-      trace: failingTrace('model_call'),
-      checkpoints,
-    });
-    expect(result.status).toBe('error');
-    expect(result.detail).toContain('at the model_call event (step 1): disk full');
-    expect(writesExecuted).toBe(0);
-    expect(result.toolCalls).toEqual([]);
-    const resumedModel = createScriptedModel([toolTurn(batch), textTurn('final answer')]);
-    const resumed = await resume(resumedModel, checkpoints);
-    resumedModel.assertDone();
-    expect(resumed.status).toBe('done');
-    expect(writesExecuted).toBe(1);
-  });
+  it.each(failures)(
+    'runs no tool after a model_call event %s; a resumed run makes the write once',
+    async (how) => {
+      writesExecuted = 0;
+      const checkpoints = createMemoryCheckpointStore();
+      const result = await start({
+        model: createScriptedModel([toolTurn(batch)]),
+        trace: failingTrace('model_call', how),
+        checkpoints,
+      });
+      expect(result.status).toBe('error');
+      expect(result.detail).toContain('at the model_call event (step 1): disk full');
+      expect(writesExecuted).toBe(0);
+      expect(result.toolCalls).toEqual([]);
+      const resumedModel = createScriptedModel([toolTurn(batch), textTurn('final answer')]);
+      const resumed = await resume(resumedModel, checkpoints);
+      resumedModel.assertDone();
+      expect(resumed.status).toBe('done');
+      expect(writesExecuted).toBe(1);
+    },
+  );
 
-  it('reports a failed run_end as an error while the finished run stays recorded', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    const result = await start({
-      model: createScriptedModel([textTurn('final answer')]),
-      trace: failingTrace('run_end'),
-      checkpoints,
-    });
-    expect(result.status).toBe('error');
-    expect(result.answer).toBe('final answer');
-    expect(result.detail).toContain(
-      'at the run_end event: disk full. The run had ended with status done',
-    );
-    const resumed = await resume(createScriptedModel([]), checkpoints);
-    expect(resumed.status).toBe('done');
-    expect(resumed.answer).toBe('final answer');
-  });
+  it.each(failures)(
+    'reports a run_end that %s as an error while the finished run stays recorded',
+    async (how) => {
+      const checkpoints = createMemoryCheckpointStore();
+      const result = await start({
+        model: createScriptedModel([textTurn('final answer')]),
+        trace: failingTrace('run_end', how),
+        checkpoints,
+      });
+      expect(result.status).toBe('error');
+      expect(result.answer).toBe('final answer');
+      expect(result.detail).toContain(
+        'at the run_end event: disk full. The run had ended with status done',
+      );
+      const resumed = await resume(createScriptedModel([]), checkpoints);
+      expect(resumed.status).toBe('done');
+      expect(resumed.answer).toBe('final answer');
+    },
+  );
 
   it('tells a run without checkpoints to run again', async () => {
     writesExecuted = 0;
@@ -324,18 +341,56 @@ describe('runLoop when the trace cannot be written', () => {
     );
   });
 
-  it('refuses to start a run whose run_start event fails: no checkpoint, no model call', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    const model = createScriptedModel([]);
-    const error = await rejectionOf(
-      start({ model, trace: failingTrace('run_start'), checkpoints }),
-      TraceWriteError,
-    );
-    expect(error.code).toBe('trace_write');
-    expect(error.message).toBe(
-      'the trace sink failed at the run_start event: disk full. Nothing was done: fix the trace (free disk space, or the sink), then start the run again',
-    );
-    expect(model.requests).toHaveLength(0);
-    expect(await checkpoints.load('run-1')).toBeUndefined();
+  it.each(failures)(
+    'refuses to start a run whose run_start event %s: no checkpoint, no model call',
+    async (how) => {
+      const checkpoints = createMemoryCheckpointStore();
+      const model = createScriptedModel([]);
+      const error = await rejectionOf(
+        start({ model, trace: failingTrace('run_start', how), checkpoints }),
+        TraceWriteError,
+      );
+      expect(error.code).toBe('trace_write');
+      expect(error.message).toBe(
+        'the trace sink failed at the run_start event: disk full. Nothing was done: fix the trace (free disk space, or the sink), then start the run again',
+      );
+      expect(model.requests).toHaveLength(0);
+      expect(await checkpoints.load('run-1')).toBeUndefined();
+    },
+  );
+});
+
+describe('an async trace sink', () => {
+  it('gets one write at a time, in order, each after the previous one settled', async () => {
+    const written: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const sink: TraceSink = {
+      write(event) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        return new Promise<void>((resolve) =>
+          setTimeout(() => {
+            written.push(event.type);
+            inFlight -= 1;
+            resolve();
+          }, 1),
+        ) as never;
+      },
+    };
+    const result = await start({
+      model: createScriptedModel([toolTurn(batch), textTurn('final answer')]),
+      trace: sink,
+    });
+    expect(result.status).toBe('done');
+    expect(most).toBe(1);
+    expect(written).toEqual([
+      'run_start',
+      'model_call',
+      'tool_call',
+      'tool_call',
+      'model_call',
+      'run_end',
+    ]);
   });
 });

@@ -157,7 +157,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       ts: new Date(clock.now()).toISOString(),
     });
     // A run whose trace failed is reported as failed, whatever else it did.
-    const reported = reportedEnd(
+    const reported = await reportedEnd(
       trace,
       { runId: state.runId, resumable: checkpoints !== undefined },
       status,
@@ -321,16 +321,16 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
   const summaryModel = context.roleModels?.summarize;
 
   /** The trace failed: nothing new starts (no model call, no tool), what was done is kept. */
-  const traceStopped = () => trace?.failure() !== undefined;
+  const traceStopped = async () => (await trace?.failure()) !== undefined;
 
   if (state.pending) {
-    if (traceStopped()) return end('error', '');
+    if (await traceStopped()) return end('error', '');
     const stopped = await settlePending(state.pending);
     if (stopped) return stopped;
   }
 
   while (true) {
-    if (traceStopped()) return end('error', '');
+    if (await traceStopped()) return end('error', '');
     if (state.step >= harness.limits.maxSteps) {
       return end(
         'max_steps',
@@ -401,7 +401,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       return end('model_stop', answer, "stop_reason 'tool_use' without any tool_use block");
     }
     // The model's answer is not kept: a resumed run asks again, and no tool ran untraced.
-    if (traceStopped()) return end('error', '');
+    if (await traceStopped()) return end('error', '');
     answers = new Map();
     const outcomes = await runBatch(calls, pipeline);
     if (!Array.isArray(outcomes)) return outcomes;

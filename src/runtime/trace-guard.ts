@@ -5,44 +5,76 @@ import type { RunStatus } from './types.js';
 
 /** A trace sink that never throws into the run: it keeps its first failure instead. */
 export interface GuardedTrace extends TraceSink {
-  /** The first write that failed, named; undefined while every write succeeded. */
-  failure(): TraceWriteError | TraceExistsError | undefined;
+  /**
+   * The first write that failed, named; undefined while every write succeeded. Waits for the
+   * writes of an async sink still in flight, so a rejected write is seen before the run goes on.
+   */
+  failure(): Promise<TraceWriteError | TraceExistsError | undefined>;
 }
+
+/** What the run's detail says to do about a failed trace. */
+const TRACE_FIX = 'fix the trace (free disk space, or the sink)';
 
 /**
  * Wraps the run's trace sink (a file on a full disk, a user's sink that throws, or an async one
  * that rejects) so that a failed write cannot escape the run loop half-way through a step. The
- * loop asks `failure()` before it starts anything new and ends the run naming it. Events after
+ * loop awaits `failure()` before it starts anything new and ends the run naming it. Events after
  * the first failure are dropped: the trace is every event up to the failed one, with no holes.
+ * A sink is called synchronously, event by event; once one of its writes returns a promise,
+ * the next event waits for it to settle (one write in flight at a time, in order).
  */
 export function guardTrace(sink: TraceSink | undefined): GuardedTrace {
-  let failure: TraceWriteError | TraceExistsError | undefined;
+  let failed: TraceWriteError | TraceExistsError | undefined;
+  /** The last async write still in flight, with every event queued behind it. */
+  let inFlight: Promise<void> | undefined;
   const fail = (event: TraceEvent, error: unknown) => {
-    if (failure !== undefined) return;
+    if (failed !== undefined) return;
     // Another run's file: the run must not start, under exactly this error.
     if (error instanceof TraceExistsError) {
-      failure = error;
+      failed = error;
       return;
     }
     const step = 'step' in event ? ` (step ${event.step})` : '';
-    failure = new TraceWriteError(
+    failed = new TraceWriteError(
       `the trace sink failed at the ${event.type} event${step}: ${errorMessage(error)}`,
       { cause: error },
     );
   };
+  /** One write; a promise when the sink answered with one (settled, never rejected). */
+  const attempt = (event: TraceEvent): Promise<void> | undefined => {
+    if (sink === undefined || failed !== undefined) return undefined;
+    try {
+      const written: unknown = sink.write(event);
+      if (!isThenable(written)) return undefined;
+      return Promise.resolve(written).then(
+        () => undefined,
+        (error: unknown) => fail(event, error),
+      );
+    } catch (error) {
+      fail(event, error);
+      return undefined;
+    }
+  };
+  const track = (write: Promise<void>) => {
+    const settled: Promise<void> = write.then(() => {
+      if (inFlight === settled) inFlight = undefined;
+    });
+    inFlight = settled;
+  };
   return {
     write(event) {
-      if (sink === undefined || failure !== undefined) return;
-      try {
-        const written: unknown = sink.write(event);
-        // Typed to return nothing, but an async sink's rejection is its failure, not an
-        // unhandled rejection.
-        if (isThenable(written)) written.then(undefined, (error: unknown) => fail(event, error));
-      } catch (error) {
-        fail(event, error);
+      if (sink === undefined || failed !== undefined) return;
+      if (inFlight === undefined) {
+        const write = attempt(event);
+        if (write) track(write);
+      } else {
+        track(inFlight.then(() => attempt(event)));
       }
     },
-    failure: () => failure,
+    async failure() {
+      while (inFlight !== undefined) await inFlight;
+      return failed;
+    },
   };
 }
 
@@ -51,13 +83,13 @@ export function guardTrace(sink: TraceSink | undefined): GuardedTrace {
  * and a detail naming the trace and why, what became of the run, and the fix. (Its checkpoint
  * still says how it ended, so a resume gives that result.)
  */
-export function reportedEnd(
+export async function reportedEnd(
   trace: GuardedTrace | undefined,
   run: { runId: string; resumable: boolean },
   status: RunStatus,
   detail: string | undefined,
-): { status: RunStatus; detail: string | undefined } {
-  const failure = trace?.failure();
+): Promise<{ status: RunStatus; detail: string | undefined }> {
+  const failure = await trace?.failure();
   if (failure === undefined) return { status, detail };
   const ended =
     status !== 'error'
@@ -65,10 +97,9 @@ export function reportedEnd(
       : detail
         ? `The run had also failed: ${detail}`
         : 'The run stopped before its next step';
-  const fix = 'fix the trace (free disk space, or the sink)';
   const then = run.resumable
-    ? `; its checkpoint and write log keep what it did: ${fix}, then resume run ${run.runId}`
-    : `: ${fix}, then run it again`;
+    ? `; its checkpoint and write log keep what it did: ${TRACE_FIX}, then resume run ${run.runId}`
+    : `: ${TRACE_FIX}, then run it again`;
   return { status: 'error', detail: `${failure.message}. ${ended}${then}` };
 }
 
@@ -76,7 +107,7 @@ export function reportedEnd(
 export function traceNotStarted(failure: TraceWriteError | TraceExistsError): Error {
   if (failure instanceof TraceExistsError) return failure;
   return new TraceWriteError(
-    `${failure.message}. Nothing was done: fix the trace (free disk space, or the sink), then start the run again`,
+    `${failure.message}. Nothing was done: ${TRACE_FIX}, then start the run again`,
     { cause: failure.cause },
   );
 }
