@@ -1,14 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import {
+  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +23,7 @@ import {
   type TraceEvent,
   TraceExistsError,
   TraceWriteError,
+  writeWholeLine,
 } from './trace.js';
 
 const dirs: string[] = [];
@@ -123,6 +127,33 @@ describe('createJsonlTrace', () => {
       TraceWriteError,
     );
     expect(eager.message).toMatch(/ENOTDIR/);
+  });
+
+  // A disk that fills up mid-line: the kernel writes part of it and says how much.
+  it('cuts a line it could write only part of back off, so the file stays whole lines', () => {
+    const file = tempFile();
+    const trace = createJsonlTrace(file);
+    trace.write(start);
+    const before = readFileSync(file, 'utf8');
+    const fd = openSync(file, 'a');
+    try {
+      const error = (() => {
+        try {
+          writeWholeLine(fd, Buffer.from('{"type":"model_call"}\n'), (to, line) =>
+            writeSync(to, line, 0, 7),
+          );
+        } catch (thrown) {
+          return thrown as NodeJS.ErrnoException;
+        }
+        return undefined;
+      })();
+      expect(error?.code).toBe('ENOSPC');
+      expect(error?.message).toBe('wrote 7 of 22 bytes: the disk is full');
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    trace.close();
   });
 
   // A full disk, for real: every write to /dev/full fails with ENOSPC.

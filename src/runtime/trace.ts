@@ -137,11 +137,35 @@ export function createJsonlTrace(
           created = true;
         }
         fd ??= openTrace(file, 'a');
-        writeSync(fd, `${JSON.stringify(redactValue(event))}\n`);
+        try {
+          writeWholeLine(fd, Buffer.from(`${JSON.stringify(redactValue(event))}\n`));
+        } catch (error) {
+          // Not left open for a run that stops here (its run_end is never written).
+          close();
+          throw error;
+        }
         if (event.type === 'run_end') close();
       }),
     close,
   };
+}
+
+/**
+ * Writes `line` whole, or not at all: a disk that fills up mid-line gets part of it, and
+ * that part is cut back off, so the next append (a resume) starts on a line of its own.
+ * `fd` must be at the end of its file (every trace write is). `write` is for tests.
+ */
+export function writeWholeLine(
+  fd: number,
+  line: Buffer,
+  write: (fd: number, line: Buffer) => number = writeSync,
+): void {
+  const written = write(fd, line);
+  if (written === line.length) return;
+  ftruncateSync(fd, fstatSync(fd).size - written);
+  throw Object.assign(new Error(`wrote ${written} of ${line.length} bytes: the disk is full`), {
+    code: 'ENOSPC',
+  });
 }
 
 function openTrace(file: string, flags: 'a' | 'w' | 'wx'): number {
