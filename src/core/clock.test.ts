@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from './clock.js';
+import { raceDeadline } from './deadline.js';
 
 describe('createVirtualClock', () => {
   it('jumps to the next wake-up without spending wall time', async () => {
@@ -126,5 +127,28 @@ describe('createVirtualClock', () => {
       expect(clock.now()).toBe(5000);
       expect(clock.pending()).toBe(0);
     });
+  });
+});
+
+describe('raceDeadline', () => {
+  it('lets the virtual clock move again when the work throws at once', async () => {
+    const clock = createVirtualClock({ start: 0 });
+    expect(() =>
+      raceDeadline(
+        clock,
+        1000,
+        () => new Error('late'),
+        () => {
+          throw new Error('broken work');
+        },
+      ),
+    ).toThrow('broken work');
+    // A hold left behind would keep this sleep from ever waking.
+    const woke = await Promise.race([
+      clock.sleep(50).then(() => 'woke'),
+      new Promise((resolve) => setTimeout(() => resolve('stuck'), 2000)),
+    ]);
+    expect(woke).toBe('woke');
+    expect(clock.now()).toBe(50);
   });
 });

@@ -25,8 +25,15 @@ export function raceDeadline<T>(
 ): Raced<T> | Promise<Raced<T>> {
   const cancel = new Cancellation(reason);
   const hold = clock.hold?.();
-  const running = work(hold?.clock ?? clock, cancel.signal);
-  // Work that answered at once had no time to run out of: no timers, not even a microtask.
+  let running: T | Promise<T>;
+  try {
+    running = work(hold?.clock ?? clock, cancel.signal);
+  } catch (error) {
+    // Against the contract, but a hold never released would stop the virtual clock for good.
+    hold?.release();
+    throw error;
+  }
+  // Work that answered at once had no time to run out of: no timers, no race.
   if (!(running instanceof Promise)) {
     hold?.release();
     return { kind: 'settled', outcome: running };
@@ -76,7 +83,8 @@ async function race<T>(
   clearTimeout(realDeadline);
   hold?.release();
   if (first === undefined) {
-    // Cancel the work, not abandon it: its signal fires and its own waits end.
+    // Cancel the work, not abandon it: its signal fires. (A hook's waits on the clock end too,
+    // hook-deadline.ts; a tool's end only if it passes the signal.)
     cancel.fire();
     return { kind: 'timeout', late: running };
   }

@@ -81,9 +81,14 @@ export class ToolTimeoutError extends HarnessError {
 }
 
 /** What an abandoned hook's own waits on the run clock reject with, at its deadline. */
+/** What a hook past its deadline is told and reported as: the hook, the deadline and the fix. */
+export function hookTimeoutProblem(hook: string, timeoutMs: number): string {
+  return `${hook} did not answer within ${timeoutMs} ms (make it answer sooner, or raise hooks.timeoutMs)`;
+}
+
 export class HookTimeoutError extends HarnessError {
   constructor(hook: string, timeoutMs: number) {
-    super('hook_timeout', `${hook} did not answer within ${timeoutMs} ms`);
+    super('hook_timeout', hookTimeoutProblem(hook, timeoutMs));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { type Raced, raceDeadline } from '../core/deadline.js';
-import { ConfigError, HookTimeoutError } from '../core/errors.js';
+import { ConfigError, HookTimeoutError, hookTimeoutProblem } from '../core/errors.js';
 import { isThenable } from '../core/thenable.js';
 import { withClock } from './run-state-view.js';
 import { timeoutMsProblem } from './timeout-ms.js';
@@ -57,7 +57,7 @@ export function callHook<T>(
       }
     },
   );
-  // A hook that answered at once is answered without a microtask.
+  // A hook that answered at once needs no timer and no race.
   if (!(raced instanceof Promise)) return ended(raced, label, timeoutMs);
   return raced.then((call) => ended(call, label, timeoutMs));
 }
@@ -66,7 +66,7 @@ function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): H
   if (call.kind === 'settled') return call.outcome;
   return {
     kind: 'timeout',
-    problem: `${label} did not answer within ${timeoutMs} ms (make it answer sooner, or raise hooks.timeoutMs)`,
+    problem: hookTimeoutProblem(label, timeoutMs),
   };
 }
 
