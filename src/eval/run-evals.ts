@@ -87,14 +87,20 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       ...(options.onTrial && { onTrial: options.onTrial }),
     });
   const run = { projectDir, config, concurrency: options.concurrency };
-  // A --task run loads only the eval files that name the task (not with --shard: a shard
-  // result lists every declared row, which the merge checks its coverage against).
-  const narrowTo = options.shard || !options.tasks?.length ? undefined : options.tasks;
+  // A --task replay loads only the eval files that name the task. Not a recording: if it must
+  // fall back to every file (below), the first pass's trials run again, and a live recording
+  // would pay for them twice. Not a shard: its result lists every declared row, which the
+  // merge checks its coverage against.
+  const narrowTo =
+    options.mode !== 'replay' || options.shard || !options.tasks?.length
+      ? undefined
+      : options.tasks;
   let reporter = newReporter();
   let narrowed = await runVitest({ ...run, reporter, ...(narrowTo && { narrowTo }) });
-  if (narrowed && !declaresAll(reporter.knownTasks, narrowTo ?? [])) {
+  if (narrowed && missingNames(narrowTo ?? [], reporter.knownTasks).length > 0) {
     // A file named the task without declaring it (a comment; the id computed elsewhere): run
-    // every file, so the task is found or the error lists every known task.
+    // every file, so the task is found or the error lists every known task. The replays of
+    // the first pass run again; only this pass's records count.
     reporter = newReporter();
     narrowed = await runVitest({ ...run, reporter });
   }
@@ -168,7 +174,9 @@ async function runVitest(run: {
   reporter: EvalReporter;
   narrowTo?: readonly string[];
 }): Promise<boolean> {
-  // As vitest's own startVitest does before it creates the run.
+  // As vitest's own startVitest does before it creates the run. (Its other branches are left
+  // out on purpose: the coverage and environment-package checks, standalone, mergeReports,
+  // listTags and clearCache do not apply to an eval run.)
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
@@ -206,10 +214,10 @@ async function runVitest(run: {
   return narrowed;
 }
 
-/** Whether every task asked for (case-blind) was declared. */
-function declaresAll(known: ReadonlySet<string>, asked: readonly string[]): boolean {
-  const upper = new Set([...known].map((task) => task.toUpperCase()));
-  return asked.every((task) => upper.has(task.toUpperCase()));
+/** The names asked for that are not known, case-blind. */
+function missingNames(asked: readonly string[], known: ReadonlySet<string>): string[] {
+  const upper = new Set([...known].map((name) => name.toUpperCase()));
+  return asked.filter((name) => !upper.has(name.toUpperCase()));
 }
 
 /** The rows (as keyOf keys) the run's selection leaves out. */
@@ -279,8 +287,7 @@ function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void 
     throw new Error(`the eval run failed before any task was declared:${listed}`);
   }
   const unknown = (asked: string[] | undefined, known: Set<string>, what: string) => {
-    const upper = new Set([...known].map((name) => name.toUpperCase()));
-    const missing = (asked ?? []).filter((name) => !upper.has(name.toUpperCase()));
+    const missing = missingNames(asked ?? [], known);
     if (missing.length > 0) {
       // A task declared in a file that failed to load is not a typo: say which files failed.
       const failed =
