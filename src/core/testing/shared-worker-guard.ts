@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll } from 'vitest';
 
 /**
  * Setup file of the unit tests' `shared` project, whose files run one after another in a
@@ -10,8 +10,11 @@ import { afterAll, beforeAll } from 'vitest';
  * leaves a global changed (a patched `fetch` or socket, an msw server left listening, an env
  * variable, a signal listener, fake timers) would change what the next file sees, and that
  * file would fail, or pass, for a reason that is not its own. So each file's globals are
- * compared before and after it, and a file that leaves one changed fails, naming what it
- * changed and the fix.
+ * compared before it loads (this setup file runs again before each test file) and after its
+ * tests, and a file that leaves one changed fails, naming what it changed and the fix.
+ * What it cannot see: state inside modules (a module-level cache or registry that two files
+ * share), and properties of global objects it does not list below. Shuffled runs
+ * (`npx vitest run --sequence.shuffle`) find what it misses.
  */
 
 /** The names this guard watches, each with how to read its current value. */
@@ -27,6 +30,16 @@ const watched: Record<string, () => unknown> = {
   'tls.connect': () => tls.connect,
   'Date.now': () => Date.now,
   'Math.random': () => Math.random,
+  'console.log': () => console.log,
+  'console.info': () => console.info,
+  'console.warn': () => console.warn,
+  'console.error': () => console.error,
+  'console.debug': () => console.debug,
+  'process.stdout.write': () => process.stdout.write,
+  'process.stderr.write': () => process.stderr.write,
+  'process.exit': () => process.exit,
+  'Error.prepareStackTrace': () => Error.prepareStackTrace,
+  'Error.stackTraceLimit': () => Error.stackTraceLimit,
   'process.cwd()': () => process.cwd(),
   'process.exitCode': () => process.exitCode,
   'process.umask()': () => process.umask(),
@@ -67,22 +80,21 @@ function globals(): Map<string | symbol, unknown> {
 const VITEST_OWN = /^__vitest|^__VITEST|^__vi_|^Symbol\(\$\$jest-matchers-object\)$/;
 /**
  * Set once on first use and the same from then on, which is no change: Node's fetch agent
- * (on the first `fetch`) and zod's global config and registry (when zod first loads).
+ * (on the first `fetch`), zod's global config and registry (when zod first loads) and
+ * signal-exit's emitter (when vite, under a test that starts vitest, first loads it).
  */
 const SET_ON_FIRST_USE = new Set([
   'Symbol(undici.globalDispatcher.1)',
   '__zod_globalConfig',
   '__zod_globalRegistry',
+  'Symbol(signal-exit emitter)',
 ]);
 
-let before: { named: Map<string, unknown>; globals: Map<string | symbol, unknown> } | undefined;
-
-beforeAll(() => {
-  before = {
-    named: new Map(Object.entries(watched).map(([name, read]) => [name, read()])),
-    globals: globals(),
-  };
-});
+/** This file runs again before each test file: what the globals were before that file loaded. */
+let before: { named: Map<string, unknown>; globals: Map<string | symbol, unknown> } | undefined = {
+  named: new Map(Object.entries(watched).map(([name, read]) => [name, read()])),
+  globals: globals(),
+};
 
 afterAll(() => {
   if (before === undefined) return;
