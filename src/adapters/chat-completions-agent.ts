@@ -30,6 +30,12 @@ export interface ChatCompletionsAgentOptions {
    * while recording against a live API, the run's clock otherwise.
    */
   maxRetries?: number;
+  /**
+   * The deadline of one model call (one attempt), headers and body, in ms. Default: the
+   * context's `modelTimeoutMs` (`--model-timeout`), else 600 000 (10 minutes). A call past it
+   * is retried like a dropped connection.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -59,12 +65,14 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
     }));
     const toolCalls: AgentToolCall[] = [];
     let usage = emptyUsage();
+    const timeoutMs = options.timeoutMs ?? context.modelTimeoutMs;
     for (let step = 0; step < (options.maxSteps ?? 8); step++) {
       const request = {
         fetch: context.fetch,
         baseURL: context.baseURL,
         apiKey: context.apiKey,
         signal: context.signal,
+        ...(timeoutMs !== undefined && { timeoutMs }),
         body: {
           model: context.model,
           messages,

@@ -7,6 +7,7 @@ import {
   type HostileHandler,
   json,
   raw,
+  stall,
   startHostileApi,
 } from '../runtime/testing/hostile-api.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
@@ -444,5 +445,45 @@ describe('createChatCompletionsAgent and a tool result JSON cannot carry', () =>
         /^error: get_total failed: its result cannot be sent as JSON \(a BigInt at \/total\); a tool must return a plain object or array/,
       ),
     });
+  });
+});
+
+describe('createChatCompletion: the deadline on the whole call', () => {
+  it('ends a call whose body never completes at the deadline, naming it and how to change it', async () => {
+    api.script(stall);
+    const error = await failure(
+      createChatCompletion({
+        fetch,
+        baseURL: api.url,
+        apiKey: 'test-key',
+        body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+        timeoutMs: 50,
+      }),
+    );
+    expect(error.kind).toBe('deadline');
+    expect(error.message).toBe(
+      `no complete answer from the Chat Completions API at ${api.url} within 0.05 s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (record: --model-timeout SECONDS; library: createChatCompletionsAgent's timeoutMs)`,
+    );
+  });
+
+  it('is retried like a dropped connection by the agent, with the deadline the context gives', async () => {
+    api.script(stall, json(completion()));
+    const result = await createChatCompletionsAgent({ tools: [], maxRetries: 1 })(
+      testAgentContext({ fetch, baseURL: api.url, modelTimeoutMs: 50 }),
+    );
+    expect(result.answer).toBe('hello');
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('refuses a deadline a timer cannot hold', async () => {
+    await expect(
+      createChatCompletion({
+        fetch,
+        baseURL: api.url,
+        apiKey: 'test-key',
+        body: { model: 'gpt-test', messages: [] },
+        timeoutMs: Number.POSITIVE_INFINITY,
+      }),
+    ).rejects.toThrow(/^timeoutMs Infinity is not a deadline a timer can hold/);
   });
 });

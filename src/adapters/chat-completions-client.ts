@@ -1,15 +1,25 @@
 import { ModelApiError } from '../core/errors.js';
 import { parseSseEvents } from '../replay/sse.js';
 import {
+  checkCallTimeout,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  withCallDeadline,
+} from '../runtime/call-deadline.js';
+import {
   CHAT_COMPLETIONS_API,
   cutAnswer,
   cutCause,
+  deadlineError,
   malformedAnswer,
   unreachableApi,
 } from '../runtime/call-failure.js';
 import { chatCompletionProblem, chatStreamVerdict } from '../runtime/chat-completion-check.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
+
+/** How a Chat Completions call's deadline is changed. */
+const CHAT_DEADLINE_FIX =
+  "record: --model-timeout SECONDS; library: createChatCompletionsAgent's timeoutMs";
 
 /** An assistant message of the Chat Completions API. */
 export interface ChatAssistantMessage {
@@ -54,6 +64,8 @@ export interface ChatCompletionOptions {
   apiKey: string;
   body: ChatCompletionRequest;
   signal?: AbortSignal;
+  /** The deadline of the call, headers and body. Default 600 000 ms (10 minutes). */
+  timeoutMs?: number;
 }
 
 /**
@@ -71,21 +83,23 @@ export async function createChatCompletion(
   options: ChatCompletionOptions,
 ): Promise<ChatCompletionResult> {
   const { body, baseURL } = options;
-  let text: string;
-  let response: Response;
-  try {
-    response = await options.fetch(`${baseURL.replace(/\/+$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
-      body: JSON.stringify(
-        body.stream ? { ...body, stream_options: { include_usage: true } } : body,
-      ),
-      ...(options.signal && { signal: options.signal }),
-    });
-    text = await response.text();
-  } catch (error) {
-    throw callError(error, baseURL, options.signal);
-  }
+  const timeoutMs = checkCallTimeout(options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+  const { response, text } = await withCallDeadline(
+    { timeoutMs, signal: options.signal },
+    async (signal) => {
+      const response = await options.fetch(`${baseURL.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
+        body: JSON.stringify(
+          body.stream ? { ...body, stream_options: { include_usage: true } } : body,
+        ),
+        signal,
+      });
+      return { response, text: await response.text() };
+    },
+    () => deadlineError(CHAT_COMPLETIONS_API, baseURL, timeoutMs, CHAT_DEADLINE_FIX),
+    (error) => callError(error, baseURL, options.signal),
+  );
   if (!response.ok) {
     throw new ModelApiError(
       `chat completions at ${baseURL} answered ${response.status}: ${text.slice(0, 300)}`,

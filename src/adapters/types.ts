@@ -30,6 +30,11 @@ export interface AgentContext {
    * wait; otherwise it is `clock`. Undefined: use `clock`.
    */
   retryClock?: Clock;
+  /**
+   * The deadline of one model call, headers and body, in ms: what `--model-timeout` (or
+   * HARNESS_MODEL_TIMEOUT) asked for. Undefined: the adapter's own default.
+   */
+  modelTimeoutMs?: number;
   signal: AbortSignal;
   projectDir: string;
 }

@@ -3,6 +3,7 @@ import type { AgentAdapter, AgentOutput } from '../adapters/types.js';
 import { type Clock, createRealClock, type VirtualClock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { RunStatusSchema } from '../runtime/checkpoint.js';
+import { modelTimeoutFrom } from '../runtime/model-client.js';
 import type { RunResult } from '../runtime/run-agent.js';
 import { emptyStats } from '../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceSink } from '../runtime/trace.js';
@@ -19,6 +20,8 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
     tracePath,
     async drive(options) {
       const startedAt = options.clock.now();
+      // record --model-timeout (the CLI checked it) reaches adapters as it reaches this runtime's agents.
+      const modelTimeoutMs = modelTimeoutFrom(process.env);
       const timed = timedFetch(options);
       const output = await adapter({
         prompt: task.prompt,
@@ -32,6 +35,7 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         clock: options.clock,
         // Recording: a live API's retry-after must really pass before the adapter retries.
         retryClock: options.latencies ? realWaits(options.clock) : options.clock,
+        ...(modelTimeoutMs !== undefined && { modelTimeoutMs }),
         signal: new AbortController().signal,
         projectDir: settings.projectDir,
       });

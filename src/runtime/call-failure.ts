@@ -86,3 +86,16 @@ function rootCause(error: unknown): string | undefined {
     (error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined)
   );
 }
+
+/** A call past its deadline (call-deadline.ts): `fix` names the flag or option that changes it. */
+export function deadlineError(
+  api: ModelApiName,
+  baseURL: string,
+  timeoutMs: number,
+  fix: string,
+): ModelApiError {
+  return new ModelApiError(
+    `no complete answer from ${api.name} at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (${fix})`,
+    { kind: 'deadline' },
+  );
+}

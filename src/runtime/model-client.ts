@@ -1,14 +1,19 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 import {
   cutAnswer,
   cutCause,
+  deadlineError,
   MESSAGES_API,
   malformedAnswer,
   unreachableApi,
 } from './call-failure.js';
 import { messageProblem } from './message-check.js';
+
+export { DEFAULT_MODEL_TIMEOUT_MS } from './call-deadline.js';
+
 import { statusOfErrorType } from './retryable-answer.js';
 
 export type MessageRequest = Anthropic.MessageCreateParamsNonStreaming;
@@ -45,8 +50,9 @@ export interface ModelClient {
   createMessage(request: MessageRequest, options?: ModelCallOptions): Promise<Message>;
 }
 
-/** The default deadline of one model call, headers and body: the SDK's default request timeout. */
-export const DEFAULT_MODEL_TIMEOUT_MS = 600_000;
+/** How a Messages API call's deadline is changed. */
+const MESSAGES_DEADLINE_FIX =
+  "agent and record: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs";
 
 /**
  * Wrap an `@anthropic-ai/sdk` client. With `stream`, requests go out as SSE
@@ -68,36 +74,21 @@ export function createAnthropicModel(options: {
   clock?: Clock;
 }): ModelClient {
   const { client } = options;
-  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+  const timeoutMs = checkCallTimeout(options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
   const stream = options.stream === true;
   return {
     async createMessage(request, callOptions) {
-      const deadline = new AbortController();
-      const outer = callOptions?.signal;
-      const forward = () => deadline.abort(outer?.reason);
-      if (outer?.aborted) forward();
-      else outer?.addEventListener('abort', forward, { once: true });
-      let expired = false;
-      const disarm = arm(timeoutMs, options.clock, () => {
-        expired = true;
-        deadline.abort(new Error(`the model call outlived its ${timeoutMs} ms deadline`));
-      });
-      const requestOptions = {
-        signal: deadline.signal,
-        ...(options.headers && { headers: options.headers }),
-      };
-      let message: unknown;
-      try {
-        message = stream
-          ? await client.messages.stream(request, requestOptions).finalMessage()
-          : await client.messages.create(request, requestOptions);
-      } catch (error) {
-        if (expired) throw deadlineError(timeoutMs, client.baseURL);
-        throw callError(error, client.baseURL, stream);
-      } finally {
-        disarm();
-        outer?.removeEventListener('abort', forward);
-      }
+      const message: unknown = await withCallDeadline(
+        { timeoutMs, clock: options.clock, signal: callOptions?.signal },
+        (signal) => {
+          const requestOptions = { signal, ...(options.headers && { headers: options.headers }) };
+          return stream
+            ? client.messages.stream(request, requestOptions).finalMessage()
+            : client.messages.create(request, requestOptions);
+        },
+        () => deadlineError(MESSAGES_API, client.baseURL, timeoutMs, MESSAGES_DEADLINE_FIX),
+        (error) => callError(error, client.baseURL, stream),
+      );
       const problem = messageProblem(message);
       if (problem !== undefined) throw malformedAnswer(MESSAGES_API, client.baseURL, problem);
       return message as Message;
@@ -130,33 +121,6 @@ export function modelTimeoutFrom(env: NodeJS.ProcessEnv, flag?: string): number 
   if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
   const value = env[MODEL_TIMEOUT_ENV];
   return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
-}
-
-function checkTimeout(timeoutMs: number): number {
-  if (Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs < 2 ** 31) return timeoutMs;
-  throw new ConfigError(
-    `timeoutMs ${timeoutMs} is not a deadline a timer can hold: give milliseconds above 0 and below 2^31 (default ${DEFAULT_MODEL_TIMEOUT_MS})`,
-  );
-}
-
-/** Call `expire` after `ms` unless the returned disarm runs first. */
-function arm(ms: number, clock: Clock | undefined, expire: () => void): () => void {
-  if (!clock) {
-    const timer = setTimeout(expire, ms);
-    // A pending call keeps the process alive through its socket; the timer need not.
-    timer.unref?.();
-    return () => clearTimeout(timer);
-  }
-  const cancel = new AbortController();
-  clock.sleep(ms, cancel.signal).then(expire, () => {});
-  return () => cancel.abort();
-}
-
-function deadlineError(timeoutMs: number, baseURL: string): ModelApiError {
-  return new ModelApiError(
-    `no complete answer from the Messages API at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (agent and record: --model-timeout SECONDS; library: createAnthropicModel's timeoutMs)`,
-    { kind: 'deadline' },
-  );
 }
 
 /**
