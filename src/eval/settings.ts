@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { parseShard, type Shard } from './shard.js';
-import { evalRunsDir } from './traces-folder.js';
+
+/** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
+export function evalRunsDir(projectDir: string): string {
+  return resolve(projectDir, 'runs', 'eval');
+}
 
 /**
  * How an eval run was asked for. The CLIs (`npm run eval`, `npm run record`) set

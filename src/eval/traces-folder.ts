@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ConfigError, errorMessage } from '../core/errors.js';
-
-/** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
-export function evalRunsDir(projectDir: string): string {
-  return join(projectDir, 'runs', 'eval');
-}
+import { evalRunsDir } from './settings.js';
 
 /**
  * Checked once, before any trial runs: the traces folder exists (it is created) and takes a

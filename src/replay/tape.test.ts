@@ -131,11 +131,13 @@ describe('createTape', () => {
     },
   );
 
+  /** The first event of a streamed answer. */
+  const start = sseEvent({
+    type: 'message_start',
+    message: { ...message(''), content: [], stop_reason: null },
+  });
+
   it('folds a stream that sent overloaded_error, and one that ended before message_stop', async () => {
-    const start = sseEvent({
-      type: 'message_start',
-      message: { ...message(''), content: [], stop_reason: null },
-    });
     const tape = createTape();
     answer(tape, 'a', 200, 10, {
       events: [
@@ -151,10 +153,6 @@ describe('createTape', () => {
   });
 
   it('keeps a stream that sent invalid_request_error as data: it is not retried', async () => {
-    const start = sseEvent({
-      type: 'message_start',
-      message: { ...message(''), content: [], stop_reason: null },
-    });
     const tape = createTape();
     answer(tape, 'a', 200, 10, {
       events: [
