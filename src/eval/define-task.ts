@@ -3,6 +3,7 @@ import type { RunResult } from '../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
 import type { Policy } from '../simulator/policy.js';
 import type { AgentSpec } from './agent-spec.js';
+import type { Transcript } from './report/transcript.js';
 import { readEvalSettings } from './settings.js';
 import { shardOfTrial } from './shard.js';
 import { checkTaskDeclaration } from './task-declaration.js';
@@ -15,6 +16,8 @@ declare module 'vitest' {
     /** One trial's record, read by the eval reporter. */
     trial?: TrialRecord;
     floors?: Floor[];
+    /** A replayed trial's transcript, for the HTML report (the reporter reads the files otherwise). */
+    transcript?: Transcript;
   }
 }
 
@@ -91,6 +94,7 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
             context.task.meta.floors = task.floors ?? [];
             const outcome = await runTrial({ task, variant, trial, settings });
             context.task.meta.trial = outcome.record;
+            if (outcome.transcript) context.task.meta.transcript = outcome.transcript;
             if (outcome.record.outcome === 'stale' || outcome.record.outcome === 'missing') {
               // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
               context.skip(outcome.record.messages[0] ?? outcome.record.outcome);

@@ -58,3 +58,37 @@ describe('EvalReporter', () => {
     ]);
   });
 });
+
+describe('EvalReporter transcripts', () => {
+  it('uses the transcript a trial handed over, without reading its files again', async () => {
+    const reporter = new EvalReporter({ root: '/project', preloadTranscripts: true });
+    const transcript = { system: 's', user: 'u', turns: [], finalAnswer: 'done' };
+    const record = {
+      suite: 'refund-desk',
+      task: 'T2',
+      title: 'Order not found',
+      variant: 'upgraded',
+      trial: 1,
+      outcome: 'passed',
+      messages: [],
+      modelLatenciesMs: [],
+      // Not on disk: reading it would make the transcript unavailable.
+      fixture: 'fixtures/T2/upgraded/trial-1.json',
+    };
+    reporter.onTestCaseResult({
+      parent: {
+        type: 'suite',
+        name: 'T2 Order not found',
+        parent: { type: 'suite', name: 'refund-desk' },
+      },
+      name: 'upgraded trial 1',
+      fullName: 'refund-desk > T2 Order not found > upgraded trial 1',
+      module: { moduleId: '/project/evals/t2.eval.ts' },
+      meta: () => ({ trial: record, transcript }),
+      result: () => ({ state: 'passed', errors: [] }),
+      diagnostic: () => ({ duration: 1 }),
+    } as unknown as TestCase);
+    const [only] = reporter.records;
+    expect(await reporter.transcripts.get(only!)).toEqual({ transcript });
+  });
+});

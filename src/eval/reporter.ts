@@ -115,7 +115,10 @@ export class EvalReporter implements Reporter {
       };
     }
     this.records.push(record);
-    if (this.preload) {
+    if (this.preload && meta.transcript) {
+      // Decoded in the worker from what the trial replayed: not read and checked a second time.
+      this.transcripts.set(record, Promise.resolve({ transcript: meta.transcript }));
+    } else if (this.preload) {
       if (!this.transcriptReader) {
         this.transcriptReader = import('./report/load-transcripts.js');
         // A failure surfaces through each transcript's promise, not as an unhandled rejection.

@@ -1,6 +1,7 @@
 import type { Provider } from '../adapters/types.js';
 import type { VirtualClock } from '../core/clock.js';
 import type { RunResult } from '../runtime/run-agent.js';
+import type { TraceEvent } from '../runtime/trace.js';
 
 /** What one trial run needs from the session it runs in (replay or record). */
 export interface DriveOptions {
@@ -25,6 +26,8 @@ export interface TrialDriver {
   provider: Provider;
   /** JSONL trace of the run, when the driver writes one. */
   tracePath?: string;
+  /** The events of the last run's trace, as written to `tracePath`. */
+  traceEvents?(): readonly TraceEvent[];
   drive(options: DriveOptions): Promise<RunResult>;
   dispose?(): void | Promise<void>;
 }

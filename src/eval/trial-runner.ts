@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { maskSecretValue } from '../core/secret-values.js';
-import { cassettePath } from '../replay/cassette.js';
+import { type Cassette, cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { cassetteHash } from '../replay/cassette-hash.js';
 import { networkRefusalIn } from '../replay/network-guard.js';
@@ -25,6 +25,7 @@ import {
   sharedLiveLimit,
   sharedRecordServer,
 } from './replay-runtime.js';
+import { decodeTranscript, type Transcript } from './report/transcript.js';
 import { rerecordCommand } from './rerecord.js';
 import type { EvalSettings } from './settings.js';
 import type { DriveOptions, TrialDriver } from './trial-driver.js';
@@ -42,6 +43,11 @@ export interface TrialOutcome {
   run?: RunResult;
   /** An unexpected failure of the trial itself (not of the agent under test). */
   error?: unknown;
+  /**
+   * A replayed run's conversation, decoded from the cassette it replayed and the trace it
+   * wrote: the HTML report's transcript, without reading both files again on the main thread.
+   */
+  transcript?: Transcript;
 }
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
@@ -111,6 +117,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   if (recording) return record();
 
   let replayedHash: string | undefined;
+  let replayedCassette: Cassette | undefined;
   // A replay run refuses the network while its trials run; a recording run (which replays
   // the trials it keeps, --missing-only) has msw listening instead.
   const replay: typeof replayRefusingNetwork =
@@ -128,6 +135,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     },
     async (session) => {
       replayedHash = cassetteHash(session.cassette);
+      replayedCassette = session.cassette;
       const first = session.cassette.exchanges[0]?.response;
       return driver.drive({
         fetch: session.fetch,
@@ -156,7 +164,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
   if (replayed.error !== undefined || !replayed.value) {
     return { record: { ...base, messages: [errorMessage(replayed.error)] }, error: replayed.error };
   }
-  return finish(replayed.value, replayed.latenciesMs, {
+  const outcome = finish(replayed.value, replayed.latenciesMs, {
     ...(replayed.meta && {
       source: replayed.meta.source,
       model: replayed.meta.model,
@@ -165,6 +173,10 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     }),
     ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
   });
+  if (replayedCassette) {
+    outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+  }
+  return outcome;
 
   async function record(): Promise<TrialOutcome> {
     const taken = await otherSuitesCassette(file, task.agent.suite);
@@ -264,9 +276,11 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
   const mode = task.mode ?? task.agent.mode ?? 'unattended';
   const approver = task.approver ?? task.agent.approver;
   const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+  let trace: ReturnType<typeof createBufferedJsonlTrace> | undefined;
   return {
     provider: 'anthropic',
     tracePath,
+    traceEvents: () => trace?.events() ?? [],
     ...(harness.dispose && { dispose: () => harness.dispose?.() }),
     async drive(options) {
       if (!options.latencies) {
@@ -306,7 +320,8 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
     },
   };
   function run(model: ModelClient, options: DriveOptions): Promise<RunResult> {
-    const trace = createBufferedJsonlTrace(tracePath);
+    const runTrace = createBufferedJsonlTrace(tracePath);
+    trace = runTrace;
     return runAgent({
       harness,
       model,
@@ -315,10 +330,10 @@ function harnessDriver(request: TrialRequest, harness: Harness): TrialDriver {
       clock: options.clock,
       mode,
       ...(approver && { approver }),
-      trace,
+      trace: runTrace,
       runId: `${task.id}-${variant}-${trial}`,
       task: task.id,
-    }).finally(trace.flush);
+    }).finally(runTrace.flush);
   }
 }
 

@@ -215,9 +215,12 @@ function createEmpty(file: string): number {
  * when the trial ends. A trial is replayed again rather than resumed, so it needs no
  * crash-safe appends, and one write costs less than a write per event.
  */
-export function createBufferedJsonlTrace(
-  file: string,
-): TraceSink & { readonly file: string; flush(): Promise<void> } {
+export function createBufferedJsonlTrace(file: string): TraceSink & {
+  readonly file: string;
+  flush(): Promise<void>;
+  /** The events as the file holds them (redacted), read back from the lines. */
+  events(): TraceEvent[];
+} {
   const lines: string[] = [];
   return {
     file,
@@ -225,6 +228,7 @@ export function createBufferedJsonlTrace(
       lines.push(`${JSON.stringify(redactValue(event))}\n`);
     },
     flush: async () => onTraceFile(file, () => rewriteTrace(file, lines.join(''))),
+    events: () => lines.map((line) => JSON.parse(line) as TraceEvent),
   };
 }
 

@@ -1,0 +1,65 @@
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createRefundDeskHarness,
+  REFUND_DESK_VARIANTS,
+  type RefundDeskVariant,
+} from '../reference-agents.js';
+import { defineAgent } from './agent-spec.js';
+import { loadTranscript } from './report/load-transcripts.js';
+import { readEvalSettings } from './settings.js';
+import { runTrial } from './trial-runner.js';
+
+const repo = join(import.meta.dirname, '../..');
+let project: string;
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'harness-evals-transcript-'));
+  await mkdir(join(project, 'fixtures/T2/upgraded'), { recursive: true });
+  await copyFile(join(repo, 'AGENTS.md'), join(project, 'AGENTS.md'));
+  await copyFile(
+    join(repo, 'fixtures/T2/upgraded/trial-1.json'),
+    join(project, 'fixtures/T2/upgraded/trial-1.json'),
+  );
+});
+afterAll(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+describe('a replayed trial hands over its transcript', () => {
+  it('equal to the one the report would read back from its cassette and trace', async () => {
+    const agent = defineAgent({
+      suite: 'refund-desk',
+      variants: REFUND_DESK_VARIANTS,
+      mode: 'unattended',
+      createHarness: (variant, options) =>
+        createRefundDeskHarness(variant as RefundDeskVariant, {
+          projectDir: options.projectDir,
+          instructionFiles: ['AGENTS.md'],
+        }),
+    });
+    const outcome = await runTrial({
+      task: {
+        agent,
+        id: 'T2',
+        title: 'Order not found',
+        prompt: 'How far along is the refund for order ORD3003?',
+        check: () => {},
+      },
+      variant: 'upgraded',
+      trial: 1,
+      settings: readEvalSettings({ HARNESS_EVAL_ROOT: project, HARNESS_EVAL_TRIALS: '1' }),
+    });
+    expect(outcome.record.outcome, outcome.record.messages.join('; ')).toBe('passed');
+    const fromDisk = await loadTranscript(outcome.record, project);
+    expect('transcript' in fromDisk && fromDisk.transcript.turns.length).toBeGreaterThan(1);
+    expect(outcome.transcript).toEqual('transcript' in fromDisk && fromDisk.transcript);
+    // The trace's part is in it: the harness's decision on each tool call.
+    const calls = outcome.transcript?.turns.flatMap((turn) =>
+      turn.blocks.flatMap((block) => (block.kind === 'tool' ? [block.call] : [])),
+    );
+    expect(calls?.length).toBeGreaterThan(0);
+    expect(calls?.every((call) => typeof call.decision === 'string')).toBe(true);
+  });
+});
