@@ -7,7 +7,9 @@ export type Raced<T> = { kind: 'settled'; outcome: T } | { kind: 'timeout'; late
  * both end user code. `work` gets the clock to wait on and the signal that aborts with
  * `reason()` at the deadline (asked for when needed: creating one costs more than a hook that
  * answers at once). It must not throw or reject (map a failure to an outcome), and answers
- * with a promise when it may take time.
+ * with a promise when it may take time. Its sleeps on the clock it gets end at the deadline
+ * (they reject with `reason()`, and later ones at once), signal or not: abandoned work cannot
+ * move the run's virtual time after the run moved on.
  *
  * On a virtual clock the work holds time still while it runs, so real I/O cannot lose the race
  * to a deadline that is not due; time moves while it sleeps on the clock it is handed. Work
@@ -27,7 +29,7 @@ export function raceDeadline<T>(
   const hold = clock.hold?.();
   let running: T | Promise<T>;
   try {
-    running = work(hold?.clock ?? clock, cancel.signal);
+    running = work(new EndingAt(hold?.clock ?? clock, cancel.signal), cancel.signal);
   } catch (error) {
     // Against the contract, but a hold never released would stop the virtual clock for good.
     hold?.release();
@@ -83,13 +85,32 @@ async function race<T>(
   clearTimeout(realDeadline);
   hold?.release();
   if (first === undefined) {
-    // Cancel the work, not abandon it: its signal fires. (A hook's waits on the clock end too,
-    // hook-deadline.ts; a tool's end only if it passes the signal.)
+    // Cancel the work, not abandon it: its signal fires, and its waits on the clock end.
     cancel.fire();
     return { kind: 'timeout', late: running };
   }
   timer.abort(TIMER_NOT_NEEDED);
   return { kind: 'settled', outcome: first.outcome };
+}
+
+/** `clock`, with every sleep also ended by `deadline`. */
+class EndingAt implements Clock {
+  readonly #clock: Clock;
+  readonly #deadline: () => AbortSignal;
+
+  constructor(clock: Clock, deadline: () => AbortSignal) {
+    this.#clock = clock;
+    this.#deadline = deadline;
+  }
+
+  now(): number {
+    return this.#clock.now();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    const deadline = this.#deadline();
+    return this.#clock.sleep(ms, signal ? AbortSignal.any([signal, deadline]) : deadline);
+  }
 }
 
 /** A shared abort reason: `abort()` without one builds a DOMException, stack and all, per call. */

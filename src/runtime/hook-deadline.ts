@@ -1,4 +1,3 @@
-import type { Clock } from '../core/clock.js';
 import { type Raced, raceDeadline } from '../core/deadline.js';
 import { ConfigError, HookTimeoutError, hookTimeoutProblem } from '../core/errors.js';
 import { isThenable } from '../core/thenable.js';
@@ -43,9 +42,9 @@ export function callHook<T>(
     run.clock,
     timeoutMs,
     () => new HookTimeoutError(label, timeoutMs),
-    (clock, deadline): HookCall<T> | Promise<HookCall<T>> => {
+    (clock): HookCall<T> | Promise<HookCall<T>> => {
       try {
-        const answer = hook(withClock(run, new EndingAt(clock, deadline)));
+        const answer = hook(withClock(run, clock));
         // A hostile answer's `then` may throw: reading it is inside the try.
         if (!isThenable(answer)) return { kind: 'answered', answer };
         return Promise.resolve(answer).then(
@@ -68,24 +67,4 @@ function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): H
     kind: 'timeout',
     problem: hookTimeoutProblem(label, timeoutMs),
   };
-}
-
-/** `clock`, with every sleep also ended by `deadline`. */
-class EndingAt implements Clock {
-  readonly #clock: Clock;
-  readonly #deadline: () => AbortSignal;
-
-  constructor(clock: Clock, deadline: () => AbortSignal) {
-    this.#clock = clock;
-    this.#deadline = deadline;
-  }
-
-  now(): number {
-    return this.#clock.now();
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    const deadline = this.#deadline();
-    return this.#clock.sleep(ms, signal ? AbortSignal.any([signal, deadline]) : deadline);
-  }
 }

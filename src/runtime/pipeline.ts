@@ -402,7 +402,8 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
 
 type Executed =
   | { kind: 'ok'; value: unknown }
-  | { kind: 'failed'; message: string }
+  /** `cutOff`: it failed with its deadline's own error (a wait the timeout ended). */
+  | { kind: 'failed'; message: string; cutOff?: true }
   | { kind: 'timeout'; ms: number; late: LateOutcome };
 
 async function execute(
@@ -421,7 +422,11 @@ async function execute(
         ...(idempotencyKey !== undefined && { idempotencyKey }),
       }))().then(
       (value): Executed => ({ kind: 'ok', value }),
-      (error: unknown): Executed => ({ kind: 'failed', message: errorMessage(error) }),
+      (error: unknown): Executed => ({
+        kind: 'failed',
+        message: errorMessage(error),
+        ...(error instanceof ToolTimeoutError && { cutOff: true as const }),
+      }),
     );
   const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
   if (timeoutMs === undefined) return run(state.clock, () => new AbortController().signal);

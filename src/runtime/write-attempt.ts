@@ -2,8 +2,13 @@ import type { WriteIntent, WriteLog } from './idempotency.js';
 import { resultText } from './tool-output.js';
 import type { Decision, RunState } from './types.js';
 
-/** How a write that outlived its timeout ended, when it ends at all. */
-export type LateOutcome = Promise<{ kind: 'ok'; value: unknown } | { kind: 'failed' }>;
+/**
+ * How a write that outlived its timeout ended, when it ends at all. `cutOff`: it failed with
+ * its deadline's own error (a wait the timeout ended), not by itself.
+ */
+export type LateOutcome = Promise<
+  { kind: 'ok'; value: unknown } | { kind: 'failed'; cutOff?: true }
+>;
 
 /** One execution of a write, logged around it: intent before, outcome after. */
 export interface WriteAttempt {
@@ -12,7 +17,10 @@ export interface WriteAttempt {
   done(output: string): Promise<void>;
   /** The tool threw: nothing was written, a later call may run it. */
   failed(): Promise<void>;
-  /** The write timed out but may still finish: log its outcome if it does. */
+  /**
+   * The write timed out but may still finish: log its outcome if it does. A write cut off by
+   * its timeout stays unknown: it may have written before the wait that was ended.
+   */
   settleLate(late: LateOutcome): void;
 }
 
@@ -33,7 +41,7 @@ export function writeAttempt(
     settleLate(late) {
       void late
         .then((outcome) => {
-          if (outcome.kind === 'failed') return failed();
+          if (outcome.kind === 'failed') return outcome.cutOff ? undefined : failed();
           const text = resultText(outcome.value);
           return done(text.ok ? text.text : `(the write was made, but ${text.reason})`);
         })

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Clock, VirtualClock } from '../core/clock.js';
+import { ToolTimeoutError } from '../core/errors.js';
+import { defineTool } from './define-tool.js';
+import { createWriteLog, type WriteLogEntry } from './idempotency.js';
+import { createToolPipeline } from './pipeline.js';
+import { testRunState } from './testing/run-state.js';
+import type { ToolExecuteContext } from './types.js';
+
+/**
+ * A tool that timed out is abandoned, and may ignore its signal. Its waits on the run's clock
+ * end at the deadline (pending ones reject, later ones reject at once), so it cannot move the
+ * run's virtual time after the run moved on.
+ */
+
+/** A tool that ignores its signal and sleeps on the clock `pick` chooses from its context. */
+function sleeper(pick: (context: ToolExecuteContext) => Clock, effect: 'read' | 'write' = 'read') {
+  const seen: { ended?: unknown; slept: boolean; executions: number } = {
+    slept: false,
+    executions: 0,
+  };
+  const tool = defineTool({
+    name: effect === 'read' ? 'get_slow' : 'set_slow',
+    description: 'Ignores its signal and sleeps 10 s',
+    effect,
+    timeoutMs: 3000,
+    parameters: z.object({}),
+    execute: async (_args, context) => {
+      seen.executions += 1;
+      try {
+        await pick(context).sleep(10_000);
+        seen.slept = true;
+      } catch (error) {
+        seen.ended = error;
+        throw error;
+      }
+      return 'slept';
+    },
+  });
+  return { tool, seen };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('a tool that timed out and keeps sleeping on the run clock', () => {
+  it.each([
+    ['context.clock', (context: ToolExecuteContext) => context.clock],
+    ['context.run.clock', (context: ToolExecuteContext) => context.run.clock],
+  ])('ends its pending sleep on %s at the deadline; time stays there', async (_name, pick) => {
+    const { tool, seen } = sleeper(pick);
+    const state = testRunState();
+    const clock = state.clock as VirtualClock;
+    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
+      { id: 'a', name: tool.name, input: {} },
+      state,
+    );
+    expect(record.decision).toBe('timeout');
+    expect(record.ms).toBe(3000);
+    await settle();
+    expect(seen.ended).toBeInstanceOf(ToolTimeoutError);
+    expect(seen.slept).toBe(false);
+    expect(clock.pending()).toBe(0);
+    // The run goes on: its next wait is not cut short by the abandoned tool's 10 s.
+    const later = clock.sleep(1000).then(() => clock.now());
+    expect(await later).toBe(4000);
+    await settle();
+    expect(clock.now()).toBe(4000);
+  });
+
+  it('ends a sleep the tool starts after its deadline at once, without moving time', async () => {
+    let release!: () => void;
+    const working = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let ended: unknown;
+    const tool = defineTool({
+      name: 'get_late',
+      description: 'Real work past its deadline, then a sleep on the run clock',
+      effect: 'read',
+      timeoutMs: 20,
+      parameters: z.object({}),
+      execute: async (_args, { run }) => {
+        await working;
+        await run.clock.sleep(5000).catch((error: unknown) => {
+          ended = error;
+        });
+        return 'done';
+      },
+    });
+    const state = testRunState();
+    const clock = state.clock as VirtualClock;
+    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
+      { id: 'a', name: tool.name, input: {} },
+      state,
+    );
+    expect(record.decision).toBe('timeout');
+    expect(clock.now()).toBe(20);
+    release();
+    await settle();
+    await settle();
+    expect(ended).toBeInstanceOf(ToolTimeoutError);
+    expect(clock.pending()).toBe(0);
+    expect(clock.now()).toBe(20);
+  });
+
+  it('leaves a write whose sleep the deadline ended with an unknown outcome: a retry does not run it', async () => {
+    const { tool, seen } = sleeper((context) => context.clock, 'write');
+    const entries: WriteLogEntry[] = [];
+    const writes = createWriteLog([], async (entry) => {
+      entries.push(entry);
+    });
+    const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
+    const state = testRunState();
+    const first = await pipeline.run({ id: 'a', name: tool.name, input: {} }, state);
+    expect(first.record.decision).toBe('timeout');
+    await settle();
+    expect(seen.ended).toBeInstanceOf(ToolTimeoutError);
+    // Cut off by the harness, not failed by itself: it may have written before its sleep.
+    expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual(['intent']);
+    const retry = await pipeline.run({ id: 'b', name: tool.name, input: {} }, state);
+    expect(retry.record.decision).toBe('outcome_unknown');
+    expect(seen.executions).toBe(1);
+  });
+
+  it('still lets a timed-out write that failed by itself be retried (its intent is cleared)', async () => {
+    let release!: () => void;
+    const working = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let executions = 0;
+    const tool = defineTool({
+      name: 'set_refused',
+      description: 'Real work past its deadline, then the downstream system refuses',
+      effect: 'write',
+      timeoutMs: 20,
+      parameters: z.object({}),
+      execute: async () => {
+        executions += 1;
+        if (executions > 1) return 'written';
+        await working;
+        throw new Error('downstream refused the request');
+      },
+    });
+    const entries: WriteLogEntry[] = [];
+    const writes = createWriteLog([], async (entry) => {
+      entries.push(entry);
+    });
+    const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
+    const state = testRunState();
+    expect(
+      (await pipeline.run({ id: 'a', name: tool.name, input: {} }, state)).record.decision,
+    ).toBe('timeout');
+    release();
+    await settle();
+    await settle();
+    expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual([
+      'intent',
+      'cleared',
+    ]);
+    expect(
+      (await pipeline.run({ id: 'b', name: tool.name, input: {} }, state)).record.decision,
+    ).toBe('allow');
+  });
+});
