@@ -80,12 +80,12 @@ export class ToolTimeoutError extends HarnessError {
   }
 }
 
-/** What an abandoned hook's own waits on the run clock reject with, at its deadline. */
 /** What a hook past its deadline is told and reported as: the hook, the deadline and the fix. */
 export function hookTimeoutProblem(hook: string, timeoutMs: number): string {
   return `${hook} did not answer within ${timeoutMs} ms (make it answer sooner, or raise hooks.timeoutMs)`;
 }
 
+/** At a hook's deadline: its signal's reason, and what its own waits on the run clock reject with. */
 export class HookTimeoutError extends HarnessError {
   constructor(hook: string, timeoutMs: number) {
     super('hook_timeout', hookTimeoutProblem(hook, timeoutMs));

@@ -1,7 +1,7 @@
 import { type Raced, raceDeadline } from '../core/deadline.js';
 import { ConfigError, HookTimeoutError, hookTimeoutProblem } from '../core/errors.js';
 import { isThenable } from '../core/thenable.js';
-import { withClock } from './run-state-view.js';
+import { forHook } from './run-state-view.js';
 import { timeoutMsProblem } from './timeout-ms.js';
 import type { Hooks, RunState } from './types.js';
 
@@ -19,6 +19,13 @@ export function hookTimeoutMs(hooks: Hooks | undefined): number {
   );
 }
 
+/** The deadline of every hook call of a pipeline, and the run's signal that ends them all. */
+export interface HookDeadline {
+  timeoutMs: number;
+  /** The run's: aborted when the run is cancelled. */
+  signal?: AbortSignal | undefined;
+}
+
 /** How one hook call ended. */
 export type HookCall<T> =
   | { kind: 'answered'; answer: T }
@@ -30,21 +37,24 @@ export type HookCall<T> =
  * raceDeadline): real I/O in a hook cannot time out early in an eval, a sleep on `run.clock`
  * moves virtual time, and a hook that never settles ends after the deadline in real time.
  * At the deadline the hook's own waits on `run.clock` end too, so an abandoned hook cannot
- * move the run's virtual time later.
+ * move the run's virtual time later, and `run.signal` aborts (as it does when the run is
+ * cancelled) so that the hook can stop its own work.
  */
 export function callHook<T>(
   label: string,
-  timeoutMs: number,
+  deadline: HookDeadline,
   run: RunState,
   hook: (run: RunState) => T | Promise<T>,
 ): HookCall<T> | Promise<HookCall<T>> {
+  const { timeoutMs, signal: runSignal } = deadline;
   const raced = raceDeadline(
     run.clock,
     timeoutMs,
     () => new HookTimeoutError(label, timeoutMs),
-    (clock): HookCall<T> | Promise<HookCall<T>> => {
+    (clock, expired): HookCall<T> | Promise<HookCall<T>> => {
+      const signal = runSignal ? () => AbortSignal.any([expired(), runSignal]) : expired;
       try {
-        const answer = hook(withClock(run, clock));
+        const answer = hook(forHook(run, clock, signal));
         // A hostile answer's `then` may throw: reading it is inside the try.
         if (!isThenable(answer)) return { kind: 'answered', answer };
         return Promise.resolve(answer).then(

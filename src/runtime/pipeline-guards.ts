@@ -1,7 +1,7 @@
 import { errorMessage } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { valueKind } from '../core/value-kind.js';
-import { callHook } from './hook-deadline.js';
+import { callHook, type HookDeadline } from './hook-deadline.js';
 import type {
   ApprovalAnswer,
   PermissionDecision,
@@ -107,7 +107,7 @@ export async function askApprover(
  */
 export async function runPostToolUse(
   hooks: readonly PostToolUseHook[],
-  timeoutMs: number,
+  deadline: HookDeadline,
   call: ToolCall,
   value: string,
   run: RunState,
@@ -116,7 +116,7 @@ export async function runPostToolUse(
   for (const [index, hook] of hooks.entries()) {
     const label = hookLabel('PostToolUse', hook, index);
     const shown = output;
-    const called = await callHook(label, timeoutMs, run, (view) => hook(call, shown, view));
+    const called = await callHook(label, deadline, run, (view) => hook(call, shown, view));
     if (called.kind === 'timeout') return { ok: false, problem: called.problem };
     if (called.kind === 'threw') {
       // Its error text may quote what it was masking.

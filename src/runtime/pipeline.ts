@@ -53,6 +53,8 @@ export interface ToolPipelineOptions {
    * the recorded result instead of running it again (resumed and retried runs).
    */
   writes?: WriteLog;
+  /** The run's: aborted when the run is cancelled. Each hook's `run.signal` aborts with it. */
+  signal?: AbortSignal;
   /** The approver may answer `'defer'`: the outcome is marked `deferred` (the run can pause). */
   canDefer?: boolean;
 }
@@ -99,7 +101,7 @@ const HARNESS_FAULT =
  */
 export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const hookDeadline = hookTimeoutMs(options.hooks);
+  const hookDeadline = { timeoutMs: hookTimeoutMs(options.hooks), signal: options.signal };
   const oneWriteAtATime = createKeyedQueue();
 
   async function run(call: ToolCall, state: RunState): Promise<ToolOutcome> {

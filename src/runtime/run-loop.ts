@@ -105,6 +105,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
       ...(context.writes && { writes: context.writes }),
       ...(checkpoints && { canDefer: true }),
+      ...(context.signal && { signal: context.signal }),
     });
   const pipeline = pipelineFor(remembering(context.approver));
   const runState: RunState = {

@@ -18,6 +18,22 @@ export function withClock(state: RunState, clock: Clock): RunState {
   return linked(state, 'clock', clock);
 }
 
+/**
+ * `state` as one hook call sees it: the clock it was raced on, and its signal (made when the
+ * hook first reads it: most hooks never do).
+ */
+export function forHook(state: RunState, clock: Clock, signal: () => AbortSignal): RunState {
+  const view = linked(state, 'clock', clock);
+  let made: AbortSignal | undefined;
+  return Object.defineProperty(view, 'signal', {
+    get: () => {
+      made ??= signal();
+      return made;
+    },
+    enumerable: true,
+  });
+}
+
 function linked<K extends keyof RunState>(state: RunState, key: K, value: RunState[K]): RunState {
   const view: RunState = Object.create(state);
   return Object.defineProperty(view, key, { value, enumerable: true });

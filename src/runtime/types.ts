@@ -60,6 +60,12 @@ export interface RunState {
    * parallel, so they are not in `history` yet); absent outside a batch.
    */
   readonly earlierInBatch?: readonly ToolCall[];
+  /**
+   * Hooks only: aborted when this hook call's deadline passes (`hooks.timeoutMs`) or the run is
+   * cancelled, with the reason. Pass it on (`fetch(url, { signal })`,
+   * `run.clock.sleep(ms, signal)`) so the hook's own work stops then. Tools get `context.signal`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface ToolExecuteContext {
