@@ -1,6 +1,5 @@
-import type { Clock } from '../core/clock.js';
-import { raceDeadline } from '../core/deadline.js';
-import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { errorMessage } from '../core/errors.js';
+import { executeTool } from './execute-tool.js';
 import { callHook, hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import type { PermissionPolicy } from './permissions.js';
@@ -13,7 +12,7 @@ import {
   readPreToolUse,
   runPostToolUse,
 } from './pipeline-guards.js';
-import { inBatch, withClock } from './run-state-view.js';
+import { inBatch } from './run-state-view.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type {
@@ -27,12 +26,7 @@ import type {
   ToolDefinition,
 } from './types.js';
 import { validateInput } from './validate.js';
-import {
-  type LateOutcome,
-  timedOutWriteMessage,
-  unknownOutcomeMessage,
-  writeAttempt,
-} from './write-attempt.js';
+import { timedOutWriteMessage, unknownOutcomeMessage, writeAttempt } from './write-attempt.js';
 
 /** What a harness turns on around the same tools. Anything left out is off (the baseline). */
 export interface ToolPipelineOptions {
@@ -352,7 +346,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           },
         );
       }
-      const executed = await execute(tool, args, state, options.timeouts ?? false, key);
+      const executed = await executeTool(tool, args, state, options.timeouts ?? false, key);
       if (executed.kind === 'timeout' && attempt) {
         attempt.settleLate(executed.late);
         return finish('timeout', timedOutWriteMessage(tool.name, executed.ms), true);
@@ -400,45 +394,4 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
     runAll: (calls, state) =>
       Promise.all(calls.map((call, index) => run(call, inBatch(state, calls.slice(0, index))))),
   };
-}
-
-type Executed =
-  | { kind: 'ok'; value: unknown }
-  /** `cutOff`: it failed with its deadline's own error (a wait the timeout ended). */
-  | { kind: 'failed'; message: string; cutOff?: true }
-  | { kind: 'timeout'; ms: number; late: LateOutcome };
-
-async function execute(
-  tool: ToolDefinition,
-  args: Record<string, unknown>,
-  state: RunState,
-  enforceTimeout: boolean,
-  idempotencyKey: string | undefined,
-): Promise<Executed> {
-  const run = (clock: Clock, signal: () => AbortSignal): Promise<Executed> =>
-    (async () =>
-      tool.execute(args as never, {
-        signal: signal(),
-        clock,
-        run: withClock(state, clock),
-        ...(idempotencyKey !== undefined && { idempotencyKey }),
-      }))().then(
-      (value): Executed => ({ kind: 'ok', value }),
-      (error: unknown): Executed => ({
-        kind: 'failed',
-        message: errorMessage(error),
-        ...(error instanceof ToolTimeoutError && { cutOff: true as const }),
-      }),
-    );
-  const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
-  if (timeoutMs === undefined) return run(state.clock, () => new AbortController().signal);
-  const raced = await raceDeadline(
-    state.clock,
-    timeoutMs,
-    () => new ToolTimeoutError(tool.name, timeoutMs),
-    run,
-  );
-  return raced.kind === 'settled'
-    ? raced.outcome
-    : { kind: 'timeout', ms: timeoutMs, late: raced.late as LateOutcome };
 }
