@@ -128,6 +128,8 @@ const PendingApprovalSchema = z
       .min(1),
     /** Answers already given for this batch before it paused (by tool_use id). */
     answers: z.record(z.string(), z.boolean()),
+    /** Its calls (by tool_use id) that reached the write log before it paused: their write keys. */
+    made: z.record(z.string(), z.string().min(1)).optional(),
   })
   .strict();
 

@@ -51,6 +51,13 @@ export interface ToolPipelineOptions {
   signal?: AbortSignal;
   /** The approver may answer `'defer'`: the outcome is marked `deferred` (the run can pause). */
   canDefer?: boolean;
+  /**
+   * A paused batch run again: its calls (by tool_use id) that reached the write log before the
+   * pause, with their write keys. They ran already, so they are answered from the log (the
+   * recorded result, or an unknown outcome) without passing validation, hooks, permission and
+   * approval again: a gate that now refuses or breaks would tell the model they did not run.
+   */
+  madeBeforePause?: ReadonlyMap<string, string>;
 }
 
 export interface ToolOutcome {
@@ -64,6 +71,8 @@ export interface ToolOutcome {
    * still says what happened to the call, so it stays in the history, stats and trace.
    */
   fatal?: string;
+  /** The key of the write this call made, started or was answered with from the write log. */
+  writeKey?: string;
 }
 
 export interface ToolPipeline {
@@ -156,6 +165,55 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
 
     let input = call.input;
     let args = input as Record<string, unknown>;
+    /**
+     * PostToolUse hooks see everything that came from the tool: its output or its failure text.
+     * A broken one hides it: it may have been the hook that masks it.
+     */
+    const postToolUse = (value: string) =>
+      runPostToolUse(
+        options.hooks?.postToolUse ?? [],
+        hookDeadline,
+        { ...call, input },
+        value,
+        state,
+      );
+    const respond = async (decision: Decision, value: string, replayed?: boolean) => {
+      const shown = await postToolUse(value);
+      const extra = replayed ? { replayed } : {};
+      if (!shown.ok) {
+        // The call ran: its decision stays, so a write that was made is counted as made.
+        const made = tool.effect === 'write' ? ' The write was made: do not make it again.' : '';
+        return finish(
+          decision,
+          `${tool.name} ran, but ${shown.problem}, so its result is not shown.${made} ${HARNESS_FAULT}`,
+          true,
+          extra,
+        );
+      }
+      const output =
+        options.truncateAt === undefined
+          ? shown.text
+          : truncateResult(shown.text, options.truncateAt);
+      return finish(decision, output, false, extra);
+    };
+
+    /** The write log's answer for a write it knows, so that the write is not run (again). */
+    const fromLog = (key: string): ToolOutcome | Promise<ToolOutcome> | undefined => {
+      // Already executed (before a crash or a pause, or earlier in this run): the same answer.
+      const recorded = options.writes?.get(key);
+      if (recorded) return respond(recorded.decision, recorded.output, true);
+      // Started before without a recorded outcome (timed out, interrupted): never run it twice.
+      const unresolved = options.writes?.unresolved(key);
+      if (!unresolved) return undefined;
+      return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
+    };
+
+    const madeKey = options.madeBeforePause?.get(call.id);
+    if (madeKey !== undefined) {
+      const answered = await oneWriteAtATime(madeKey, async () => fromLog(madeKey));
+      if (answered) return { ...answered, writeKey: madeKey };
+    }
+
     if (options.validate) {
       const checked = validated(input);
       if (!('ok' in checked)) return checked;
@@ -240,46 +298,13 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
     }
 
-    /**
-     * PostToolUse hooks see everything that came from the tool: its output or its failure text.
-     * A broken one hides it: it may have been the hook that masks it.
-     */
-    const postToolUse = (value: string) =>
-      runPostToolUse(
-        options.hooks?.postToolUse ?? [],
-        hookDeadline,
-        { ...call, input },
-        value,
-        state,
-      );
-    const respond = async (decision: Decision, value: string, replayed?: boolean) => {
-      const shown = await postToolUse(value);
-      const extra = replayed ? { replayed } : {};
-      if (!shown.ok) {
-        // The call ran: its decision stays, so a write that was made is counted as made.
-        const made = tool.effect === 'write' ? ' The write was made: do not make it again.' : '';
-        return finish(
-          decision,
-          `${tool.name} ran, but ${shown.problem}, so its result is not shown.${made} ${HARNESS_FAULT}`,
-          true,
-          extra,
-        );
-      }
-      const output =
-        options.truncateAt === undefined
-          ? shown.text
-          : truncateResult(shown.text, options.truncateAt);
-      return finish(decision, output, false, extra);
-    };
-
-    return oneWriteAtATime(writeKey, async () => {
-      const recorded = writeKey === undefined ? undefined : options.writes?.get(writeKey);
-      // Already executed (before a crash, or earlier in this run): the same answer, no second write.
-      if (recorded) return respond(recorded.decision, recorded.output, true);
-      // Started before without a recorded outcome (timed out, interrupted): never run it twice.
-      const unresolved = writeKey === undefined ? undefined : options.writes?.unresolved(writeKey);
-      if (unresolved) {
-        return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
+    // Set once the write log answered this call or logged its intent: the write may have run.
+    const reached = { log: false };
+    const outcome = await oneWriteAtATime(writeKey, async () => {
+      const answered = writeKey === undefined ? undefined : fromLog(writeKey);
+      if (answered) {
+        reached.log = true;
+        return answered;
       }
 
       let decision: Decision = 'allow';
@@ -346,6 +371,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           },
         );
       }
+      reached.log = attempt !== undefined;
       const executed = await executeTool(tool, args, state, options.timeouts ?? false, key);
       if (executed.kind === 'timeout' && attempt) {
         attempt.settleLate(executed.late);
@@ -386,6 +412,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         fatal: `${tool.name} ran, but its outcome could not be logged (write ${writeKey}): ${unlogged}; it is left with an unknown outcome, so a resumed run will not make it again: a human must resolve it`,
       };
     });
+    return reached.log && writeKey !== undefined ? { ...outcome, writeKey } : outcome;
   }
 
   return {

@@ -94,7 +94,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       if (typeof answer === 'boolean') answers.set(call.id, answer);
       return answer;
     });
-  const pipelineFor = (approver: Approver | undefined) =>
+  const pipelineFor = (approver: Approver | undefined, madeBeforePause?: Map<string, string>) =>
     createToolPipeline({
       tools: harness.tools,
       ...(harness.validate !== undefined && { validate: harness.validate }),
@@ -106,6 +106,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       ...(context.writes && { writes: context.writes }),
       ...(checkpoints && { canDefer: true }),
       ...(context.signal && { signal: context.signal }),
+      ...(madeBeforePause && { madeBeforePause }),
     });
   const pipeline = pipelineFor(remembering(context.approver));
   const runState: RunState = {
@@ -245,11 +246,16 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
         ? []
         : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
     );
+    // Calls that may have written: run again on resume, they are answered from the write log.
+    const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
+      deferred === undefined && writeKey !== undefined ? [[record.id, writeKey] as const] : [],
+    );
     state.pending = {
       step: state.step,
       calls: [...calls],
       requests,
       answers: Object.fromEntries(answers),
+      ...(made.length > 0 && { made: Object.fromEntries(made) }),
     };
     for (const request of requests) {
       trace?.write({
@@ -282,7 +288,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const approver: Approver = async (call, reason) =>
       decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
     answers = new Map(Object.entries(pending.answers));
-    const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver)));
+    const made = new Map(Object.entries(pending.made ?? {}));
+    const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));
     if (!Array.isArray(outcomes)) return outcomes;
     if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
       return pause(pending.calls, outcomes);

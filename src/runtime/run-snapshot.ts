@@ -10,6 +10,8 @@ export interface PendingApproval {
   calls: ToolCall[];
   requests: Array<{ id: string; tool: string; input: unknown; reason: string }>;
   answers: Record<string, boolean>;
+  /** Calls of the batch (by tool_use id) that reached the write log before the pause: their keys. */
+  made?: Record<string, string> | undefined;
 }
 
 /** Everything the loop changes as it runs: what a checkpoint saves and a resume restores. */
