@@ -9,8 +9,9 @@ import type { Harness } from './harness.js';
 import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createFailingTrace } from './testing/failing-trace.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import { createMemoryTrace, type TraceEvent, type TraceSink, TraceWriteError } from './trace.js';
+import { createMemoryTrace, type TraceSink, TraceWriteError } from './trace.js';
 
 /**
  * The run as a whole when user code in the tool pipeline breaks: the model gets a failed
@@ -222,34 +223,6 @@ describe('runLoop when the write log fails', () => {
 });
 
 describe('runLoop when the trace cannot be written', () => {
-  /**
-   * A sink that keeps the events before `failOn`, then throws on that and every later one, or
-   * rejects (at once, or a timer later, as a write to a slow disk would).
-   */
-  function failingTrace(
-    failOn: TraceEvent['type'],
-    how: 'throws' | 'rejects' | 'rejects later' = 'throws',
-  ) {
-    const events: TraceEvent[] = [];
-    let broken = false;
-    const sink: TraceSink & { events: TraceEvent[] } = {
-      events,
-      write(event) {
-        if (event.type === failOn) broken = true;
-        if (!broken) {
-          events.push(event);
-          return;
-        }
-        if (how === 'throws') throw new Error('disk full');
-        // An async sink written against the type (write returns void): its rejection is the failure.
-        if (how === 'rejects') return Promise.reject(new Error('disk full')) as never;
-        return new Promise((_, reject) =>
-          setTimeout(() => reject(new Error('disk full')), 5),
-        ) as never;
-      },
-    };
-    return sink;
-  }
   const resume = (model: ModelClient, checkpoints: CheckpointStore) =>
     resumeAgent({
       runId: 'run-1',
@@ -268,7 +241,7 @@ describe('runLoop when the trace cannot be written', () => {
       writesExecuted = 0;
       const checkpoints = createMemoryCheckpointStore();
       const model = createScriptedModel([toolTurn(batch)]);
-      const trace = failingTrace('tool_call', how);
+      const trace = createFailingTrace('tool_call', how);
       const result = await start({ model, trace, checkpoints });
       model.assertDone();
       expect(result.status).toBe('error');
@@ -294,7 +267,7 @@ describe('runLoop when the trace cannot be written', () => {
       const checkpoints = createMemoryCheckpointStore();
       const result = await start({
         model: createScriptedModel([toolTurn(batch)]),
-        trace: failingTrace('model_call', how),
+        trace: createFailingTrace('model_call', how),
         checkpoints,
       });
       expect(result.status).toBe('error');
@@ -315,7 +288,7 @@ describe('runLoop when the trace cannot be written', () => {
       const checkpoints = createMemoryCheckpointStore();
       const result = await start({
         model: createScriptedModel([textTurn('final answer')]),
-        trace: failingTrace('run_end', how),
+        trace: createFailingTrace('run_end', how),
         checkpoints,
       });
       expect(result.status).toBe('error');
@@ -333,7 +306,7 @@ describe('runLoop when the trace cannot be written', () => {
     writesExecuted = 0;
     const result = await start({
       model: createScriptedModel([toolTurn(batch)]),
-      trace: failingTrace('tool_call'),
+      trace: createFailingTrace('tool_call'),
     });
     expect(result.status).toBe('error');
     expect(result.detail).toMatch(
@@ -347,7 +320,7 @@ describe('runLoop when the trace cannot be written', () => {
       const checkpoints = createMemoryCheckpointStore();
       const model = createScriptedModel([]);
       const error = await rejectionOf(
-        start({ model, trace: failingTrace('run_start', how), checkpoints }),
+        start({ model, trace: createFailingTrace('run_start', how), checkpoints }),
         TraceWriteError,
       );
       expect(error.code).toBe('trace_write');
