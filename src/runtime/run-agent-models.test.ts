@@ -3,14 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
+import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { SUMMARY_SYSTEM_PROMPT } from './history-summary.js';
 import { createAnthropicModel, type MessageRequest, type ModelClient } from './model-client.js';
+import { resumeAgent } from './resume-agent.js';
 import { createRetryingModel } from './retrying-model.js';
 import { runAgent } from './run-agent.js';
+import { createFailingTrace, type TraceFailure } from './testing/failing-trace.js';
 import { textTurn, toolTurn } from './testing/scripted-model.js';
-import { createMemoryTrace } from './trace.js';
+import { createMemoryTrace, type TraceEvent } from './trace.js';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -139,4 +142,106 @@ describe('runAgent with a summary model for trimmed history', () => {
     expect(requests.every((request) => request.model === 'main-model')).toBe(true);
     expect(JSON.stringify(requests.at(-1)?.messages[0])).toMatch(/earlier messages omitted\]"/);
   });
+});
+
+describe('runAgent when the trace fails around the history summary', () => {
+  /** Executions per key: a write made twice would show as 2. */
+  const written = new Map<string, number>();
+  const record = defineTool({
+    name: 'record',
+    description: 'Record a key',
+    effect: 'write',
+    parameters: z.object({ key: z.string() }),
+    idempotencyKey: ({ key }) => `${key}:record`,
+    execute: ({ key }) => {
+      written.set(key, (written.get(key) ?? 0) + 1);
+      return `recorded ${key}: ${'x'.repeat(300)}`;
+    },
+  });
+  const recorder = harness({ tools: [record], historyBudgetChars: 1200 });
+
+  /** Records k1 to k4, then ends; the summary model answers `summary` ('' gives no summary). */
+  function summarizingModel(summary: string): ModelClient & { requests: MessageRequest[] } {
+    const requests: MessageRequest[] = [];
+    let mainTurn = 0;
+    return {
+      requests,
+      async createMessage(request) {
+        requests.push(structuredClone(request));
+        if (request.model === 'cheap-model') return textTurn(summary, 'end_turn', [40, 8]);
+        mainTurn += 1;
+        return mainTurn <= 4
+          ? toolTurn([{ name: 'record', input: { key: `k${mainTurn}` } }])
+          : textTurn('all done');
+      },
+    };
+  }
+
+  const isSummaryCall = (event: TraceEvent) =>
+    event.type === 'model_call' && 'role' in event && event.role === 'summarize';
+  const cases = (['throws', 'rejects', 'rejects later'] as const).flatMap((how: TraceFailure) => [
+    // The summary model answers: its model_call event is the first one written after the tools.
+    {
+      event: 'model_call',
+      failOn: isSummaryCall,
+      summary: 'Recorded k1.',
+      lastKept: 'tool_call',
+      how,
+    },
+    // The summary model answers no text: its model_call is kept, summary_skipped fails.
+    {
+      event: 'summary_skipped',
+      failOn: (event: TraceEvent) => event.type === 'summary_skipped',
+      summary: '',
+      lastKept: 'model_call',
+      how,
+    },
+  ]);
+  const mainCalls = (requests: readonly MessageRequest[]) =>
+    requests.filter((request) => request.model === 'main-model').length;
+
+  it.each(cases)(
+    "makes no main model call when the summary's $event event $how; a resume writes nothing twice",
+    async ({ event, failOn, summary, lastKept, how }) => {
+      written.clear();
+      const model = summarizingModel(summary);
+      const checkpoints = createMemoryCheckpointStore();
+      const trace = createFailingTrace(failOn, how);
+      const start = {
+        harness: recorder,
+        model,
+        modelId: 'main-model',
+        clock: createVirtualClock({ start: 0 }),
+        roleModels: { summarize: 'cheap-model' },
+      };
+      const result = await runAgent({
+        ...start,
+        prompt: 'Record k1 to k4.',
+        mode: 'unattended',
+        runId: 'run-1',
+        trace,
+        checkpoints,
+      });
+      // The summary call was the last one: the main call of its step never went out.
+      expect(model.requests.at(-1)?.model).toBe('cheap-model');
+      const step = mainCalls(model.requests) + 1;
+      expect(result.status).toBe('error');
+      expect(result.detail).toBe(
+        `the trace sink failed at the ${event} event (step ${step}): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
+      );
+      expect(trace.events.at(-1)?.type).toBe(lastKept);
+
+      const resumed = await resumeAgent({
+        ...start,
+        runId: 'run-1',
+        checkpoints,
+        trace: createMemoryTrace(),
+      });
+      expect(resumed.status).toBe('done');
+      expect(resumed.answer).toBe('all done');
+      // Each step asked the main model once, and each write ran once.
+      expect(mainCalls(model.requests)).toBe(5);
+      expect(Object.fromEntries(written)).toEqual({ k1: 1, k2: 1, k3: 1, k4: 1 });
+    },
+  );
 });

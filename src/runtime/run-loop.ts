@@ -353,6 +353,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       summary: state.summary,
       ...(summaryModel !== undefined && { summarize: summarizer(summaryModel) }),
     });
+    // The summary call's events may have failed: the main call must not go out untraced.
+    if (await traceStopped()) return end('error', '');
     state.summary = sent.summary;
     const request: MessageRequest = {
       model: context.modelId,
