@@ -95,3 +95,104 @@ describe('createTerminalApprover', () => {
     expect(prompts(io.shown())).toHaveLength(1);
   });
 });
+
+describe('createTerminalApprover on a terminal: input typed before a question', () => {
+  const IGNORED = '(ignored input typed before this question)\n';
+  /** A terminal whose stdin is a TTY with a raw mode, as process.stdin is. */
+  function tty() {
+    const io = terminal();
+    const modes: boolean[] = [];
+    const stdin = Object.assign(io.stdin, {
+      isTTY: true,
+      isRaw: false,
+      setRawMode(mode: boolean) {
+        modes.push(mode);
+        stdin.isRaw = mode;
+        return stdin;
+      },
+    });
+    return { ...io, stdin, modes };
+  }
+  /** Event loop turns until `count` questions are shown (at most 50 turns). */
+  async function untilAsked(io: { shown: () => string }, count = 1) {
+    for (let turns = 0; turns < 50 && prompts(io.shown()).length < count; turns += 1) await turn();
+    expect(prompts(io.shown())).toHaveLength(count);
+  }
+  const settled = (answer: Promise<unknown>) => {
+    const state = { settled: false };
+    void answer.then(() => {
+      state.settled = true;
+    });
+    return state;
+  };
+
+  it('drops a line typed while the agent worked, says so, and waits for a fresh line', async () => {
+    const io = tty();
+    io.stdin.write('y\n');
+    const asked = createTerminalApprover(io)(call('ORD1001'), 'a write');
+    const state = settled(asked);
+    await untilAsked(io);
+    for (let turns = 0; turns < 5; turns += 1) await turn();
+    expect(state.settled).toBe(false);
+    expect(io.shown()).toBe(
+      `${IGNORED}approve resubmit_refund({"order_id":"ORD1001"})? a write [y/N/later] `,
+    );
+    io.stdin.write('n\n');
+    expect(await asked).toBe(false);
+  });
+
+  it('drops a half-typed line too: Enter after the question is an empty answer (no)', async () => {
+    const io = tty();
+    io.stdin.write('y');
+    const asked = createTerminalApprover(io)(call('ORD1001'), 'a write');
+    await untilAsked(io);
+    // The terminal echoed the half-typed "y": the note starts on a fresh line.
+    expect(io.shown()).toMatch(/^\n\(ignored input typed before this question\)\napprove /);
+    io.stdin.write('\n');
+    expect(await asked).toBe(false);
+  });
+
+  it('drops a line typed between two questions, after the first was answered', async () => {
+    const io = tty();
+    const approve = serialApprover(createTerminalApprover(io));
+    const first = approve(call('ORD1001'), 'a write');
+    await untilAsked(io);
+    expect(io.shown()).not.toContain(IGNORED);
+    io.stdin.write('y\n');
+    expect(await first).toBe(true);
+    // The tool runs; the human types ahead before the next question is asked.
+    io.stdin.write('y\n');
+    const second = approve(call('ORD2002'), 'a write');
+    await untilAsked(io, 2);
+    expect(io.shown()).toContain(`${IGNORED}approve resubmit_refund({"order_id":"ORD2002"})`);
+    io.stdin.write('later\n');
+    expect(await second).toBe('defer');
+  });
+
+  it('answers "later", never yes, when the input closed after a line typed ahead', async () => {
+    const io = tty();
+    io.stdin.write('y\n');
+    io.stdin.end();
+    expect(await createTerminalApprover(io)(call('ORD1001'), 'a write')).toBe('defer');
+  });
+
+  it('leaves the terminal as it found it: paused, its raw mode restored, no listener left', async () => {
+    const io = tty();
+    const dataListeners = io.stdin.listenerCount('data');
+    io.stdin.write('y\n');
+    const asked = createTerminalApprover(io)(call('ORD1001'), 'a write');
+    await untilAsked(io);
+    io.stdin.write('n\n');
+    expect(await asked).toBe(false);
+    expect(io.stdin.isRaw).toBe(false);
+    expect(io.stdin.readableFlowing).toBe(false);
+    expect(io.stdin.listenerCount('data')).toBe(dataListeners);
+  });
+
+  it('keeps a piped (non-TTY) input a script: a line written before the question answers it', async () => {
+    const io = terminal();
+    io.stdin.write('y\n');
+    expect(await createTerminalApprover(io)(call('ORD1001'), 'a write')).toBe(true);
+    expect(io.shown()).not.toContain(IGNORED);
+  });
+});

@@ -1,10 +1,11 @@
 import { createInterface } from 'node:readline';
 import type { ApprovalAnswer, Approver } from '../runtime/types.js';
 import { terminalLine } from './terminal-text.js';
+import { discardTypeahead, type TypeaheadInput } from './typeahead.js';
 
 /** Where a human answers: a terminal's input and output (or streams standing in for them). */
 export interface ApprovalTerminal {
-  stdin: NodeJS.ReadableStream & { readableEnded?: boolean };
+  stdin: TypeaheadInput;
   stdout: NodeJS.WritableStream;
 }
 
@@ -13,11 +14,21 @@ export interface ApprovalTerminal {
  * with the answer (a paste of `y\ny`) answers nothing else. runAgent and resumeAgent ask one
  * question at a time (serialApprover), though the calls of one model turn run in parallel. Once the input ends (EOF, Ctrl-D, Ctrl-C at the
  * prompt) every open and later question is answered `later` (the run pauses), never yes.
+ * On a TTY, only a line typed after the question is shown answers it: what was typed before
+ * (while the agent worked) is dropped with a note. Input that is not a TTY is a script written
+ * ahead (a pipe): its lines answer the questions in order.
  */
 export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
   let ended = false;
-  const readLine = (prompt: string): Promise<string | undefined> => {
-    if (ended || terminal.stdin.readableEnded) return Promise.resolve(undefined);
+  const readLine = async (prompt: string): Promise<string | undefined> => {
+    if (ended || terminal.stdin.readableEnded) return undefined;
+    const typed = terminal.stdin.isTTY ? await discardTypeahead(terminal.stdin) : '';
+    if (typed) {
+      // A half-typed line was echoed by the terminal: the note starts on a line of its own.
+      const fresh = /[\r\n]$/.test(typed) ? '' : '\n';
+      terminal.stdout.write(`${fresh}(ignored input typed before this question)\n`);
+    }
+    if (terminal.stdin.readableEnded) return undefined;
     return new Promise((resolve) => {
       const lines = createInterface({ input: terminal.stdin, output: terminal.stdout });
       let answer: string | undefined;
