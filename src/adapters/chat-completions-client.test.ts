@@ -13,32 +13,13 @@ import {
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
 import { createChatCompletion } from './chat-completions-client.js';
 import { testAgentContext } from './testing/agent-context.js';
+import { chunks, completion, delta, chatStreamOf as streamOf } from './testing/chat-answers.js';
 
 let api: HostileApi;
 beforeAll(async () => {
   api = await startHostileApi();
 });
 afterAll(() => api.close());
-
-/** A valid Chat Completions answer; `choice` and `extra` replace its parts. */
-function completion(choice: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1,
-    model: 'gpt-test',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: 'hello' },
-        finish_reason: 'stop',
-        ...choice,
-      },
-    ],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    ...extra,
-  };
-}
 
 const message = (fields: Record<string, unknown>) => ({
   message: { role: 'assistant', content: null, ...fields },
@@ -50,31 +31,6 @@ const toolCall = (fields: Record<string, unknown> = {}, fn: Record<string, unkno
   function: { name: 'get_weather', arguments: '{"city":"Oslo"}', ...fn },
   ...fields,
 });
-
-/** A Chat Completions stream: `data:` lines only, `[DONE]` last unless `done` is false. */
-const chunks =
-  (data: unknown[], options: { done?: boolean } = {}): HostileHandler =>
-  (response) => {
-    response.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const item of data)
-      response.write(`data: ${typeof item === 'string' ? item : JSON.stringify(item)}\n\n`);
-    if (options.done !== false) response.write('data: [DONE]\n\n');
-    response.end();
-  };
-
-const delta = (fields: Record<string, unknown>, finishReason: string | null = null) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion.chunk',
-  choices: [{ index: 0, delta: fields, finish_reason: finishReason }],
-});
-
-/** The chunks of a complete streamed answer `text`, usage last. */
-const streamOf = (text = 'hello') => [
-  delta({ role: 'assistant', content: '' }),
-  delta({ content: text }),
-  delta({}, 'stop'),
-  { id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5 } },
-];
 
 const call = (stream = false) =>
   createChatCompletion({
