@@ -25,7 +25,8 @@ export interface ChatCompletionsAgentOptions {
   /**
    * Retries of a model call that failed in a way worth retrying (default 4), as this
    * runtime's model layer retries them: 408, 409, 429, 5xx or `x-should-retry: true`, an
-   * answer that is not a chat completion, a body cut off, a host not reached. Waits (the
+   * answer that is not a chat completion (or not in the format asked for), a body or stream
+   * cut off, an error sent inside a stream, a host not reached. Waits (the
    * server's retry-after, else backoff) go through the context's `retryClock`: real time
    * while recording against a live API, the run's clock otherwise.
    */

@@ -292,11 +292,13 @@ describe('createChatCompletion: a stream that is not a chat completion', () => {
     expect(error.message).toMatch(/the stream ended before data: \[DONE\]/);
   });
 
-  it('passes an error the stream sent on as it is, not as a malformed answer', async () => {
+  it('calls an error the stream sent a stream_error naming it, not a malformed answer', async () => {
     api.script(chunks([delta({ content: 'x' }), { error: { message: 'context too long' } }]));
     const error = await failure(call(true));
-    expect(error.kind).toBeUndefined();
-    expect(error.message).toBe('chat completions streamed an error: context too long');
+    expect(error.kind).toBe('stream_error');
+    expect(error.message).toBe(
+      `the Chat Completions API at ${api.url} sent an error inside its stream: context too long; the server failed mid-answer: check its logs, or the gateway in between`,
+    );
   });
 
   it('folds a complete stream into the same result as a JSON body', async () => {

@@ -1,5 +1,5 @@
 import { ModelApiError } from '../core/errors.js';
-import { parseSseEvents } from '../replay/sse.js';
+import { isEventStream, parseSseEvents } from '../replay/sse.js';
 import {
   checkCallTimeout,
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -13,7 +13,11 @@ import {
   malformedAnswer,
   unreachableApi,
 } from '../runtime/call-failure.js';
-import { chatCompletionProblem, chatStreamVerdict } from '../runtime/chat-completion-check.js';
+import {
+  type ChatStreamError,
+  chatCompletionProblem,
+  chatStreamVerdict,
+} from '../runtime/chat-completion-check.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
@@ -72,8 +76,9 @@ export interface ChatCompletionOptions {
  * One `POST {baseURL}/chat/completions` with plain fetch, JSON or (`body.stream`) SSE
  * (`data: {...}` chunks ending in `data: [DONE]`); both give the same result shape.
  * Every answer is checked at this boundary (chat-completion-check.ts): one that is not a chat
- * completion is a `ModelApiError` of kind `malformed_response`, which the retry policy retries
- * like a gateway's 502, never a half-read object.
+ * completion, or not in the format `body.stream` asked for, is a `ModelApiError` of kind
+ * `malformed_response`, which the retry policy retries like a gateway's 502, never a
+ * half-read object.
  *
  * @example
  * const { message, usage } = await createChatCompletion({ fetch, baseURL, apiKey,
@@ -106,7 +111,25 @@ export async function createChatCompletion(
       { status: response.status, headers: response.headers },
     );
   }
-  return body.stream ? readStream(text, baseURL) : readJson(text, baseURL);
+  // The request decides how the answer is read, as the recording tape judges it.
+  const stream = body.stream === true;
+  const mismatch = formatMismatch(stream, response.headers.get('content-type'));
+  if (mismatch !== undefined) throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, mismatch);
+  return stream ? readStream(text, baseURL) : readJson(text, baseURL);
+}
+
+/** Why the answer is not in the format the request asked for; undefined when it is. */
+function formatMismatch(stream: boolean, contentType: string | null): string | undefined {
+  if (isEventStream(contentType) === stream) return undefined;
+  const media = contentType?.split(';')[0]?.trim().toLowerCase();
+  const shown =
+    media === undefined || media === ''
+      ? 'has no content type'
+      : // The server's header, so only a plain media type is quoted.
+        `is ${/^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(media) ? media : 'of an unreadable content type'}`;
+  return stream
+    ? `the request asked for a stream (stream: true) but the answer ${shown}, not text/event-stream`
+    : `the request asked for one JSON body (no stream) but the answer is text/event-stream`;
 }
 
 /**
@@ -139,16 +162,28 @@ function readJson(text: string, baseURL: string): ChatCompletionResult {
   return resultOf(body as CheckedCompletion);
 }
 
-/** Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body is. */
+/**
+ * Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body
+ * is. An error the server sent in the stream is a `stream_error`, retried like a dropped
+ * connection unless it names a status the retry policy does not retry.
+ */
 export function readStream(text: string, baseURL: string): ChatCompletionResult {
   const verdict = chatStreamVerdict(parseSseEvents(text));
-  if (verdict.error !== undefined) {
-    throw new ModelApiError(`chat completions streamed an error: ${verdict.error}`);
-  }
+  if (verdict.error !== undefined) throw streamError(verdict.error, baseURL);
   if (verdict.problem !== undefined || verdict.completion === undefined) {
     throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, verdict.problem ?? 'no answer');
   }
   return resultOf(verdict.completion as CheckedCompletion);
+}
+
+function streamError(error: ChatStreamError, baseURL: string): ModelApiError {
+  const { type, status } = error;
+  const named = [type, status !== undefined && `code ${status}`].filter(Boolean).join(', ');
+  const said = `${named ? ` (${named})` : ''}: ${error.detail}`.slice(0, 300);
+  return new ModelApiError(
+    `${CHAT_COMPLETIONS_API.name} at ${baseURL} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
+    { kind: 'stream_error', ...(status !== undefined && { status }) },
+  );
 }
 
 /** A body chatCompletionProblem passed. */

@@ -101,7 +101,7 @@ describe('readStream refuses a broken stream with a ModelApiError', () => {
     [
       'an error payload in the stream',
       `${hello}${chunk({ error: { message: 'overloaded' } })}data: [DONE]\n\n`,
-      /streamed an error: overloaded/,
+      /sent an error inside its stream: overloaded; /,
     ],
     ['a stream cut off before [DONE]', hello, /ended before data: \[DONE\]/],
     ['data that is not JSON', `${hello}data: {oops\n\ndata: [DONE]\n\n`, /not JSON/],

@@ -46,10 +46,15 @@ export class FixtureError extends HarnessError {}
 
 /**
  * How a model call failed when there is no HTTP status to say it: the host could not be
- * reached, the answer was not a Messages API message, its body was cut off, or the whole
- * call outlived its deadline.
+ * reached, the answer was not a Messages API message, its body was cut off, the whole call
+ * outlived its deadline, or a Chat Completions stream sent an error after its 200.
  */
-export type ModelFailureKind = 'unreachable' | 'malformed_response' | 'cut_response' | 'deadline';
+export type ModelFailureKind =
+  | 'unreachable'
+  | 'malformed_response'
+  | 'cut_response'
+  | 'deadline'
+  | 'stream_error';
 
 /** The Messages API (or whatever stands at ANTHROPIC_BASE_URL) failed. */
 export class ModelApiError extends HarnessError {

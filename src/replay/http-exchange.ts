@@ -7,7 +7,7 @@ import {
   type TapedResponse,
 } from './cassette.js';
 import { pickHeaders } from './cassette-file.js';
-import { parseSseEvents, sseStream } from './sse.js';
+import { isEventStream, parseSseEvents, sseStream } from './sse.js';
 
 /**
  * What a cassette keeps of a request: method, path relative to `basePath`,
@@ -72,7 +72,7 @@ function hasHeader(headers: RequestInit['headers'], name: string): boolean {
 /** What a cassette keeps of a response: status, allow-listed headers, parsed JSON or SSE events. */
 export function tapeResponse(status: number, headers: Headers, text: string): TapedResponse {
   const kept = pickHeaders(headers, RECORDED_RESPONSE_HEADERS);
-  if (headers.get('content-type')?.includes('text/event-stream')) {
+  if (isEventStream(headers.get('content-type'))) {
     return { status, headers: kept, events: parseSseEvents(text) };
   }
   return { status, headers: kept, body: parseBody(text) };

@@ -1,5 +1,10 @@
 import type { SseEvent } from './cassette.js';
 
+/** Is this `content-type` an SSE stream's? The client and the tape read an answer as a stream by it. */
+export function isEventStream(contentType: string | null | undefined): boolean {
+  return contentType?.toLowerCase().includes('text/event-stream') === true;
+}
+
 /**
  * Parse a complete `text/event-stream` body into events. `data:` is stored parsed
  * (the Messages API always sends JSON); unparseable data stays a string. Comments

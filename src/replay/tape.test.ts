@@ -29,7 +29,11 @@ function answer(
   latencyMs: number,
   options: { headers?: Record<string, string>; body?: unknown; events?: SseEvent[] } = {},
 ) {
-  const entry = tape.begin(request(text));
+  // The request asks for what came: a stream when events came.
+  const asked = request(text);
+  const entry = tape.begin(
+    options.events ? { ...asked, body: { ...(asked.body as object), stream: true } } : asked,
+  );
   const settle = deferred<TapeOutcome>();
   entry.settle(settle.promise);
   const body = 'body' in options ? options.body : status < 300 ? message(text) : text;
@@ -136,6 +140,16 @@ describe('createTape', () => {
     type: 'message_start',
     message: { ...message(''), content: [], stop_reason: null },
   });
+  /** A streamed answer that assembles to a message. */
+  const wholeStream = [
+    start,
+    sseEvent({
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 1 },
+    }),
+    sseEvent({ type: 'message_stop' }),
+  ];
 
   it('folds a stream that sent overloaded_error, and one that ended before message_stop', async () => {
     const tape = createTape();
@@ -146,7 +160,7 @@ describe('createTape', () => {
       ],
     })();
     answer(tape, 'a', 200, 20, { events: [start, sseEvent({ type: 'ping' })] })();
-    answer(tape, 'a', 200, 30)();
+    answer(tape, 'a', 200, 30, { events: wholeStream })();
     const exchanges = await tape.exchanges();
     expect(exchanges).toHaveLength(1);
     expect(exchanges[0]?.retries?.map((retry) => retry.latencyMs)).toEqual([10, 20]);
@@ -160,7 +174,7 @@ describe('createTape', () => {
         sseEvent({ type: 'error', error: { type: 'invalid_request_error', message: 'no' } }),
       ],
     })();
-    answer(tape, 'a', 200, 30)();
+    answer(tape, 'a', 200, 30, { events: wholeStream })();
     expect(await tape.exchanges()).toHaveLength(2);
   });
 
@@ -202,8 +216,25 @@ describe('createTape', () => {
   const chatEvents = (data: unknown[]): SseEvent[] =>
     [...data, '[DONE]'].map((item) => ({ event: 'message', data: item }));
 
-  function answerChat(tape: ReturnType<typeof createTape>, latencyMs: number, answer: unknown) {
-    const entry = tape.begin({ ...request('a'), path: '/v1/chat/completions' });
+  const chatStream = (text: string) =>
+    chatEvents([
+      { choices: [{ delta: { content: text }, finish_reason: 'stop', index: 0 }] },
+      { choices: [], usage: { completion_tokens: 1, prompt_tokens: 1 } },
+    ]);
+
+  /** A chat answer to a request that asked for what came (events: a stream) unless `stream` says otherwise. */
+  function answerChat(
+    tape: ReturnType<typeof createTape>,
+    latencyMs: number,
+    answer: unknown,
+    stream = Array.isArray(answer),
+  ) {
+    const { body } = request('a') as { body: Record<string, unknown> };
+    const entry = tape.begin({
+      ...request('a'),
+      path: '/v1/chat/completions',
+      body: stream ? { ...body, stream: true } : body,
+    });
     const response: TapedResponse = Array.isArray(answer)
       ? { status: 200, headers: {}, events: answer as SseEvent[] }
       : { status: 200, headers: {}, body: answer };
@@ -239,18 +270,88 @@ describe('createTape', () => {
     async (_name, answer) => {
       const tape = createTape();
       answerChat(tape, 10, answer);
-      answerChat(tape, 20, chatAnswer('a'));
+      // The retry asks for what the first request asked for, and gets it whole.
+      const whole = Array.isArray(answer) ? { events: chatStream('a') } : { body: chatAnswer('a') };
+      answerChat(tape, 20, whole.events ?? whole.body);
       const exchanges = await tape.exchanges();
       expect(exchanges).toHaveLength(1);
-      expect(exchanges[0]?.response).toMatchObject({ body: chatAnswer('a') });
+      expect(exchanges[0]?.response).toMatchObject(whole);
       expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 10 }]);
     },
   );
 
-  it('keeps a Chat Completions stream that sent an error as data: it is not retried', async () => {
+  it.each([
+    ['an error in a data chunk', chatEvents([{ error: { message: 'upstream overloaded' } }])],
+    ['an event: error block', [{ event: 'error', data: { message: 'boom' } }]],
+    ['an error whose code is a retried status', chatEvents([{ error: { code: 503 } }])],
+  ])(
+    'folds a Chat Completions stream that sent %s, followed by the same request, as the client retries it',
+    async (_name, events) => {
+      const tape = createTape();
+      answerChat(tape, 10, events);
+      answerChat(tape, 20, chatStream('a'));
+      const exchanges = await tape.exchanges();
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0]?.response).toMatchObject({ events: chatStream('a') });
+      expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 10 }]);
+    },
+  );
+
+  it('keeps a Chat Completions stream error whose code is a status the client does not retry (400) as data', async () => {
     const tape = createTape();
-    answerChat(tape, 10, chatEvents([{ error: { message: 'context too long' } }]));
-    answerChat(tape, 20, chatAnswer('a'));
+    answerChat(tape, 10, chatEvents([{ error: { message: 'too long', code: 400 } }]));
+    answerChat(tape, 20, chatStream('a'));
     expect(await tape.exchanges()).toHaveLength(2);
+  });
+
+  it.each([
+    ['a JSON answer to a stream request', chatAnswer('a'), chatStream('a'), true],
+    ['a stream answer to a request without stream', chatStream('a'), chatAnswer('a'), false],
+  ])(
+    'folds %s (the client refuses the mismatch) followed by the same request',
+    async (_name, mismatched, whole, stream) => {
+      const tape = createTape();
+      answerChat(tape, 10, mismatched, stream);
+      answerChat(tape, 20, whole, stream);
+      const exchanges = await tape.exchanges();
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0]?.response).toMatchObject(stream ? { events: whole } : { body: whole });
+      expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 10 }]);
+    },
+  );
+
+  it.each([
+    ['a JSON message to a stream request', { body: message('a') }, { events: wholeStream }, true],
+    [
+      'a stream to a request without stream',
+      { events: wholeStream },
+      { body: message('a') },
+      false,
+    ],
+  ])(
+    'folds a Messages API answer in the other format than its request asked for (%s)',
+    async (_name, mismatched, whole, stream) => {
+      const tape = createTape();
+      const asked = { ...request('a'), body: { ...(request('a').body as object), stream } };
+      for (const [latencyMs, answered] of [
+        [10, mismatched],
+        [20, whole],
+      ] as const) {
+        const response = { status: 200, headers: {}, ...answered } as TapedResponse;
+        tape.begin(asked).settle(Promise.resolve({ response, latencyMs }));
+      }
+      const exchanges = await tape.exchanges();
+      expect(exchanges).toHaveLength(1);
+      expect(exchanges[0]?.response).toMatchObject(whole);
+      expect(exchanges[0]?.retries).toEqual([{ status: 200, latencyMs: 10 }]);
+    },
+  );
+
+  it('fails when the last answer is a broken stream: nothing complete to record', async () => {
+    const tape = createTape();
+    answerChat(tape, 10, chatEvents([{ error: { message: 'upstream overloaded' } }]));
+    await expect(tape.exchanges()).rejects.toThrow(
+      /^the response to POST \/v1\/chat\/completions is not a complete answer \(the client retries it\), and no retry followed it: nothing to record$/,
+    );
   });
 });

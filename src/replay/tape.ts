@@ -1,4 +1,5 @@
 import { canonicalJson } from '../core/canonical-json.js';
+import { isJsonObject } from '../runtime/answer-fields.js';
 import { isRetriedAnswer, modelApiOf } from '../runtime/retryable-answer.js';
 import type { Exchange, TapedRequest, TapedResponse } from './cassette.js';
 
@@ -72,6 +73,12 @@ export function createTape(): Tape {
             `the response to ${method} ${path} was cut before it was complete (${reason})`,
           );
         }
+        // A broken stream or malformed 2xx is never an exchange: a replay would serve it as an answer.
+        if (response.status >= 200 && response.status < 300 && retried(slot, outcome)) {
+          throw new Error(
+            `the response to ${method} ${path} is not a complete answer (the client retries it), and no retry followed it: nothing to record`,
+          );
+        }
         const exchange: Exchange = { request: slot.request, response, latencyMs };
         if (retries.length > 0) exchange.retries = retries;
         exchanges.push(exchange);
@@ -88,6 +95,7 @@ function retried(slot: Slot, { response, cut, shouldRetry }: TapeOutcome): boole
     shouldRetry: shouldRetry ?? null,
     api: modelApiOf(slot.request.method, slot.request.path),
     cut: cut !== undefined,
+    stream: isJsonObject(slot.request.body) && slot.request.body.stream === true,
     ...('events' in response ? { events: response.events } : { body: response.body }),
   });
 }

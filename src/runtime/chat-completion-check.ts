@@ -102,7 +102,17 @@ export interface ChatStreamVerdict {
   /** Why it is not an answer: a malformed chunk, no `[DONE]`, or an assembled answer that fails the check. */
   problem?: string;
   /** The error the server sent inside the stream (not malformed: the server said it failed). */
-  error?: string;
+  error?: ChatStreamError;
+}
+
+/** An error a Chat Completions stream sent after its 200 (`data: {"error": {...}}` or `event: error`). */
+export interface ChatStreamError {
+  /** The server's words: `error.message`, else the chunk as it came. Quote it through serverText. */
+  detail: string;
+  /** `error.type`, when it is a string. */
+  type?: string;
+  /** The HTTP status the error names in `code` or `status` (vLLM: `code: 400`), when it names one. */
+  status?: number;
 }
 
 interface AssembledCall {
@@ -145,14 +155,12 @@ export function chatStreamVerdict(
       const problem = chatCompletionProblem(completion);
       return problem === undefined ? { completion } : { problem };
     }
+    if (event === 'error' || (isJsonObject(data) && data.error))
+      return { error: streamError(data) };
     const chunk = `data chunk ${number}`;
     if (typeof data === 'string') return { problem: `${chunk} is not JSON` };
     if (!isJsonObject(data))
       return { problem: `${chunk} is ${valueKind(data)}, not a JSON object` };
-    if (event === 'error' || data.error) {
-      const error = data.error as { message?: unknown } | undefined;
-      return { error: String(error?.message ?? JSON.stringify(data)).slice(0, 300) };
-    }
     if (data.usage !== undefined && data.usage !== null) usage = data.usage;
     const choices = data.choices;
     if (choices === undefined || choices === null) continue;
@@ -183,6 +191,21 @@ export function chatStreamVerdict(
     }
   }
   return { problem: 'the stream ended before data: [DONE]' };
+}
+
+function streamError(data: unknown): ChatStreamError {
+  const error = isJsonObject(data) && isJsonObject(data.error) ? data.error : data;
+  if (!isJsonObject(error))
+    return { detail: typeof data === 'string' ? data : JSON.stringify(data) };
+  const status = [error.code, error.status].find(
+    (value): value is number =>
+      Number.isInteger(value) && Number(value) >= 400 && Number(value) < 600,
+  );
+  return {
+    detail: typeof error.message === 'string' ? error.message : JSON.stringify(data),
+    ...(typeof error.type === 'string' && { type: error.type }),
+    ...(status !== undefined && { status }),
+  };
 }
 
 /** Add one tool-call delta to `calls`; its index is an existing call's or the next one's (never `__proto__`, never a gap). */

@@ -16,8 +16,11 @@ import { messageProblem } from './message-check.js';
  * - A 2xx stream that sent an `error` event: as the status its error type stands for
  *   (`overloaded_error` as 529, `api_error` as 500, `invalid_request_error` as 400).
  * - A 2xx stream that ends before `message_stop` (Chat Completions: `data: [DONE]`), or whose
- *   events do not assemble to an answer: malformed, retried. An error a Chat Completions
- *   stream sends is not retried (its type names no status).
+ *   events do not assemble to an answer: malformed, retried.
+ * - A 2xx Chat Completions stream that sent an error: like a dropped connection, retried,
+ *   unless the error names a status in `code` or `status` (then as that status).
+ * - A 2xx answer in the other format than the request asked for (JSON to `stream: true`, a
+ *   stream to a request without it): the client refuses the mismatch as malformed, retried.
  * `x-should-retry` is not read on a 2xx: the client never sees the headers of a 2xx it refuses.
  */
 export function isRetryableStatus(status: number): boolean {
@@ -72,6 +75,8 @@ export interface TapedAnswer {
   api: ModelApi | undefined;
   /** The body was cut off before it was complete. */
   cut: boolean;
+  /** The request asked for a stream (`stream: true`): the one source both clients decide from. */
+  stream: boolean;
   body?: unknown;
   events?: ReadonlyArray<{ event: string; data: unknown }>;
 }
@@ -82,12 +87,14 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
     return isRetryableErrorAnswer(answer.status, answer.shouldRetry);
   }
   if (answer.cut) return true;
+  if (answer.api === undefined) return false;
+  if ((answer.events !== undefined) !== answer.stream) return true;
   if (answer.api === 'chat_completions') {
-    return answer.events
-      ? chatStreamVerdict(answer.events).problem !== undefined
-      : chatCompletionProblem(answer.body) !== undefined;
+    if (!answer.events) return chatCompletionProblem(answer.body) !== undefined;
+    const verdict = chatStreamVerdict(answer.events);
+    if (verdict.error?.status !== undefined) return isRetryableStatus(verdict.error.status);
+    return verdict.error !== undefined || verdict.problem !== undefined;
   }
-  if (answer.api !== 'messages') return false;
   if (answer.events) {
     const verdict = streamVerdict(answer.events);
     if (verdict.errorType !== undefined) {
