@@ -11,6 +11,7 @@ import {
   cutCause,
   deadlineError,
   malformedAnswer,
+  serverText,
   unreachableApi,
 } from '../runtime/call-failure.js';
 import {
@@ -78,7 +79,7 @@ export interface ChatCompletionOptions {
  * Every answer is checked at this boundary (chat-completion-check.ts): one that is not a chat
  * completion, or not in the format `body.stream` asked for, is a `ModelApiError` of kind
  * `malformed_response`, which the retry policy retries like a gateway's 502, never a
- * half-read object.
+ * half-read object. Text the server sent is quoted through serverText (key masked).
  *
  * @example
  * const { message, usage } = await createChatCompletion({ fetch, baseURL, apiKey,
@@ -107,7 +108,7 @@ export async function createChatCompletion(
   );
   if (!response.ok) {
     throw new ModelApiError(
-      `chat completions at ${baseURL} answered ${response.status}: ${text.slice(0, 300)}`,
+      `chat completions at ${baseURL} answered ${response.status}: ${serverText(text, options.apiKey)}`,
       { status: response.status, headers: response.headers },
     );
   }
@@ -115,7 +116,7 @@ export async function createChatCompletion(
   const stream = body.stream === true;
   const mismatch = formatMismatch(stream, response.headers.get('content-type'));
   if (mismatch !== undefined) throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, mismatch);
-  return stream ? readStream(text, baseURL) : readJson(text, baseURL);
+  return stream ? readStream(text, baseURL, options.apiKey) : readJson(text, baseURL);
 }
 
 /** Why the answer is not in the format the request asked for; undefined when it is. */
@@ -167,19 +168,19 @@ function readJson(text: string, baseURL: string): ChatCompletionResult {
  * is. An error the server sent in the stream is a `stream_error`, retried like a dropped
  * connection unless it names a status the retry policy does not retry.
  */
-export function readStream(text: string, baseURL: string): ChatCompletionResult {
+export function readStream(text: string, baseURL: string, apiKey = ''): ChatCompletionResult {
   const verdict = chatStreamVerdict(parseSseEvents(text));
-  if (verdict.error !== undefined) throw streamError(verdict.error, baseURL);
+  if (verdict.error !== undefined) throw streamError(verdict.error, baseURL, apiKey);
   if (verdict.problem !== undefined || verdict.completion === undefined) {
     throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, verdict.problem ?? 'no answer');
   }
   return resultOf(verdict.completion as CheckedCompletion);
 }
 
-function streamError(error: ChatStreamError, baseURL: string): ModelApiError {
+function streamError(error: ChatStreamError, baseURL: string, apiKey: string): ModelApiError {
   const { type, status } = error;
   const named = [type, status !== undefined && `code ${status}`].filter(Boolean).join(', ');
-  const said = `${named ? ` (${named})` : ''}: ${error.detail}`.slice(0, 300);
+  const said = serverText(`${named ? ` (${named})` : ''}: ${error.detail}`, apiKey);
   return new ModelApiError(
     `${CHAT_COMPLETIONS_API.name} at ${baseURL} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
     { kind: 'stream_error', ...(status !== undefined && { status }) },

@@ -28,11 +28,24 @@ const secrets: SecretValue[] = [];
 export function maskSecretValue(value: string | undefined, name: string): void {
   if (value === undefined || value.length < MIN_SECRET_LENGTH) return;
   if (secrets.some((secret) => secret.forms[0] === value)) return;
+  secrets.push(secretOf(value, name));
+}
+
+function secretOf(value: string, name: string): SecretValue {
   const escaped = JSON.stringify(value).slice(1, -1);
-  secrets.push({
+  return {
     forms: escaped === value ? [value] : [value, escaped],
     replacement: `[redacted ${name}]`,
-  });
+  };
+}
+
+/**
+ * `value` masked in `text` as `maskSecretValue` would mask it, without registering it: for a
+ * key one call sends (a library caller's), which must not change what every later text masks.
+ */
+export function maskValue(text: string, value: string, name: string): string {
+  if (value.length < MIN_SECRET_LENGTH) return text;
+  return maskForms(text, secretOf(value, name));
 }
 
 /**
@@ -61,11 +74,15 @@ function passwordIn(url: string | undefined): string | undefined {
 /** Every registered value replaced in `text`. */
 export function maskSecretValues(text: string): string {
   let masked = text;
-  for (const { forms, replacement } of secrets) {
-    for (const form of forms) {
-      // Every registered form has at least MIN_SECRET_LENGTH characters.
-      if (masked.includes(form)) masked = masked.replaceAll(form, replacement);
-    }
+  for (const secret of secrets) masked = maskForms(masked, secret);
+  return masked;
+}
+
+function maskForms(text: string, { forms, replacement }: SecretValue): string {
+  let masked = text;
+  for (const form of forms) {
+    // Every form has at least MIN_SECRET_LENGTH characters.
+    if (masked.includes(form)) masked = masked.replaceAll(form, replacement);
   }
   return masked;
 }

@@ -1,4 +1,7 @@
 import { ModelApiError } from '../core/errors.js';
+import { redactForDisplay } from '../core/redact.js';
+import { maskValue } from '../core/secret-values.js';
+import { escapeForTerminal } from '../core/terminal-text.js';
 
 /** A model API as error messages name it: what it is and where its base URL is set. */
 export interface ModelApiName {
@@ -98,4 +101,18 @@ export function deadlineError(
     `no complete answer from ${api.name} at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (${fix})`,
     { kind: 'deadline' },
   );
+}
+
+/** How much of a server's text an error message quotes. */
+const QUOTED_CHARS = 300;
+
+/**
+ * Text a server sent (an error body, an error inside a stream), fit to quote in an error
+ * message that reaches traces, reports and the terminal: the key the call sent and every
+ * credential masked (a server may echo the request, Authorization header included), then cut
+ * to 300 characters, then every control character shown as an inert escape.
+ */
+export function serverText(text: string, apiKey: string): string {
+  const masked = redactForDisplay(maskValue(text, apiKey, 'API key'));
+  return escapeForTerminal(masked.slice(0, QUOTED_CHARS));
 }
