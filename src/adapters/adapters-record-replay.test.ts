@@ -12,6 +12,7 @@ import { type HostileHandler, json, startHostileApi } from '../runtime/testing/h
 import { defineModelScript } from '../simulator/model-script.js';
 import { createAnthropicToolLoop } from './anthropic-tool-loop.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
+import { chatStreamOf, chunks, completion, delta } from './testing/chat-answers.js';
 import type { AdapterTool, AgentAdapter, Provider } from './types.js';
 
 const weather: AdapterTool = {
@@ -209,6 +210,97 @@ describe('recording an adapter against a live API', () => {
       vi.unstubAllEnvs();
       await api.close();
     }
+  });
+});
+
+describe('recording an adapter against a live API that fails some attempts', () => {
+  const liveSettings = () =>
+    readEvalSettings({
+      HARNESS_EVAL_ROOT: root,
+      HARNESS_EVAL_MODE: 'record',
+      HARNESS_EVAL_SOURCE: 'live',
+      HARNESS_EVAL_TRIAL: '1',
+    });
+  /** Record `id` against a hostile API answering `handlers` in turn. */
+  async function recordLive(id: string, run: AgentAdapter, handlers: HostileHandler[]) {
+    const api = await startHostileApi();
+    vi.stubEnv('OPENAI_BASE_URL', api.url);
+    vi.stubEnv('OPENAI_API_KEY', 'test-key-not-secret');
+    try {
+      api.script(...handlers);
+      const task = taskFor(id, 'openai', run);
+      const recorded = await runTrial({ task, variant: 'v1', trial: 1, settings: liveSettings() });
+      return { task, recorded, requests: api.requests.length };
+    } finally {
+      vi.unstubAllEnvs();
+      await api.close();
+    }
+  }
+  const slowDown = json({ error: { message: 'slow down' } }, 429, { 'retry-after-ms': '1' });
+
+  it('counts model calls as the replay of its cassette does: one per answered call, not per attempt', async () => {
+    const toolCall = completion({
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+          },
+        ],
+      },
+      finish_reason: 'tool_calls',
+    });
+    const { task, recorded, requests } = await recordLive(
+      'A-live-steps',
+      createChatCompletionsAgent({ tools: [weather] }),
+      [slowDown, json(toolCall), slowDown, slowDown, json(completion())],
+    );
+    expect(recorded.record.messages).toEqual([]);
+    expect(requests).toBe(5);
+    const replayed = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('replay'),
+    });
+    expect(replayed.record.outcome).toBe('passed');
+    expect(replayed.run?.stats.steps).toBe(2);
+    expect(recorded.run?.stats).toEqual(replayed.run?.stats);
+    expect(recorded.record.modelLatenciesMs).toEqual(replayed.record.modelLatenciesMs);
+  });
+
+  it('never records a stream that broke: the retried stream is folded into the exchange that followed it', async () => {
+    const { task, recorded, requests } = await recordLive(
+      'A-live-broken-stream',
+      createChatCompletionsAgent({ tools: [], stream: true }),
+      [
+        chunks([delta({ content: 'x' }), { error: { message: 'upstream overloaded' } }]),
+        chunks(chatStreamOf('partial').slice(0, 2), { cut: true }),
+        chunks(chatStreamOf('whole')),
+      ],
+    );
+    expect(recorded.record.messages).toEqual([]);
+    expect(recorded.run?.answer).toBe('whole');
+    expect(requests).toBe(3);
+    const cassette = JSON.parse(
+      await readFile(join(root, 'fixtures', task.id, 'v1', 'trial-1.json'), 'utf8'),
+    );
+    expect(cassette.exchanges).toHaveLength(1);
+    expect(cassette.exchanges[0].retries.map((retry: { status: number }) => retry.status)).toEqual([
+      200, 200,
+    ]);
+    expect(JSON.stringify(cassette)).not.toMatch(/upstream overloaded|partial/);
+    const replayed = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('replay'),
+    });
+    expect(replayed.run?.answer).toBe('whole');
+    expect(recorded.run?.stats).toEqual(replayed.run?.stats);
   });
 });
 

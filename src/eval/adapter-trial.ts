@@ -40,7 +40,15 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         projectDir: settings.projectDir,
       });
       const runId = `${task.id}-${variant}-${trial}`;
-      const result = toRunResult(output, runId, timed.calls(), timed.modelMs());
+      // Recording: a retried attempt is no model call, as in the replay of the cassette.
+      const answered = await options.answeredLatencies?.();
+      options.latencies?.push(...(answered ?? timed.latencies()));
+      const result = toRunResult(
+        output,
+        runId,
+        answered?.length ?? timed.calls(),
+        answered ? answered.reduce((sum, ms) => sum + ms, 0) : timed.modelMs(),
+      );
       writeTrace(createJsonlTrace(tracePath), result, {
         run_id: runId,
         task: task.id,
@@ -66,12 +74,13 @@ function realWaits(clock: VirtualClock): Clock {
 }
 
 /**
- * Counts model calls and their time on the run's clock. Replay advances the clock by the
+ * Counts fetches and their time on the run's clock. Replay advances the clock by the
  * recorded latency while the call is served; recording measures the call and advances it here.
  */
 function timedFetch(options: DriveOptions) {
   let calls = 0;
   let modelMs = 0;
+  const latencies: number[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     calls += 1;
     const before = options.clock.now();
@@ -81,13 +90,13 @@ function timedFetch(options: DriveOptions) {
     } finally {
       if (options.latencies) {
         const ms = Math.round(performance.now() - started);
-        options.latencies.push(ms);
+        latencies.push(ms);
         options.clock.advance(ms);
       }
       modelMs += options.clock.now() - before;
     }
   };
-  return { fetch, calls: () => calls, modelMs: () => modelMs };
+  return { fetch, calls: () => calls, modelMs: () => modelMs, latencies: () => latencies };
 }
 
 /** The run as JSONL trace events (no tool result text: the adapter does not report it anyway). */

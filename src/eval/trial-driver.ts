@@ -16,6 +16,11 @@ export interface DriveOptions {
   stream?: boolean;
   /** Record: the measured latency of each model call (the clock advances by it too). */
   latencies?: number[];
+  /**
+   * Record: the latency of each call answered so far as the cassette keeps them, retried
+   * attempts folded: what a replay of the recording counts (RecordSession.exchangeLatencies).
+   */
+  answeredLatencies?: () => Promise<number[]>;
 }
 
 /**

@@ -226,6 +226,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
             modelId,
             clock: startClock(start),
             latencies,
+            ...(session.exchangeLatencies && { answeredLatencies: session.exchangeLatencies }),
           });
           // A run the API failed is not a recording: throwing keeps the old cassette.
           if (result.status === 'error') throw new Error(result.detail ?? 'the model call failed');

@@ -104,7 +104,13 @@ export function createReplayServer(): ReplayServer {
         host: options.meta.host ?? upstream.host,
       };
       const tape = createTape();
-      const session = { fetch: sessionFetch, baseURL, now: new Date(meta.now) };
+      const session: RecordSession = {
+        fetch: sessionFetch,
+        baseURL,
+        now: new Date(meta.now),
+        exchangeLatencies: async () =>
+          (await tape.exchanges()).map((exchange) => exchange.latencyMs),
+      };
       const settled = await server.boundary(async () => {
         server.use(recordHandler({ baseURL, tape }));
         return settle(() => run(session));

@@ -16,6 +16,11 @@ export interface RecordSession {
   baseURL: string;
   /** The run clock's "now" (meta.now). */
   now: Date;
+  /**
+   * Recording only: the latency of each exchange taped so far, a retried attempt folded into
+   * the exchange that followed it (tape.ts). One per call a replay of the cassette serves.
+   */
+  exchangeLatencies?: () => Promise<number[]>;
 }
 
 export interface ReplaySession extends RecordSession {
