@@ -15,6 +15,19 @@ function failedTest(name: string, message: string): TestCase {
   } as unknown as TestCase;
 }
 
+/** A declaration of task G1 (a skipped trial test) in `file`, in the describe block `blockId`. */
+function declaredTest(file: string, blockId: string): TestCase {
+  const suite = { type: 'suite', name: 'hang' };
+  return {
+    parent: { type: 'suite', id: blockId, name: 'G1 Hanging lookup', parent: suite },
+    name: 'baseline trial 1',
+    fullName: 'hang > G1 Hanging lookup > baseline trial 1',
+    module: { moduleId: `/project/evals/${file}` },
+    meta: () => ({}),
+    result: () => ({ state: 'skipped' }),
+  } as unknown as TestCase;
+}
+
 const TIMEOUT =
   'Test timed out in 8000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
 
@@ -55,6 +68,21 @@ describe('EvalReporter', () => {
     expect(reporter.unfinished).toEqual([]);
     expect(reporter.loadErrors).toEqual([
       'hang > G1 Hanging lookup > a plain test failed without a verdict: boom',
+    ]);
+  });
+
+  // A --task run that falls back loads the files its first pass left out, with this reporter.
+  it('ends a run made in two passes with each reason once, counted over both passes', () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    const error = { message: 'boom', type: 'Unhandled Rejection' };
+    reporter.onTestCaseResult(declaredTest('a.eval.ts', 'a1'));
+    reporter.onTestCaseResult(declaredTest('a.eval.ts', 'a2'));
+    reporter.onTestRunEnd([], [error]);
+    reporter.onTestCaseResult(declaredTest('b.eval.ts', 'b1'));
+    reporter.onTestRunEnd([], [error]);
+    expect(reporter.runErrors).toEqual(['unhandled rejection during the run, 2 times: boom']);
+    expect(reporter.loadErrors).toEqual([
+      "task id 'G1' is declared 3 times in suite hang (evals/a.eval.ts, evals/b.eval.ts): they share fixtures/G1/ (one records over the other) and floors; rename one of them (ids that differ only in case count as the same)",
     ]);
   });
 });

@@ -51,6 +51,9 @@ export class EvalReporter implements Reporter {
   private readonly preload: boolean;
   /** One transcript read at a time: a background queue, not hundreds of open files. */
   private loading: Promise<unknown> = Promise.resolve();
+  /** The duplicate-declaration reasons in loadErrors, and each run error's count, so far. */
+  private duplicateReasons: string[] = [];
+  private readonly runErrorCounts = new Map<string, { error: SerializedError; times: number }>();
 
   constructor(options: {
     root: string;
@@ -134,21 +137,32 @@ export class EvalReporter implements Reporter {
     this.onTrial?.(record, testCase.diagnostic()?.duration ?? 0);
   }
 
+  /**
+   * Called once per vitest run. A --task run that falls back (run-evals.ts) makes two runs with
+   * this reporter, the second over the files the first left out: the reasons are made again
+   * over both, each once.
+   */
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
-    for (const seen of this.declarations.values()) {
-      if (seen.size > 1) this.loadErrors.push(duplicateTaskReason([...seen.values()]));
-    }
+    const earlier = new Set(this.duplicateReasons);
+    const kept = this.loadErrors.filter((reason) => !earlier.has(reason));
+    this.duplicateReasons = [...this.declarations.values()]
+      .filter((seen) => seen.size > 1)
+      .map((seen) => duplicateTaskReason([...seen.values()]));
+    this.loadErrors.splice(0, Infinity, ...kept, ...this.duplicateReasons);
     // The same error from many trials is one reason with a count, not hundreds of lines.
-    const counts = new Map<string, { error: SerializedError; times: number }>();
     for (const error of errors) {
       const key = describeRunError(error, this.root);
-      const seen = counts.get(key);
+      const seen = this.runErrorCounts.get(key);
       if (seen) seen.times += 1;
-      else counts.set(key, { error, times: 1 });
+      else this.runErrorCounts.set(key, { error, times: 1 });
     }
-    for (const { error, times } of counts.values()) {
-      this.runErrors.push(redactForReport(describeRunError(error, this.root, times)));
-    }
+    this.runErrors.splice(
+      0,
+      Infinity,
+      ...[...this.runErrorCounts.values()].map(({ error, times }) =>
+        redactForReport(describeRunError(error, this.root, times)),
+      ),
+    );
   }
 
   onTestModuleEnd(testModule: TestModule): void {

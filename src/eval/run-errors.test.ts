@@ -251,6 +251,81 @@ describe('a --task run loads only the eval files that name the task', () => {
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toMatch(/^2 trials in .*\ngate: passed$/m);
   });
+
+  it('counts and runs each trial once when it falls back to every file', {
+    timeout: 120_000,
+  }, async () => {
+    // --task T2,T3: t3.eval.ts names both (T2 in a comment), so the first pass loads it alone
+    // and runs T3's trials; T2 is declared elsewhere, so the run goes on with the other files.
+    const project = projectWith(writeEval(''));
+    const t2 = join(project, 'evals/t2-hostile.eval.ts');
+    writeFileSync(t2, readFileSync(t2, 'utf8').replace("id: 'T2'", "id: ['T', 2].join('')"));
+    const ran = join(project, 't3-checks.log');
+    writeFileSync(
+      join(project, 'evals/t3.eval.ts'),
+      hostileCheck(`(await import('node:fs')).appendFileSync(${JSON.stringify(ran)}, 'ran\\n');`)
+        .replace("id: 'T2'", "id: 'T3' /* like 'T2' */")
+        .replace(/prompt: '.*'/, "prompt: 'Has the refund for order ORD4004 arrived?'"),
+    );
+    const progress: string[] = [];
+    // A terminal: the CLI writes its "N trials done" progress line.
+    Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      progress.push(String(chunk));
+      return true;
+    });
+    const { code, stdout, stderr } = await evalIn(project, [
+      '--task',
+      'T2,T3',
+      '--trials',
+      '1',
+    ]).finally(() => delete (process.stdout as { isTTY?: boolean }).isTTY);
+    expect(code, stdout + stderr).toBe(0);
+    // T3's two trials (baseline, upgraded) ran once each, and the progress counted four trials.
+    expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
+    const counts = progress.join('').match(/\d+(?= trials done)/g) ?? [];
+    expect(counts.at(-1)).toBe('4');
+    expect(stdout).toMatch(/^4 trials in /m);
+    const report = JSON.parse(readReport(project, 'json'));
+    const trials = report.trialProvenance.map(
+      (trial: { task: string; variant: string; trial: number }) =>
+        `${trial.task} ${trial.variant} ${trial.trial}`,
+    );
+    expect(trials.sort()).toEqual([
+      'T2 baseline 1',
+      'T2 upgraded 1',
+      'T3 baseline 1',
+      'T3 upgraded 1',
+    ]);
+  });
+
+  it('loads every file at once when vitest could not leave out the files loaded first', {
+    timeout: 120_000,
+  }, async () => {
+    // Vitest picks files by substring: a filter for evals/t3.eval.ts (declaring T2, computed)
+    // also picks evals/sub/evals/t3.eval.ts (declaring T3, naming 'T2'), which the first pass
+    // would load alone.
+    const project = projectWith(writeEval(''));
+    const t2 = join(project, 'evals/t2-hostile.eval.ts');
+    writeFileSync(
+      join(project, 'evals/t3.eval.ts'),
+      readFileSync(t2, 'utf8').replace("id: 'T2'", "id: ['T', 2].join('')"),
+    );
+    rmSync(t2);
+    const ran = join(project, 't3-checks.log');
+    mkdirSync(join(project, 'evals/sub/evals'), { recursive: true });
+    writeFileSync(
+      join(project, 'evals/sub/evals/t3.eval.ts'),
+      hostileCheck(`(await import('node:fs')).appendFileSync(${JSON.stringify(ran)}, 'ran\\n');`)
+        .replace("id: 'T2'", "id: 'T3' /* like 'T2' */")
+        .replace(/prompt: '.*'/, "prompt: 'Has the refund for order ORD4004 arrived?'")
+        .replace('./refund-desk.agent.js', '../../refund-desk.agent.js'),
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2,T3', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(0);
+    expect(readFileSync(ran, 'utf8')).toBe('ran\nran\n');
+    expect(stdout).toMatch(/^4 trials in .*\ngate: passed$/m);
+  });
 });
 
 describe('describeRunError', () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { createVitest } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
@@ -87,22 +87,34 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       ...(options.onTrial && { onTrial: options.onTrial }),
     });
   const run = { projectDir, config, concurrency: options.concurrency };
-  // A --task replay loads only the eval files that name the task. Not a recording: if it must
-  // fall back to every file (below), the first pass's trials run again, and a live recording
-  // would pay for them twice. Not a shard: its result lists every declared row, which the
+  // A --task replay loads only the eval files that name the task. Not a recording (npm run
+  // record loads every file). Not a shard: its result lists every declared row, which the
   // merge checks its coverage against.
   const narrowTo =
     options.mode !== 'replay' || options.shard || !options.tasks?.length
       ? undefined
       : options.tasks;
-  let reporter = newReporter();
-  let narrowed = await runVitest({ ...run, reporter, ...(narrowTo && { narrowTo }) });
-  if (narrowed && missingNames(narrowTo ?? [], reporter.knownTasks).length > 0) {
-    // A file named the task without declaring it (a comment; the id computed elsewhere): run
-    // every file, so the task is found or the error lists every known task. The replays of
-    // the first pass run again; only this pass's records count.
-    reporter = newReporter();
-    narrowed = await runVitest({ ...run, reporter });
+  const reporter = newReporter();
+  let rest: string[] | undefined;
+  await runVitest({
+    ...run,
+    reporter,
+    ...(narrowTo && {
+      choose: async (vitest: Vitest) => {
+        const plan = await narrowedPlan(vitest, narrowTo);
+        rest = plan?.rest;
+        return plan?.first;
+      },
+    }),
+  });
+  let narrowed = rest !== undefined;
+  if (rest && missingNames(narrowTo ?? [], reporter.knownTasks).length > 0) {
+    // A file named the task without declaring it (a comment; the id computed elsewhere): load
+    // the files the first pass left out, so the task is found or the error lists every known
+    // task. The same reporter: the first pass's trials count once, and do not run again.
+    const files = rest;
+    await runVitest({ ...run, reporter, choose: async () => files });
+    narrowed = false;
   }
   checkSelection(options, reporter);
   const { finishRun } = await loadReportSide();
@@ -163,17 +175,14 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   return { ...finished, ...problems, records: reporter.records };
 }
 
-/**
- * One vitest run of the eval files with `reporter`; with `narrowTo`, only the files that name
- * those tasks (filesNamingTasks). True when that left some file out.
- */
+/** One vitest run of the eval files with `reporter`; `choose` gives the files (else every one). */
 async function runVitest(run: {
   projectDir: string;
   config: string;
   concurrency: number | undefined;
   reporter: EvalReporter;
-  narrowTo?: readonly string[];
-}): Promise<boolean> {
+  choose?: (vitest: Vitest) => Promise<string[] | undefined>;
+}): Promise<void> {
   // As vitest's own startVitest does before it creates the run. (Its other branches are left
   // out on purpose: the coverage and environment-package checks, standalone, mergeReports,
   // listTags and clearCache do not apply to an eval run.)
@@ -192,15 +201,8 @@ async function runVitest(run: {
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
-  let narrowed = false;
   try {
-    let filters: string[] | undefined;
-    if (run.narrowTo) {
-      const files = (await vitest.globTestSpecifications()).map((spec) => spec.moduleId);
-      filters = await filesNamingTasks(files, run.narrowTo);
-      narrowed = filters !== undefined && filters.length < files.length;
-    }
-    await vitest.start(filters);
+    await vitest.start(await run.choose?.(vitest));
   } catch (error) {
     // As startVitest: no eval files is for checkSelection to say ("no eval tasks found");
     // anything else is printed, and the reporter's state says what ran.
@@ -211,7 +213,29 @@ async function runVitest(run: {
   } finally {
     await vitest.close();
   }
-  return narrowed;
+}
+
+/**
+ * A --task run's files in two passes: `first`, those that name the tasks (filesNamingTasks),
+ * and `rest`, loaded only if `first` does not declare them all. Vitest picks files by
+ * substring (a filter for evals/a.eval.ts also picks old-evals/a.eval.ts), so there is a plan
+ * only when the two sets pick exactly what they name and nothing in common: no file loads in
+ * both passes, and no trial runs twice. Undefined: load every file at once.
+ */
+async function narrowedPlan(
+  vitest: Vitest,
+  tasks: readonly string[],
+): Promise<{ first: string[]; rest: string[] } | undefined> {
+  const picked = async (filters: string[]) =>
+    new Set((await vitest.globTestSpecifications(filters)).map((spec) => spec.moduleId));
+  const all = [...(await picked([]))];
+  const first = await filesNamingTasks(all, tasks);
+  if (!first || first.length === all.length) return undefined;
+  const loaded = await picked(first);
+  const rest = all.filter((file) => !loaded.has(file));
+  if (rest.length === 0) return undefined;
+  const later = await picked(rest);
+  return [...later].some((file) => loaded.has(file)) ? undefined : { first, rest };
 }
 
 /** The names asked for that are not known, case-blind. */
