@@ -39,9 +39,12 @@ export function defineAgent(spec: AgentSpec): AgentSpec {
   return spec;
 }
 
-// A variant names a fixtures folder (fixtures/<task>/<variant>/) and is the first word of
-// each trial's test name, which the eval reporter reads back.
-const VARIANT = /^[A-Za-z0-9_.-]+$/;
+/**
+ * A variant names a fixtures folder (fixtures/<task>/<variant>/) and is the first word of
+ * each trial's test name, which the eval reporter reads back.
+ */
+export const isVariantName = (name: string): boolean =>
+  /^[A-Za-z0-9_.-]+$/.test(name) && !/^\.+$/.test(name);
 
 /**
  * The suite and variant names, checked where they are declared (defineAgent) and again by
@@ -59,7 +62,7 @@ export function checkAgentNames(spec: AgentSpec): void {
   // Lower-cased: names that differ only in case share a fixtures folder on macOS and Windows.
   const seen = new Set<string>();
   for (const variant of spec.variants as unknown[]) {
-    if (typeof variant !== 'string' || !VARIANT.test(variant) || /^\.+$/.test(variant)) {
+    if (typeof variant !== 'string' || !isVariantName(variant)) {
       throw new ConfigError(
         `variant ${describeName(variant)} of agent ${spec.suite} is invalid: use letters, digits, '_', '-' or '.' (it names a fixtures folder)`,
       );

@@ -76,7 +76,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         )
       : undefined;
   const config = evalConfigOf(projectDir);
-  await checkTracesFolder(projectDir);
+  await checkTracesFolder(projectDir, options);
   setEnv(options, projectDir);
   const newReporter = () =>
     new EvalReporter({

@@ -1,15 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { access, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../core/errors.js';
-import { evalRunsDir } from './settings.js';
+import { kindOf } from '../core/regular-file.js';
+import { isVariantName } from './agent-spec.js';
+import { inventoryFixtures } from './fixture-inventory.js';
+import { evalRunsDir, selectionFilter } from './settings.js';
+import { TASK_ID } from './task-declaration.js';
+
+/** What a run selects, as far as it is known before the eval files load. */
+export interface TraceSelection {
+  trials: number;
+  trialNumbers?: readonly number[] | undefined;
+  tasks?: readonly string[] | undefined;
+  variants?: readonly string[] | undefined;
+}
 
 /**
  * Checked once, before any trial runs: the traces folder exists (it is created) and takes a
- * new file. Otherwise every trial would error on its trace, one by one, and the report could
- * say nothing about the fixtures; a ConfigError names the folder, the cause and the fix.
+ * new file, and nothing but a writable folder stands where a selected task's or variant's
+ * traces go (runs/eval/<task>/<variant>/trial-<n>.jsonl). Otherwise every trial would error
+ * on its trace, one by one, and the report could say nothing about the fixtures; a
+ * ConfigError names the path, the cause and the fix.
  */
-export async function checkTracesFolder(projectDir: string): Promise<void> {
+export async function checkTracesFolder(
+  projectDir: string,
+  selection: TraceSelection = { trials: 0 },
+): Promise<void> {
   const dir = evalRunsDir(projectDir);
   const shown = relative(projectDir, dir);
   const probe = join(dir, `.write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -23,4 +41,95 @@ export async function checkTracesFolder(projectDir: string): Promise<void> {
     );
   }
   await rm(probe, { force: true });
+  const selectsTrial = (trial: number) =>
+    selection.trialNumbers ? selection.trialNumbers.includes(trial) : trial <= selection.trials;
+  for (const [task, variants] of traceFolders(projectDir, selection)) {
+    if (!(await checkFolder(projectDir, join(dir, task)))) continue;
+    for (const variant of variants) {
+      const folder = join(dir, task, variant);
+      if (await checkFolder(projectDir, folder))
+        await checkTraceFiles(projectDir, folder, selectsTrial);
+    }
+  }
 }
+
+/**
+ * The task folders under runs/eval a run may write, each with its variant folders: the
+ * selected tasks and variants that have fixtures (their ids as the fixtures spell them), and
+ * the ones --task and --variant name. Eval files are not loaded yet, so a suite selection is
+ * not applied, and a new task without fixtures is checked only when --task names it. Names no
+ * task or variant can have (`..`, a slash) are left to the run to refuse as unknown.
+ */
+function traceFolders(projectDir: string, selection: TraceSelection): Map<string, Set<string>> {
+  const { selects, selectsVariant } = selectionFilter(selection);
+  const folders = new Map<string, Set<string>>();
+  const fixtures = inventoryFixtures(
+    resolve(projectDir, 'fixtures'),
+    (task, variant) =>
+      TASK_ID.test(task) && isVariantName(variant) && selects('', task) && selectsVariant(variant),
+  );
+  for (const key of fixtures.keys()) {
+    const [task = '', variant = ''] = key.split('/');
+    folders.set(task, (folders.get(task) ?? new Set()).add(variant));
+  }
+  const known = new Set([...folders.keys()].map((task) => task.toUpperCase()));
+  for (const task of selection.tasks ?? []) {
+    if (TASK_ID.test(task) && !known.has(task.toUpperCase())) folders.set(task, new Set());
+  }
+  const named = (selection.variants ?? []).filter(isVariantName);
+  for (const variants of folders.values()) for (const variant of named) variants.add(variant);
+  return folders;
+}
+
+/** False when `folder` does not exist yet (it is made when a trace is written). */
+async function checkFolder(projectDir: string, folder: string): Promise<boolean> {
+  const shown = relative(projectDir, folder);
+  let problem: string | undefined;
+  let error: unknown;
+  try {
+    const info = await lstat(folder);
+    if (info.isSymbolicLink()) {
+      const target = await stat(folder).catch(() => undefined);
+      if (!target) problem = 'a broken symlink, not a folder';
+      else if (!target.isDirectory()) problem = `a symlink to ${kindOfPath(target)}, not a folder`;
+    } else if (!info.isDirectory()) {
+      problem = `${kindOfPath(info)}, not a folder`;
+    }
+    if (!problem) {
+      await access(folder, constants.W_OK | constants.X_OK).catch((denied: unknown) => {
+        error = denied;
+        problem = `a folder it cannot write (${errorMessage(denied)})`;
+      });
+    }
+  } catch (thrown) {
+    if ((thrown as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    error = thrown;
+    problem = `not readable (${errorMessage(thrown)})`;
+  }
+  if (problem) {
+    throw new ConfigError(
+      `cannot write the trial traces under ${shown}: it is ${problem}; make ${shown} a writable folder (move away what is in its way), then run again`,
+      { cause: error },
+    );
+  }
+  return true;
+}
+
+/** A folder where a selected trial's trace file goes (anything else there is moved aside). */
+async function checkTraceFiles(
+  projectDir: string,
+  folder: string,
+  selectsTrial: (trial: number) => boolean,
+): Promise<void> {
+  // Unreadable is no obstacle: a trace is written, never listed.
+  for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+    const trial = Number(/^trial-(\d+)\.jsonl$/.exec(entry.name)?.[1]);
+    if (entry.isDirectory() && selectsTrial(trial)) {
+      throw new ConfigError(
+        `cannot write the trial traces under ${relative(projectDir, folder)}: ${entry.name} in it is a folder, where the trace of trial ${trial} goes; move it away, then run again`,
+      );
+    }
+  }
+}
+
+const kindOfPath = (info: Stats) => (info.isFile() ? 'a file' : kindOf(info));
