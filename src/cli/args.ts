@@ -1,4 +1,7 @@
-import { ConfigError } from '../core/errors.js';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { isVariantName } from '../eval/agent-spec.js';
+import { TASK_ID } from '../eval/task-declaration.js';
 
 /** A positive whole number flag, or a ConfigError naming the flag. */
 export function positiveInteger(
@@ -45,4 +48,89 @@ export function fraction(flag: string, value: string | undefined): number | unde
     );
   }
   return number;
+}
+
+/** What a selection flag lists: for its messages and, with `valid`, the check of each name. */
+const SELECTIONS: Record<
+  '--task' | '--variant' | '--suite',
+  { names: string; example: string; rule?: string; valid?: (name: string) => boolean }
+> = {
+  '--task': {
+    names: 'task ids',
+    example: 'T1,T4',
+    rule: "letters, digits, '_' or '-'; several as T1,T4",
+    valid: (name) => TASK_ID.test(name),
+  },
+  '--variant': {
+    names: 'variant names',
+    example: 'upgraded',
+    rule: "letters, digits, '_', '-' or '.'; several as baseline,upgraded",
+    valid: isVariantName,
+  },
+  '--suite': { names: 'suite names', example: 'refund-desk' },
+};
+
+/**
+ * A selection flag (`--task T1,T4`, `--variant`, `--suite`): undefined when absent. A flag that
+ * lists nothing (`--task ""`, from an unset variable) is refused, not read as "select
+ * everything", and so is a name no task or variant can have (`../x`): it could only be unknown.
+ */
+export function selectionFlag(
+  flag: keyof typeof SELECTIONS,
+  value: string | undefined,
+): string[] | undefined {
+  if (value === undefined) return undefined;
+  const { names, example, rule, valid } = SELECTIONS[flag];
+  const items = listFlag(value);
+  if (!items) {
+    throw new ConfigError(
+      `${flag} names nothing (got '${value}'): give ${names}, e.g. ${flag} ${example}, or leave ${flag} out to select every one`,
+    );
+  }
+  const invalid = valid && items.find((item) => !valid(item));
+  if (invalid !== undefined)
+    throw new ConfigError(`${flag} takes ${names} (${rule}), got '${invalid}'`);
+  return items;
+}
+
+/**
+ * parseArgs, with its errors on one line (a flag missing its value took three), and a flag that
+ * takes a value refused when given twice: parseArgs keeps the last one, silently
+ * (`--task T1 --task T2` ran T2 alone). `lists` are the flags a hint shows as one list.
+ */
+export function parseFlags<T extends ParseArgsConfig>(
+  config: T,
+  lists: readonly string[] = [],
+): ReturnType<typeof parseArgs<T & { tokens: true }>> {
+  let parsed: ReturnType<typeof parseArgs<T & { tokens: true }>>;
+  try {
+    parsed = parseArgs({ ...config, tokens: true });
+  } catch (error) {
+    throw new ConfigError(errorMessage(error).replace(/\s*\n\s*/g, ' '), { cause: error });
+  }
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const first = given.get(token.name);
+    if (first === undefined) {
+      given.set(token.name, token.value);
+      continue;
+    }
+    const flag = `--${token.name}`;
+    const joined = lists.includes(flag) ? `, e.g. ${flag} ${first},${token.value}` : '';
+    throw new ConfigError(
+      `${flag} is given twice ('${first}', then '${token.value}'): give it once${joined}`,
+    );
+  }
+  return parsed;
+}
+
+/** A flag whose value must not be empty (`--compare ""` fell back to the default report). */
+export function nonEmpty(
+  flag: string,
+  value: string | undefined,
+  what: string,
+): string | undefined {
+  if (value === undefined || value.trim() !== '') return value;
+  throw new ConfigError(`${flag} takes ${what}, got '${value}'`);
 }

@@ -50,4 +50,68 @@ describe('npm run eval: bad input is one line and exit 2', () => {
       rmSync(project, { recursive: true, force: true });
     }
   });
+
+  // Each used to be taken silently: the last of two values, or an empty list as no selection
+  // (every task ran for --task "$UNSET"), or a name no task can have (found out after every
+  // eval file had loaded).
+  it.each([
+    [['--trials', '3', '--trials', '5'], "--trials is given twice ('3', then '5'): give it once"],
+    [
+      ['--task', 'T1', '--task=T2'],
+      "--task is given twice ('T1', then 'T2'): give it once, e.g. --task T1,T2",
+    ],
+    [
+      ['--task', ''],
+      "--task names nothing (got ''): give task ids, e.g. --task T1,T4, or leave --task out to select every one",
+    ],
+    [
+      ['--task=', '--trials', '1'],
+      "--task names nothing (got ''): give task ids, e.g. --task T1,T4, or leave --task out to select every one",
+    ],
+    [
+      ['--variant', ' , '],
+      "--variant names nothing (got ' , '): give variant names, e.g. --variant upgraded, or leave --variant out to select every one",
+    ],
+    [
+      ['--suite', ''],
+      "--suite names nothing (got ''): give suite names, e.g. --suite refund-desk, or leave --suite out to select every one",
+    ],
+    [
+      ['--task', 'T1,../x'],
+      "--task takes task ids (letters, digits, '_' or '-'; several as T1,T4), got '../x'",
+    ],
+    [
+      ['--variant', '..'],
+      "--variant takes variant names (letters, digits, '_', '-' or '.'; several as baseline,upgraded), got '..'",
+    ],
+    [
+      ['--compare', ''],
+      "--compare takes a report file (e.g. --compare reports/reference.json), got ''",
+    ],
+    [
+      ['--merge', ''],
+      "--merge takes a folder of shard results (e.g. --merge reports/shards), got ''",
+    ],
+  ])('refuses %j in one line, before anything runs', async (args, message) => {
+    const project = mkdtempSync(join(tmpdir(), 'eval-cli-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(project);
+      const { code, stdout, stderr } = await captureCli(() => runEvalCli(args));
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`eval: ${message}\n`);
+      expect(createVitest).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('says in one line that a flag is missing its value', async () => {
+    const { code, stderr } = await captureCli(() => runEvalCli(['--task', '--trials', '3']));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^eval: Option '--task' argument is ambiguous\. [^\n]*'--task=-XYZ'\.\n$/,
+    );
+  });
 });

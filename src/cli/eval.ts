@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixture-inventory.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { runEvals } from '../eval/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/settings.js';
 import { formatShard, parseShard } from '../eval/shard.js';
-import { fraction, listFlag, oneOf, positiveInteger } from './args.js';
+import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
@@ -22,27 +21,35 @@ reference: any drop on the same cassettes, a significant one at --alpha on re-re
 report and the gate from those.`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      trials: { type: 'string' },
-      task: { type: 'string' },
-      variant: { type: 'string' },
-      suite: { type: 'string' },
-      compare: { type: 'string' },
-      replay: { type: 'string' },
-      'update-reference': { type: 'boolean' },
-      alpha: { type: 'string' },
-      'strict-floors': { type: 'boolean' },
-      shard: { type: 'string' },
-      merge: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
+  const { values } = parseFlags(
+    {
+      args: argv,
+      options: {
+        trials: { type: 'string' },
+        task: { type: 'string' },
+        variant: { type: 'string' },
+        suite: { type: 'string' },
+        compare: { type: 'string' },
+        replay: { type: 'string' },
+        'update-reference': { type: 'boolean' },
+        alpha: { type: 'string' },
+        'strict-floors': { type: 'boolean' },
+        shard: { type: 'string' },
+        merge: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
-  });
+    ['--task', '--variant', '--suite'],
+  );
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
+  nonEmpty('--compare', values.compare, 'a report file (e.g. --compare reports/reference.json)');
+  nonEmpty('--merge', values.merge, 'a folder of shard results (e.g. --merge reports/shards)');
+  const tasks = selectionFlag('--task', values.task);
+  const variants = selectionFlag('--variant', values.variant);
+  const suites = selectionFlag('--suite', values.suite);
   const alpha = fraction('--alpha', values.alpha);
   const report = {
     ...(values.compare && { compare: values.compare }),
@@ -77,8 +84,6 @@ async function main(argv: string[]): Promise<number> {
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
-  const tasks = listFlag(values.task);
-  const variants = listFlag(values.variant);
   const projectDir = process.cwd();
 
   const short = shortFixtures(`${projectDir}/fixtures`, trials, {
@@ -107,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
     matching,
     ...(tasks && { tasks }),
     ...(variants && { variants }),
-    ...(listFlag(values.suite) && { suites: listFlag(values.suite)! }),
+    ...(suites && { suites }),
     ...report,
     ...(shard && { shard }),
     onTrial: () => {

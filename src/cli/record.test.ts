@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureCli } from './cli-testing.js';
 import { runRecordCli } from './record.js';
@@ -84,5 +87,52 @@ describe('npm run record: bad input is one line and exit 2', () => {
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^record: .*--bogus/);
+  });
+
+  // Each used to be taken: the last of two values, a trial checked twice ("2 cassettes
+  // checked" for one), an empty model id (the default model, whatever ANTHROPIC_MODEL says),
+  // a hexadecimal or exponent deadline (0x10 was 16 s). In an empty folder, so that nothing
+  // can record if one is let through.
+  it.each([
+    [['--trials', '2', '--trials', '3'], "--trials is given twice ('2', then '3'): give it once"],
+    [
+      ['--task', 'T2', '--task', 'T3'],
+      "--task is given twice ('T2', then 'T3'): give it once, e.g. --task T2,T3",
+    ],
+    [
+      ['--task', ''],
+      "--task names nothing (got ''): give task ids, e.g. --task T1,T4, or leave --task out to select every one",
+    ],
+    [
+      ['--verify', '--variant', '../x'],
+      "--variant takes variant names (letters, digits, '_', '-' or '.'; several as baseline,upgraded), got '../x'",
+    ],
+    [['--trial', '2,2'], '--trial lists trial 2 twice: list each trial once'],
+    [['--verify', '--trial', '1,2,1'], '--trial lists trial 1 twice: list each trial once'],
+    [['--model', ''], "--model takes a model id (e.g. --model claude-opus-5), got ''"],
+    ...['0x10', '1e3', '١'].map((value) => [
+      ['--model-timeout', value],
+      `--model-timeout takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
+    ]),
+  ])('refuses %j in one line, before recording anything', async (args, message) => {
+    const project = mkdtempSync(join(tmpdir(), 'record-cli-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(project);
+      const { code, stdout, stderr } = await recordWith('http://127.0.0.1:1', args as string[]);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`record: ${message}\n`);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('says in one line that a flag is missing its value', async () => {
+    const { code, stderr } = await recordWith('http://127.0.0.1:1', ['--task', '--simulated']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^record: Option '--task' argument is ambiguous\. [^\n\\]*'--task=-XYZ'\.\n$/,
+    );
   });
 });

@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { loadReference } from '../eval/finish-run.js';
@@ -11,7 +10,7 @@ import { SIMULATOR_URL_ENV } from '../eval/upstream.js';
 import { verifyFixtures } from '../eval/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../runtime/model-client.js';
 import { startSimulator } from '../simulator/server.js';
-import { listFlag, positiveInteger } from './args.js';
+import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
 import { terminalLine } from './terminal-text.js';
@@ -33,23 +32,26 @@ reports/reference.json), lists the ones that do not match or that it could not c
 cassette the reference has no hash for), and exits 1 if any.`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      trials: { type: 'string' },
-      trial: { type: 'string' },
-      task: { type: 'string' },
-      variant: { type: 'string' },
-      simulated: { type: 'boolean' },
-      'missing-only': { type: 'boolean' },
-      concurrency: { type: 'string' },
-      model: { type: 'string' },
-      shard: { type: 'string' },
-      'model-timeout': { type: 'string' },
-      verify: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+  const { values } = parseFlags(
+    {
+      args: argv,
+      options: {
+        trials: { type: 'string' },
+        trial: { type: 'string' },
+        task: { type: 'string' },
+        variant: { type: 'string' },
+        simulated: { type: 'boolean' },
+        'missing-only': { type: 'boolean' },
+        concurrency: { type: 'string' },
+        model: { type: 'string' },
+        shard: { type: 'string' },
+        'model-timeout': { type: 'string' },
+        verify: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     },
-  });
+    ['--task', '--variant', '--trial'],
+  );
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -57,10 +59,10 @@ async function main(argv: string[]): Promise<number> {
   if (values.trials !== undefined && values.trial !== undefined) {
     throw new ConfigError('give --trials N or --trial N[,N...], not both');
   }
-  const trialNumbers =
-    values.trial === undefined
-      ? undefined
-      : values.trial.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
+  const trialNumbers = trialList(values.trial);
+  const tasks = selectionFlag('--task', values.task);
+  const variants = selectionFlag('--variant', values.variant);
+  nonEmpty('--model', values.model, 'a model id (e.g. --model claude-opus-5)');
   // Read-only, so allowed in CI too.
   if (values.verify) {
     const recordingOnly = [
@@ -77,8 +79,6 @@ async function main(argv: string[]): Promise<number> {
         `--verify checks the cassettes already recorded: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
       );
     }
-    const tasks = listFlag(values.task);
-    const variants = listFlag(values.variant);
     const trials =
       values.trials === undefined ? undefined : positiveInteger('--trials', values.trials, 1);
     return verify({
@@ -125,8 +125,6 @@ async function main(argv: string[]): Promise<number> {
   const started = performance.now();
   const counts = { recorded: 0, failed: 0 };
   try {
-    const tasks = listFlag(values.task);
-    const variants = listFlag(values.variant);
     const result = await runEvals({
       projectDir: process.cwd(),
       mode: 'record',
@@ -234,6 +232,17 @@ async function verify(selection: {
     );
   }
   return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
+}
+
+/** `--trial 1,3`: each trial once (a trial listed twice was checked, and counted, twice). */
+function trialList(value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  const trials = value.split(',').map((trial) => positiveInteger('--trial', trial.trim(), 1));
+  const twice = trials.find((trial, index) => trials.indexOf(trial) !== index);
+  if (twice !== undefined) {
+    throw new ConfigError(`--trial lists trial ${twice} twice: list each trial once`);
+  }
+  return trials;
 }
 
 const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.[1] ?? 0);

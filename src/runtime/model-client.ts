@@ -102,9 +102,9 @@ export const MODEL_TIMEOUT_ENV = 'HARNESS_MODEL_TIMEOUT';
 /** A deadline given in seconds (fractions allowed), in ms; a ConfigError naming `name` otherwise. */
 export function parseModelTimeout(name: string, value: string): number {
   const seconds = Number(value);
-  // 2^31 ms is the longest a timer holds: about 24 days.
+  // 2^31 ms is the longest a timer holds: about 24 days. Decimal only: Number reads 0x10 as 16.
   if (
-    value.trim() === '' ||
+    !/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(value) ||
     !Number.isFinite(seconds) ||
     seconds <= 0 ||
     seconds * 1000 >= 2 ** 31
