@@ -114,7 +114,9 @@ describe('errors outside any trial fail the eval gate, named', () => {
   }, async () => {
     const project = projectWith(
       writeEval(
-        `setTimeout(() => { throw new Error('boom from a timer, key ${KEY}'); }, 0); Promise.reject(new Error('rejected and never awaited, card ${CARD}'));`,
+        // The check waits past its timer, so the timer throws while the trial runs, not in a
+        // race with the worker's end (once, on a loaded machine, no timer had fired by then).
+        `setTimeout(() => { throw new Error('boom from a timer, key ${KEY}'); }, 0); Promise.reject(new Error('rejected and never awaited, card ${CARD}')); await new Promise((resolve) => setTimeout(resolve, 20));`,
       ),
     );
     const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '2']);
@@ -128,7 +130,7 @@ describe('errors outside any trial fail the eval gate, named', () => {
     expect(rest).toEqual([]);
     // The messages are the user's code's text: what they carry is redacted everywhere.
     expect(rejection).toMatch(
-      /^unhandled rejection during the run, 4 times: rejected and never awaited, card 6222\*\*\*\*3445 \(thrown at Object\.check \(evals\/t2-hostile\.eval\.ts:11:\d+\), in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
+      /^unhandled rejection during the run, 4 times: rejected and never awaited, card 6222\*\*\*\*3445 \(thrown at Object\.check \(evals\/t2-hostile\.eval\.ts:11:\d+\), (while "[^"]+" ran or after it, )?in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
     );
     expect(exception).toMatch(
       /^uncaught exception during the run, 4 times: boom from a timer, key sk-ant-\[redacted\] \(thrown at Timeout\._onTimeout/,
