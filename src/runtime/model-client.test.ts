@@ -13,7 +13,12 @@ beforeAll(async () => {
     const status = Number(request.url?.split('/')[1]);
     const type = status === 401 ? 'authentication_error' : 'api_error';
     response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ type: 'error', error: { type, message: `planted ${status}` } }));
+    // A gateway that echoes the request: its key, a terminal escape, and a long tail.
+    const message =
+      request.url?.split('/')[2] === 'echo'
+        ? `bad request from key ${request.headers['x-api-key'] ?? request.headers.authorization} \u001b]52;c;cHduZWQ=\u0007${'x'.repeat(2000)}`
+        : `planted ${status}`;
+    response.end(JSON.stringify({ type: 'error', error: { type, message } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -26,8 +31,8 @@ const request = {
   messages: [{ role: 'user' as const, content: 'hi' }],
 };
 
-async function failure(base: string): Promise<ModelApiError> {
-  const client = new Anthropic({ apiKey: 'test-key', baseURL: base, maxRetries: 0 });
+async function failure(base: string, apiKey = 'test-key'): Promise<ModelApiError> {
+  const client = new Anthropic({ apiKey, baseURL: base, maxRetries: 0 });
   try {
     await createAnthropicModel({ client }).createMessage(request);
   } catch (error) {
@@ -49,6 +54,18 @@ describe('createAnthropicModel', () => {
   it('turns an API error status into one line with its type and message', async () => {
     const error = await failure(`${baseURL}/500`);
     expect(error.message).toBe('Messages API error 500 api_error: planted 500');
+  });
+
+  it("quotes the server's message with the key in use masked, escapes shown inert, cut short", async () => {
+    const key = 'gw-live-0123456789abcdef';
+    const error = await failure(`${baseURL}/400/echo`, key);
+    expect(error.message).toMatch(
+      /^Messages API error 400 api_error: bad request from key (Bearer )?\[redacted API key\] /,
+    );
+    expect(error.message).not.toContain(key);
+    expect(error.message).not.toContain('\u001b');
+    expect(error.message).not.toContain('\u0007');
+    expect(error.message.length).toBeLessThan(400);
   });
 
   it('names the unreachable host and the system error', async () => {

@@ -8,6 +8,7 @@ import {
   deadlineError,
   MESSAGES_API,
   malformedAnswer,
+  serverText,
   unreachableApi,
 } from './call-failure.js';
 import { messageProblem } from './message-check.js';
@@ -87,7 +88,7 @@ export function createAnthropicModel(options: {
             : client.messages.create(request, requestOptions);
         },
         () => deadlineError(MESSAGES_API, client.baseURL, timeoutMs, MESSAGES_DEADLINE_FIX),
-        (error) => callError(error, client.baseURL, stream),
+        (error) => callError(error, client.baseURL, stream, client.apiKey ?? ''),
       );
       const problem = messageProblem(message);
       if (problem !== undefined) throw malformedAnswer(MESSAGES_API, client.baseURL, problem);
@@ -127,9 +128,14 @@ export function modelTimeoutFrom(env: NodeJS.ProcessEnv, flag?: string): number 
  * A failure once the call was sent: a body cut off (the socket closed mid-way), a body or
  * stream event that is not JSON, a stream the SDK could not assemble; else toModelApiError.
  */
-function callError(error: unknown, baseURL: string, stream: boolean): ModelApiError {
+function callError(
+  error: unknown,
+  baseURL: string,
+  stream: boolean,
+  apiKey: string,
+): ModelApiError {
   if (error instanceof ModelApiError || error instanceof Anthropic.APIError) {
-    return toModelApiError(error, baseURL);
+    return toModelApiError(error, baseURL, apiKey);
   }
   const cut = cutCause(error);
   if (cut !== undefined) return cutAnswer(MESSAGES_API, baseURL, cut, error);
@@ -150,10 +156,15 @@ function callError(error: unknown, baseURL: string, stream: boolean): ModelApiEr
       error,
     );
   }
-  return toModelApiError(error, baseURL);
+  return toModelApiError(error, baseURL, apiKey);
 }
 
-export function toModelApiError(error: unknown, baseURL: string): ModelApiError {
+/**
+ * One line for a failed Messages API call. The server's own words are quoted through
+ * serverText: the key the call sent masked (`apiKey`; a gateway may echo the request),
+ * every known credential masked, cut to 300 characters, control characters shown inert.
+ */
+export function toModelApiError(error: unknown, baseURL: string, apiKey = ''): ModelApiError {
   if (error instanceof ModelApiError) return error;
   if (error instanceof Anthropic.AuthenticationError) {
     return new ModelApiError(`authentication failed (401) at ${baseURL}: check ANTHROPIC_API_KEY`, {
@@ -172,7 +183,7 @@ export function toModelApiError(error: unknown, baseURL: string): ModelApiError 
   }
   if (error instanceof Anthropic.APIError) {
     const body = error.error as { error?: { type?: string; message?: string } } | undefined;
-    const detail = body?.error?.message ?? error.message;
+    const detail = serverText(body?.error?.message ?? error.message, apiKey);
     const type = body?.error?.type;
     if (error.status === undefined) {
       // An `error` event inside a 200 stream: it stands for the status of its type (overloaded_error: 529).
