@@ -113,6 +113,7 @@ const QUOTED_CHARS = 300;
  * to 300 characters, then every control character shown as an inert escape.
  */
 export function serverText(text: string, apiKey: string): string {
-  const masked = redactForDisplay(maskValue(text, apiKey, 'API key'));
+  // Registered keys first, under their own names (ANTHROPIC_API_KEY); then the call's own.
+  const masked = maskValue(redactForDisplay(text), apiKey, 'API key');
   return escapeForTerminal(masked.slice(0, QUOTED_CHARS));
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
     // A gateway that echoes the request: its key, a terminal escape, and a long tail.
     const message =
       request.url?.split('/')[2] === 'echo'
-        ? `bad request from key ${request.headers['x-api-key'] ?? request.headers.authorization} \u001b]52;c;cHduZWQ=\u0007${'x'.repeat(2000)}`
+        ? `bad request from key ${request.headers['x-api-key'] ?? request.headers.authorization?.replace(/^Bearer /, '')} \u001b]52;c;cHduZWQ=\u0007${'x'.repeat(2000)}`
         : `planted ${status}`;
     response.end(JSON.stringify({ type: 'error', error: { type, message } }));
   });
@@ -60,7 +60,7 @@ describe('createAnthropicModel', () => {
     const key = 'gw-live-0123456789abcdef';
     const error = await failure(`${baseURL}/400/echo`, key);
     expect(error.message).toMatch(
-      /^Messages API error 400 api_error: bad request from key (Bearer )?\[redacted API key\] /,
+      /^Messages API error 400 api_error: bad request from key \[redacted API key\] /,
     );
     expect(error.message).not.toContain(key);
     expect(error.message).not.toContain('\u001b');
