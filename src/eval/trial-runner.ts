@@ -174,7 +174,12 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
   });
   if (replayedCassette) {
-    outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+    try {
+      outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+    } catch {
+      // The report's transcript, not the trial: the reporter reads the files instead and says
+      // why it is unavailable.
+    }
   }
   return outcome;
 

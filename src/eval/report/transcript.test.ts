@@ -188,4 +188,50 @@ describe('decodeTranscript', () => {
     expect(turn?.tokens).toEqual({ input: 7, output: 30, cacheRead: 0, cacheWrite: 0 });
     expect(turn?.stopReason).toBe('tool_use');
   });
+  it('shows a tool input cut off mid-stream (max_tokens) as the text that came, without throwing', () => {
+    const event = (data: Record<string, unknown>) => ({ event: String(data.type), data });
+    const cassette: Cassette = {
+      version: 1,
+      meta: {
+        task: 'T1',
+        variant: 'upgraded',
+        trial: 1,
+        recordedAt: '2026-01-01T00:00:00Z',
+        now: '2026-01-01T00:00:00Z',
+        model: 'm',
+        sdkVersion: '1',
+        source: 'live',
+        host: 'api',
+      },
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/v1/messages', headers: {}, body: { messages: [] } },
+          response: {
+            status: 200,
+            headers: {},
+            events: [
+              event({ type: 'message_start', message: { usage: { input_tokens: 7 } } }),
+              event({
+                type: 'content_block_start',
+                index: 0,
+                content_block: { type: 'tool_use', id: 'tu1', name: 'get_order', input: {} },
+              }),
+              event({
+                type: 'content_block_delta',
+                index: 0,
+                delta: { type: 'input_json_delta', partial_json: '{"order_id": "ORD' },
+              }),
+              event({ type: 'message_delta', delta: { stop_reason: 'max_tokens' } }),
+            ],
+          },
+          latencyMs: 5,
+        },
+      ],
+    };
+    const [turn] = decodeTranscript(cassette).turns;
+    expect(turn?.blocks).toEqual([
+      { kind: 'tool', call: { name: 'get_order', input: '{"order_id": "ORD' } },
+    ]);
+    expect(turn?.stopReason).toBe('max_tokens');
+  });
 });

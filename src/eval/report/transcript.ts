@@ -82,8 +82,14 @@ function assembleStream(events: readonly SseEvent[]): Block {
     }
   }
   content.forEach((block, index) => {
-    if (block.type === 'tool_use' && partialJson[index])
-      block.input = JSON.parse(partialJson[index]);
+    const text = partialJson[index];
+    if (block.type !== 'tool_use' || !text) return;
+    try {
+      block.input = JSON.parse(text);
+    } catch {
+      // Cut off (max_tokens mid-call) or not JSON: the SDK took it leniently; show what came.
+      block.inputText = text;
+    }
   });
   return message;
 }
@@ -162,7 +168,10 @@ export function decodeTranscript(
       const result = results.get(String(block.id));
       const call: TranscriptToolCall = {
         name: String(block.name),
-        input: JSON.stringify(block.input ?? {}, null, 2),
+        input:
+          typeof block.inputText === 'string'
+            ? block.inputText
+            : JSON.stringify(block.input ?? {}, null, 2),
       };
       // The trace lists the step's calls in call order; trust it only when the tool matches.
       if (event && event.tool === call.name)
