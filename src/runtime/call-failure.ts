@@ -1,6 +1,6 @@
 import { ModelApiError } from '../core/errors.js';
 import { redactForDisplay } from '../core/redact.js';
-import { maskValue } from '../core/secret-values.js';
+import { maskSecretValues, maskValue } from '../core/secret-values.js';
 import { escapeForTerminal } from '../core/terminal-text.js';
 
 /** A model API as error messages name it: what it is and where its base URL is set. */
@@ -113,7 +113,16 @@ const QUOTED_CHARS = 300;
  * to 300 characters, then every control character shown as an inert escape.
  */
 export function serverText(text: string, apiKey: string): string {
-  // Registered keys first, under their own names (ANTHROPIC_API_KEY); then the call's own.
-  const masked = maskValue(redactForDisplay(text), apiKey, 'API key');
+  // Only the head is worked on (a body of megabytes costs the regexes seconds, or the stack),
+  // with room for whatever masking removes before the cut: a value straddling the cut of the
+  // head lies far beyond the 300 characters quoted.
+  const head = text.slice(0, SCANNED_CHARS);
+  // Exact values first, as redact.ts does: registered keys under their own names
+  // (ANTHROPIC_API_KEY), then the call's own, then credential and card shapes, which would
+  // otherwise mask part of a key and leave the rest.
+  const masked = redactForDisplay(maskValue(maskSecretValues(head), apiKey, 'API key'));
   return escapeForTerminal(masked.slice(0, QUOTED_CHARS));
 }
+
+/** How much of a server's text is masked before the first QUOTED_CHARS are quoted. */
+const SCANNED_CHARS = 64 * 1024;
