@@ -129,6 +129,11 @@ describe('createChatCompletion: a 200 whose body is not a chat completion', () =
       /tool_calls\[0\]\.function\.name is null, not a string/,
     ],
     [
+      'two tool calls with one id',
+      json(completion(message({ tool_calls: [toolCall(), toolCall({}, { name: 'get_time' })] }))),
+      /choices\[0\]\.message\.tool_calls\[1\]\.id 'call_1' is the id of choices\[0\]\.message\.tool_calls\[0\] too: each tool call needs its own id/,
+    ],
+    [
       'an unknown finish_reason',
       json(completion({ finish_reason: 'eos_token' })),
       /choices\[0\]\.finish_reason is 'eos_token', not one of stop, length, tool_calls, content_filter, function_call/,
@@ -259,6 +264,19 @@ describe('createChatCompletion: a stream that is not a chat completion', () => {
         delta({}, 'tool_calls'),
       ],
       /data chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.function\.arguments is an object, not a string/,
+    ],
+    [
+      'two streamed tool calls with one id',
+      [
+        delta({
+          tool_calls: [{ index: 0, id: 'call_1', function: { name: 'a', arguments: '{}' } }],
+        }),
+        delta({
+          tool_calls: [{ index: 1, id: 'call_1', function: { name: 'b', arguments: '{}' } }],
+        }),
+        delta({}, 'tool_calls'),
+      ],
+      /tool_calls\[1\]\.id 'call_1' is the id of choices\[0\]\.message\.tool_calls\[0\] too/,
     ],
     [
       'usage counts as strings in the last chunk',

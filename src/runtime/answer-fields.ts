@@ -1,3 +1,4 @@
+import { redactText } from '../core/redact.js';
 import { isTokenCount } from '../core/token-count.js';
 import { valueKind, valueOrKind } from '../core/value-kind.js';
 
@@ -36,4 +37,10 @@ export function tokenCountProblem(
   if (isTokenCount(value) || (optional && (value === undefined || value === null)))
     return undefined;
   return `${at} is ${valueOrKind(value)}, not a whole number >= 0`;
+}
+
+/** A tool call's id for an error message: quoted when it is a plain id, else only its length (it may echo a key). */
+export function idText(id: string): string {
+  if (/^[\w-]{1,64}$/.test(id) && redactText(id) === id) return `'${id}'`;
+  return `(an id of ${id.length} characters)`;
 }

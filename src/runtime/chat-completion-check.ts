@@ -1,5 +1,11 @@
 import { valueKind, valueOrKind } from '../core/value-kind.js';
-import { bodyProblem, isJsonObject, stringProblem, tokenCountProblem } from './answer-fields.js';
+import {
+  bodyProblem,
+  idText,
+  isJsonObject,
+  stringProblem,
+  tokenCountProblem,
+} from './answer-fields.js';
 
 /** The finish reasons of the Chat Completions API; another (`eos_token`, `error`) is a server speaking a different dialect, or a failed answer. */
 export const FINISH_REASONS = [
@@ -41,9 +47,17 @@ function assistantProblem(message: unknown, at: string): string | undefined {
   const calls = message.tool_calls;
   if (calls === undefined || calls === null) return undefined;
   if (!Array.isArray(calls)) return `${at}.tool_calls is ${valueKind(calls)}, not an array`;
+  // Each tool message answers its call by id.
+  const callAt = new Map<string, number>();
   for (let index = 0; index < calls.length; index += 1) {
     const problem = toolCallProblem(calls[index], `${at}.tool_calls[${index}]`);
     if (problem !== undefined) return problem;
+    const id = (calls[index] as { id: string }).id;
+    const first = callAt.get(id);
+    if (first !== undefined) {
+      return `${at}.tool_calls[${index}].id ${idText(id)} is the id of ${at}.tool_calls[${first}] too: each tool call needs its own id`;
+    }
+    callAt.set(id, index);
   }
   return undefined;
 }

@@ -1,5 +1,11 @@
 import { valueKind, valueOrKind } from '../core/value-kind.js';
-import { bodyProblem, isJsonObject, stringProblem, tokenCountProblem } from './answer-fields.js';
+import {
+  bodyProblem,
+  idText,
+  isJsonObject,
+  stringProblem,
+  tokenCountProblem,
+} from './answer-fields.js';
 /**
  * Is this a Messages API message? A hand-written check, not a zod schema: it runs on every
  * model call, replayed ones included (hundreds per eval), and costs well under a microsecond
@@ -16,9 +22,19 @@ export function messageProblem(value: unknown): string | undefined {
   const content = message.content;
   if (!Array.isArray(content))
     return `content is ${valueKind(content, 'missing')}, not an array of blocks`;
+  // A tool_result answers a tool_use by id, and a paused batch keeps its writes by id.
+  const toolUseAt = new Map<string, number>();
   for (let index = 0; index < content.length; index += 1) {
-    const problem = blockProblem(content[index], `content[${index}]`);
+    const block = content[index];
+    const problem = blockProblem(block, `content[${index}]`);
     if (problem) return problem;
+    if ((block as { type: string }).type !== 'tool_use') continue;
+    const id = (block as { id: string }).id;
+    const first = toolUseAt.get(id);
+    if (first !== undefined) {
+      return `content[${index}].id ${idText(id)} is the id of content[${first}] too: each tool_use needs its own id`;
+    }
+    toolUseAt.set(id, index);
   }
   if (typeof message.stop_reason !== 'string') {
     return `stop_reason is ${valueOrKind(message.stop_reason)}, not a string`;

@@ -65,6 +65,18 @@ describe('createAnthropicModel: a 200 whose body is not a message', () => {
       /content\[0\]\.name is missing/,
     ],
     [
+      'two tool_use blocks with one id',
+      json({
+        ...textMessage(),
+        stop_reason: 'tool_use',
+        content: [
+          { type: 'tool_use', id: 'toolu_same', name: 'refund', input: { order_id: 'SMALL' } },
+          { type: 'tool_use', id: 'toolu_same', name: 'refund', input: { order_id: 'BIG' } },
+        ],
+      }),
+      /content\[1\]\.id 'toolu_same' is the id of content\[0\] too: each tool_use needs its own id/,
+    ],
+    [
       'type error',
       json({ type: 'error', error: { type: 'api_error', message: 'x' } }),
       /type is 'error', not 'message'/,
@@ -286,6 +298,19 @@ describe('createRetryingModel over hostile answers', () => {
         attempt: 1,
         error: expect.stringMatching(/^malformed response/),
       }),
+    ]);
+  });
+
+  it('retries an answer with two tool_use blocks of one id, then answers', async () => {
+    const call = { type: 'tool_use', id: 'toolu_same', name: 'refund', input: {} };
+    api.script(
+      json({ ...textMessage(), stop_reason: 'tool_use', content: [call, call] }),
+      json(textMessage('second')),
+    );
+    const { call: ask, events } = retrying();
+    expect((await ask()).content).toEqual([{ type: 'text', text: 'second' }]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'model_retry', error: expect.stringMatching(/toolu_same/) }),
     ]);
   });
 
