@@ -131,7 +131,20 @@ const PendingApprovalSchema = z
     /** Its calls (by tool_use id) that reached the write log before it paused: their write keys. */
     made: z.record(z.string(), z.string().min(1)).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((pending, context) => {
+    // Resume answers these from the write log unasked: an id of no paused call is damage.
+    const ids = new Set(pending.calls.map((call) => call.id));
+    for (const id of Object.keys(pending.made ?? {})) {
+      if (ids.has(id)) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['made', id],
+        message:
+          'is not the id of a paused call (in calls): a write made before the pause is one of them',
+      });
+    }
+  });
 
 /**
  * A run's state after its last completed step. `state` says what resume does: `running`

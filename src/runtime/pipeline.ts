@@ -209,7 +209,12 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
     };
 
     const madeKey = options.madeBeforePause?.get(call.id);
-    if (madeKey !== undefined) {
+    // Only a log entry of this tool: another tool's write under this id says nothing of this call.
+    const made =
+      madeKey === undefined
+        ? undefined
+        : (options.writes?.get(madeKey) ?? options.writes?.unresolved(madeKey));
+    if (madeKey !== undefined && made?.tool === tool.name) {
       const answered = await oneWriteAtATime(madeKey, async () => fromLog(madeKey));
       if (answered) return { ...answered, writeKey: madeKey };
     }

@@ -7,6 +7,7 @@ import type { Harness } from './harness.js';
 import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
 import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
+import { madeBeforePause, madeWrites } from './paused-batch.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import {
   type FinishedRun,
@@ -247,15 +248,13 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
         : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
     );
     // Calls that may have written: run again on resume, they are answered from the write log.
-    const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
-      deferred === undefined && writeKey !== undefined ? [[record.id, writeKey] as const] : [],
-    );
+    const made = madeWrites(calls, outcomes);
     state.pending = {
       step: state.step,
       calls: [...calls],
       requests,
       answers: Object.fromEntries(answers),
-      ...(made.length > 0 && { made: Object.fromEntries(made) }),
+      ...(made && { made }),
     };
     for (const request of requests) {
       trace?.write({
@@ -288,7 +287,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const approver: Approver = async (call, reason) =>
       decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
     answers = new Map(Object.entries(pending.answers));
-    const made = new Map(Object.entries(pending.made ?? {}));
+    const made = madeBeforePause(pending);
     const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));
     if (!Array.isArray(outcomes)) return outcomes;
     if (outcomes.some((outcome) => outcome.deferred !== undefined)) {

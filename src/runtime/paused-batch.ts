@@ -1,0 +1,38 @@
+import type { ToolOutcome } from './pipeline.js';
+import type { PendingApproval } from './run-snapshot.js';
+import type { ToolCall } from './types.js';
+
+/**
+ * What a batch that pauses for approval made, by tool_use id, and what resume may answer from
+ * the write log without asking the gates again. An id is trusted only when it names exactly one
+ * call of the batch: with two calls under one id, the write one made would answer the other,
+ * which never ran, and skip its approval. Such calls pass their gates again on resume; the write
+ * log still keeps each write from running twice (it is keyed by arguments, not by id).
+ */
+
+/** The batch's writes that may have run (made or started) before it paused: their write keys. */
+export function madeWrites(
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+): Record<string, string> | undefined {
+  const single = singleIds(calls);
+  const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
+    deferred === undefined && writeKey !== undefined && single.has(record.id)
+      ? [[record.id, writeKey] as const]
+      : [],
+  );
+  return made.length > 0 ? Object.fromEntries(made) : undefined;
+}
+
+/** The write keys resume answers from the log, by tool_use id: only ids of one paused call. */
+export function madeBeforePause(pending: PendingApproval): Map<string, string> {
+  const single = singleIds(pending.calls);
+  return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
+}
+
+function singleIds(calls: readonly ToolCall[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const { id } of calls) (seen.has(id) ? shared : seen).add(id);
+  return new Set([...seen].filter((id) => !shared.has(id)));
+}
