@@ -1,3 +1,4 @@
+import { type CallSignal, callSignal } from '../core/call-signal.js';
 import { type Raced, raceDeadline } from '../core/deadline.js';
 import { ConfigError, HookTimeoutError, hookTimeoutProblem } from '../core/errors.js';
 import { isThenable } from '../core/thenable.js';
@@ -47,14 +48,15 @@ export function callHook<T>(
   hook: (run: RunState) => T | Promise<T>,
 ): HookCall<T> | Promise<HookCall<T>> {
   const { timeoutMs, signal: runSignal } = deadline;
+  let signal: CallSignal | undefined;
   const raced = raceDeadline(
     run.clock,
     timeoutMs,
     () => new HookTimeoutError(label, timeoutMs),
     (clock, expired): HookCall<T> | Promise<HookCall<T>> => {
-      const signal = runSignal ? () => AbortSignal.any([expired(), runSignal]) : expired;
+      signal = callSignal(expired, runSignal);
       try {
-        const answer = hook(forHook(run, clock, signal));
+        const answer = hook(forHook(run, clock, signal.signal));
         // A hostile answer's `then` may throw: reading it is inside the try.
         if (!isThenable(answer)) return { kind: 'answered', answer };
         return Promise.resolve(answer).then(
@@ -67,8 +69,14 @@ export function callHook<T>(
     },
   );
   // A hook that answered at once needs no timer and no race.
-  if (!(raced instanceof Promise)) return ended(raced, label, timeoutMs);
-  return raced.then((call) => ended(call, label, timeoutMs));
+  if (!(raced instanceof Promise)) {
+    signal?.release();
+    return ended(raced, label, timeoutMs);
+  }
+  return raced.then((call) => {
+    signal?.release();
+    return ended(call, label, timeoutMs);
+  });
 }
 
 function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): HookCall<T> {

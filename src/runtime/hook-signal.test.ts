@@ -1,9 +1,12 @@
+import { getEventListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { HookTimeoutError } from '../core/errors.js';
+import { collectGarbage } from '../core/testing/collect-garbage.js';
 import { defineTool } from './define-tool.js';
+import { callHook } from './hook-deadline.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 import { runAgent } from './run-agent.js';
 import { testRunState } from './testing/run-state.js';
@@ -209,5 +212,38 @@ describe('the signal a hook is given', () => {
     expect(record.decision).toBe('allow');
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(signal?.aborted).toBe(false);
+  });
+
+  it("keeps nothing of a finished hook call on the run's signal, though the hook listened on it", async () => {
+    const run = new AbortController();
+    const state = testRunState();
+    const seen: Array<WeakRef<AbortSignal>> = [];
+    const listening = (hookRun: RunState) => {
+      hookRun.signal?.addEventListener('abort', () => {});
+      seen.push(new WeakRef(hookRun.signal!));
+    };
+    const deadline = { timeoutMs: 20, signal: run.signal };
+    for (let call = 0; call < 50; call += 1) {
+      await callHook('PreToolUse[0]', deadline, state, (hookRun) => listening(hookRun));
+      await callHook('PreToolUse[0]', deadline, state, async (hookRun) => listening(hookRun));
+    }
+    // One that times out: its listener goes at the deadline.
+    const timedOut = await callHook('PreToolUse[0]', deadline, state, (hookRun) => {
+      listening(hookRun);
+      return new Promise(() => {});
+    });
+    expect(timedOut.kind).toBe('timeout');
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    await collectGarbage();
+    expect(seen.filter((signal) => signal.deref() !== undefined)).toHaveLength(0);
+    // The run is still cancellable: a hook called now hears it.
+    let reason: unknown;
+    await callHook('PreToolUse[0]', deadline, state, async (hookRun) => {
+      const heard = abortSeen(hookRun);
+      run.abort(new Error('cancelled'));
+      reason = await heard;
+    });
+    expect(reason).toEqual(new Error('cancelled'));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
