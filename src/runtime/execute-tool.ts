@@ -1,3 +1,4 @@
+import { callSignal } from '../core/call-signal.js';
 import type { Clock } from '../core/clock.js';
 import { raceDeadline } from '../core/deadline.js';
 import { errorMessage, ToolTimeoutError } from '../core/errors.js';
@@ -8,38 +9,59 @@ import type { LateOutcome } from './write-attempt.js';
 /** How one execution of a tool ended. */
 export type Executed =
   | { kind: 'ok'; value: unknown }
-  /** `cutOff`: it failed with its deadline's own error (a wait the timeout ended). */
-  | { kind: 'failed'; message: string; cutOff?: true }
+  /**
+   * `stopped`: it failed after its signal aborted (the run was cancelled): whatever its error,
+   * it may have been stopped mid-way, not have failed by itself.
+   */
+  | { kind: 'failed'; message: string; stopped?: true }
   | { kind: 'timeout'; ms: number; late: LateOutcome };
+
+/** The pipeline's options that shape an execution. */
+export interface ExecuteOptions {
+  /** Race the tool against its `timeoutMs`. */
+  timeouts?: boolean | undefined;
+  /** The run's: the tool's signal aborts with it too. */
+  signal?: AbortSignal | undefined;
+}
 
 /**
  * Run the tool, raced against its `timeoutMs` when timeouts are enforced (see raceDeadline: its
- * signal aborts and its waits on the clock it is given end at the deadline). Never rejects.
+ * signal aborts and its waits on the clock it is given end at the deadline). Its signal also
+ * aborts when the run's does, until the call ends. Never rejects.
  */
 export async function executeTool(
   tool: ToolDefinition,
   args: Record<string, unknown>,
   state: RunState,
-  enforceTimeout: boolean,
   idempotencyKey: string | undefined,
+  options: ExecuteOptions,
 ): Promise<Executed> {
-  const run = (clock: Clock, signal: () => AbortSignal): Promise<Executed> =>
-    (async () =>
+  const run = (clock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
+    const linked = callSignal(deadline, options.signal);
+    const signal = linked.signal();
+    return (async () =>
       tool.execute(args as never, {
-        signal: signal(),
+        signal,
         clock,
         run: withClock(state, clock),
         ...(idempotencyKey !== undefined && { idempotencyKey }),
       }))().then(
-      (value): Executed => ({ kind: 'ok', value }),
-      (error: unknown): Executed => ({
-        kind: 'failed',
-        message: errorMessage(error),
-        ...(error instanceof ToolTimeoutError && { cutOff: true as const }),
-      }),
+      (value): Executed => {
+        linked.release();
+        return { kind: 'ok', value };
+      },
+      (error: unknown): Executed => {
+        linked.release();
+        return {
+          kind: 'failed',
+          message: errorMessage(error),
+          ...(signal.aborted && { stopped: true as const }),
+        };
+      },
     );
-  const timeoutMs = enforceTimeout ? tool.timeoutMs : undefined;
-  if (timeoutMs === undefined) return run(state.clock, () => new AbortController().signal);
+  };
+  const timeoutMs = options.timeouts ? tool.timeoutMs : undefined;
+  if (timeoutMs === undefined) return run(state.clock, undefined);
   const raced = await raceDeadline(
     state.clock,
     timeoutMs,

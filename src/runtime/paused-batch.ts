@@ -1,3 +1,4 @@
+import type { WriteLog } from './idempotency.js';
 import type { ToolOutcome } from './pipeline.js';
 import type { PendingApproval } from './run-snapshot.js';
 import type { ToolCall } from './types.js';
@@ -28,6 +29,20 @@ export function madeWrites(
 export function madeBeforePause(pending: PendingApproval): Map<string, string> {
   const single = singleIds(pending.calls);
   return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
+}
+
+/** The key of the write a call made before the pause, when the log's entry for it is this tool's. */
+export function madeKeyOf(
+  id: string,
+  tool: string,
+  made: ReadonlyMap<string, string> | undefined,
+  writes: WriteLog | undefined,
+): string | undefined {
+  const key = made?.get(id);
+  if (key === undefined) return undefined;
+  // Another tool's write under this id says nothing of this call: it passes its gates.
+  const entry = writes?.get(key) ?? writes?.unresolved(key);
+  return entry?.tool === tool ? key : undefined;
 }
 
 function singleIds(calls: readonly ToolCall[]): Set<string> {

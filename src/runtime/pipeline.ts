@@ -2,6 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import { executeTool } from './execute-tool.js';
 import { callHook, hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
+import { madeKeyOf } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
 import {
   askApprover,
@@ -26,7 +27,12 @@ import type {
   ToolDefinition,
 } from './types.js';
 import { validateInput } from './validate.js';
-import { timedOutWriteMessage, unknownOutcomeMessage, writeAttempt } from './write-attempt.js';
+import {
+  stoppedWriteMessage,
+  timedOutWriteMessage,
+  unknownOutcomeMessage,
+  writeAttempt,
+} from './write-attempt.js';
 
 /** What a harness turns on around the same tools. Anything left out is off (the baseline). */
 export interface ToolPipelineOptions {
@@ -47,7 +53,10 @@ export interface ToolPipelineOptions {
    * the recorded result instead of running it again (resumed and retried runs).
    */
   writes?: WriteLog;
-  /** The run's: aborted when the run is cancelled. Each hook's `run.signal` aborts with it. */
+  /**
+   * The run's: aborted when the run is cancelled. Each hook's `run.signal` and each tool's
+   * `context.signal` abort with it while their call runs.
+   */
   signal?: AbortSignal;
   /** The approver may answer `'defer'`: the outcome is marked `deferred` (the run can pause). */
   canDefer?: boolean;
@@ -208,13 +217,8 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
     };
 
-    const madeKey = options.madeBeforePause?.get(call.id);
-    // Only a log entry of this tool: another tool's write under this id says nothing of this call.
-    const made =
-      madeKey === undefined
-        ? undefined
-        : (options.writes?.get(madeKey) ?? options.writes?.unresolved(madeKey));
-    if (madeKey !== undefined && made?.tool === tool.name) {
+    const madeKey = madeKeyOf(call.id, tool.name, options.madeBeforePause, options.writes);
+    if (madeKey !== undefined) {
       const answered = await oneWriteAtATime(madeKey, async () => fromLog(madeKey));
       if (answered) return { ...answered, writeKey: madeKey };
     }
@@ -377,7 +381,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         );
       }
       reached.log = attempt !== undefined;
-      const executed = await executeTool(tool, args, state, options.timeouts ?? false, key);
+      const executed = await executeTool(tool, args, state, key, options);
       if (executed.kind === 'timeout' && attempt) {
         attempt.settleLate(executed.late);
         return finish('timeout', timedOutWriteMessage(tool.name, executed.ms), true);
@@ -388,6 +392,10 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           `${tool.name} timed out after ${executed.ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`,
           true,
         );
+      }
+      if (executed.kind === 'failed' && executed.stopped && attempt) {
+        // Stopped mid-way, it may have written first: the intent stays for a human.
+        return finish('outcome_unknown', stoppedWriteMessage(tool.name), true);
       }
       if (executed.kind === 'failed') {
         const cleared = await logged(() => attempt?.failed());

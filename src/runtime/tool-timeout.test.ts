@@ -1,3 +1,5 @@
+import { EventEmitter, once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Clock, VirtualClock } from '../core/clock.js';
@@ -122,23 +124,83 @@ describe('a tool that timed out and keeps sleeping on the run clock', () => {
     expect(retry.record.decision).toBe('outcome_unknown');
     expect(seen.executions).toBe(1);
   });
+});
 
-  it('still lets a timed-out write that failed by itself be retried (its intent is cleared)', async () => {
-    let release!: () => void;
-    const working = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+describe('a write whose timeout cut it off', () => {
+  it.each([
+    [
+      'timers/promises setTimeout (an AbortError whose cause is the timeout)',
+      (context: ToolExecuteContext) =>
+        delay(10_000, undefined, { signal: context.signal }).then(() => undefined),
+    ],
+    [
+      'events.once (an AbortError whose cause is the timeout)',
+      (context: ToolExecuteContext) =>
+        once(new EventEmitter(), 'confirmed', { signal: context.signal }).then(() => undefined),
+    ],
+    [
+      "the tool's own error wrapping the timeout",
+      (context: ToolExecuteContext) =>
+        context.clock.sleep(10_000).catch((error: unknown) => {
+          throw new Error(`confirmation failed: ${(error as Error).message}`);
+        }),
+    ],
+    [
+      'a failure of its own after the deadline',
+      (context: ToolExecuteContext) =>
+        new Promise<void>((_resolve, reject) =>
+          context.signal.addEventListener('abort', () =>
+            setImmediate(() => reject(new Error('downstream refused the request'))),
+          ),
+        ),
+    ],
+  ])(
+    'leaves a write that fails after its deadline with an unknown outcome, whatever the error: %s',
+    async (_how, wait) => {
+      let executions = 0;
+      const tool = defineTool({
+        name: 'charge',
+        description: 'Charges, then waits for a confirmation its timeout cuts off',
+        effect: 'write',
+        timeoutMs: 20,
+        parameters: z.object({}),
+        execute: async (_args, context) => {
+          executions += 1;
+          await wait(context);
+          return 'charged';
+        },
+      });
+      const entries: WriteLogEntry[] = [];
+      const writes = createWriteLog([], async (entry) => {
+        entries.push(entry);
+      });
+      const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
+      const state = testRunState();
+      const first = await pipeline.run({ id: 'a', name: 'charge', input: {} }, state);
+      expect(first.record.decision).toBe('timeout');
+      await settle();
+      await settle();
+      // It may have charged before the wait that was ended: never run it again by itself.
+      expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual([
+        'intent',
+      ]);
+      const retry = await pipeline.run({ id: 'b', name: 'charge', input: {} }, state);
+      expect(retry.record.decision).toBe('outcome_unknown');
+      expect(executions).toBe(1);
+    },
+  );
+
+  it('clears the intent of a write that failed before its deadline, so a retry may run it', async () => {
     let executions = 0;
     const tool = defineTool({
       name: 'set_refused',
-      description: 'Real work past its deadline, then the downstream system refuses',
+      description: 'The downstream system refuses at once',
       effect: 'write',
-      timeoutMs: 20,
+      timeoutMs: 1000,
       parameters: z.object({}),
       execute: async () => {
         executions += 1;
         if (executions > 1) return 'written';
-        await working;
         throw new Error('downstream refused the request');
       },
     });
@@ -148,18 +210,14 @@ describe('a tool that timed out and keeps sleeping on the run clock', () => {
     });
     const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
     const state = testRunState();
-    expect(
-      (await pipeline.run({ id: 'a', name: tool.name, input: {} }, state)).record.decision,
-    ).toBe('timeout');
-    release();
-    await settle();
-    await settle();
+    const first = await pipeline.run({ id: 'a', name: tool.name, input: {} }, state);
+    expect(first.record.decision).toBe('failed');
     expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual([
       'intent',
       'cleared',
     ]);
-    expect(
-      (await pipeline.run({ id: 'b', name: tool.name, input: {} }, state)).record.decision,
-    ).toBe('allow');
+    const retry = await pipeline.run({ id: 'b', name: tool.name, input: {} }, state);
+    expect(retry.record.decision).toBe('allow');
+    expect(executions).toBe(2);
   });
 });

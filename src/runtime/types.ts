@@ -12,7 +12,10 @@ export type Decision =
   | 'allow'
   | 'timeout'
   | 'failed'
-  /** A write started earlier whose outcome was never recorded: not run again, a human decides. */
+  /**
+   * A write started earlier whose outcome was never recorded: not run again, a human decides.
+   * Also a write that failed after the run was cancelled: it may have written first.
+   */
   | 'outcome_unknown';
 
 export type ToolEffect = 'read' | 'write';

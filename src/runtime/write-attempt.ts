@@ -2,13 +2,8 @@ import type { WriteIntent, WriteLog } from './idempotency.js';
 import { resultText } from './tool-output.js';
 import type { Decision, RunState } from './types.js';
 
-/**
- * How a write that outlived its timeout ended, when it ends at all. `cutOff`: it failed with
- * its deadline's own error (a wait the timeout ended), not by itself.
- */
-export type LateOutcome = Promise<
-  { kind: 'ok'; value: unknown } | { kind: 'failed'; cutOff?: true }
->;
+/** How a write that outlived its timeout ended, when it ends at all. */
+export type LateOutcome = Promise<{ kind: 'ok'; value: unknown } | { kind: 'failed' }>;
 
 /** One execution of a write, logged around it: intent before, outcome after. */
 export interface WriteAttempt {
@@ -18,8 +13,9 @@ export interface WriteAttempt {
   /** The tool threw: nothing was written, a later call may run it. */
   failed(): Promise<void>;
   /**
-   * The write timed out but may still finish: log its outcome if it does. A write cut off by
-   * its timeout stays unknown: it may have written before the wait that was ended.
+   * The write timed out but may still finish: log its outcome if it does. A failure after the
+   * deadline leaves it unknown, whatever the error (its timeout's, an AbortError around it, the
+   * tool's own): the signal had aborted, and it may have written before the wait that ended.
    */
   settleLate(late: LateOutcome): void;
 }
@@ -41,7 +37,7 @@ export function writeAttempt(
     settleLate(late) {
       void late
         .then((outcome) => {
-          if (outcome.kind === 'failed') return outcome.cutOff ? undefined : failed();
+          if (outcome.kind === 'failed') return undefined;
           const text = resultText(outcome.value);
           return done(text.ok ? text.text : `(the write was made, but ${text.reason})`);
         })
@@ -54,6 +50,11 @@ export function writeAttempt(
 /** The tool_result of a write that timed out: it may have happened, so it must not be retried. */
 export function timedOutWriteMessage(tool: string, ms: number): string {
   return `${tool} timed out after ${ms} ms and was cancelled, but it may already have taken effect: its outcome is unknown. It will not be run again without a human's decision, so do not retry it. Tell the user that a human will check whether it went through.`;
+}
+
+/** The tool_result of a write that failed after the run was cancelled: it may have happened. */
+export function stoppedWriteMessage(tool: string): string {
+  return `${tool} was stopped because the run was cancelled, but it may already have taken effect: its outcome is unknown. It will not be run again without a human's decision, so do not retry it. Tell the user that a human will check whether it went through.`;
 }
 
 /** The tool_result of a write whose earlier attempt has no recorded outcome. */

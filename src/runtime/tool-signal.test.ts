@@ -1,0 +1,123 @@
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { defineTool } from './define-tool.js';
+import { createWriteLog, type WriteLogEntry } from './idempotency.js';
+import { createToolPipeline } from './pipeline.js';
+import { runAgent } from './run-agent.js';
+import { testRunState } from './testing/run-state.js';
+import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+
+/**
+ * A tool's `context.signal` aborts when its call times out or the run is cancelled, so that
+ * its own work stops. A write stopped that way may have taken effect before it failed.
+ */
+
+const kinds = (entries: WriteLogEntry[]) =>
+  entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'));
+
+describe("a tool's context.signal", () => {
+  it.each([false, true])(
+    "aborts with the run's reason when the run is cancelled (timeouts: %s)",
+    async (timeouts) => {
+      const controller = new AbortController();
+      const cancelled = new Error('the user pressed Ctrl-C');
+      let seen: { aborted: boolean; reason: unknown } | undefined;
+      const tool = defineTool({
+        name: 'get_slow',
+        description: 'A read the run is cancelled during',
+        effect: 'read',
+        timeoutMs: 5000,
+        parameters: z.object({}),
+        execute: (_args, { signal }) => {
+          controller.abort(cancelled);
+          seen = { aborted: signal.aborted, reason: signal.reason };
+          return 'ok';
+        },
+      });
+      await runAgent({
+        harness: {
+          name: 'cancel',
+          tools: [tool],
+          system: () => 's',
+          timeouts,
+          limits: { maxSteps: 3 },
+        },
+        model: createScriptedModel([toolTurn([{ name: 'get_slow', input: {} }]), textTurn('ok')]),
+        modelId: 'scripted',
+        prompt: 'go',
+        clock: createVirtualClock({ start: 0 }),
+        mode: 'unattended',
+        signal: controller.signal,
+      });
+      expect(seen).toEqual({ aborted: true, reason: cancelled });
+    },
+  );
+
+  it.each([false, true])(
+    "leaves no listener on the run's signal after its calls end (timeouts: %s)",
+    async (timeouts) => {
+      const run = new AbortController();
+      const tool = defineTool({
+        name: 'get_value',
+        description: 'A read that listens on its signal',
+        effect: 'read',
+        timeoutMs: 1000,
+        parameters: z.object({}),
+        execute: (_args, { signal }) => {
+          signal.addEventListener('abort', () => {});
+          return 'ok';
+        },
+      });
+      const pipeline = createToolPipeline({ tools: [tool], timeouts, signal: run.signal });
+      const state = testRunState();
+      for (let call = 0; call < 20; call += 1) {
+        await pipeline.run({ id: `t${call}`, name: 'get_value', input: {} }, state);
+      }
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    },
+  );
+});
+
+describe('a write that fails after the run was cancelled', () => {
+  it.each([false, true])(
+    'keeps its outcome unknown: the intent stays, a retry does not run it (timeouts: %s)',
+    async (timeouts) => {
+      const run = new AbortController();
+      let executions = 0;
+      const tool = defineTool({
+        name: 'charge',
+        description: 'Charges, then waits for a confirmation the cancellation ends',
+        effect: 'write',
+        timeoutMs: 5000,
+        parameters: z.object({ amount: z.number() }),
+        execute: async (_args, { signal }) => {
+          executions += 1;
+          // The charge reached the bank; the wait for its confirmation is cut off.
+          const confirmation = new Promise((_resolve, reject) =>
+            signal.addEventListener('abort', () => reject(new Error('confirmation aborted'))),
+          );
+          run.abort(new Error('the user pressed Ctrl-C'));
+          await confirmation;
+          return 'charged';
+        },
+      });
+      const entries: WriteLogEntry[] = [];
+      const writes = createWriteLog([], async (entry) => {
+        entries.push(entry);
+      });
+      const pipeline = createToolPipeline({ tools: [tool], timeouts, writes, signal: run.signal });
+      const state = testRunState();
+      const call = { id: 'a', name: 'charge', input: { amount: 5 } };
+      const first = await pipeline.run(call, state);
+      expect(first.record.decision).toBe('outcome_unknown');
+      expect(first.result.content).toContain('its outcome is unknown');
+      expect(first.result.content).not.toContain('confirmation aborted');
+      expect(kinds(entries)).toEqual(['intent']);
+      const retry = await pipeline.run({ ...call, id: 'b' }, state);
+      expect(retry.record.decision).toBe('outcome_unknown');
+      expect(executions).toBe(1);
+    },
+  );
+});
