@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { redactValue } from '../core/redact.js';
+import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import {
   createKeyedQueue,
@@ -11,7 +12,10 @@ import {
   type WriteRecord,
 } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
+import { resumeAgent } from './resume-agent.js';
+import { runAgent } from './run-agent.js';
 import { testRunState } from './testing/run-state.js';
+import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import type { ToolDefinition } from './types.js';
 
 const run = testRunState({
@@ -66,6 +70,67 @@ describe('idempotencyKeyFor', () => {
     expect(idempotencyKeyFor(byCard, { invoice: '6222020200112233452', note: 'a' }, run)).not.toBe(
       key,
     );
+  });
+});
+
+describe('idempotencyKeyFor on a hash that looks like a card number', () => {
+  const save = defineTool({
+    name: 'save_note',
+    description: 'Save a note',
+    effect: 'write',
+    parameters: z.object({ note: z.string() }),
+    execute: ({ note }) => {
+      saved.push(note);
+      return `saved ${note}`;
+    },
+  }) as ToolDefinition;
+  const saved: string[] = [];
+
+  it('gives a key the at-rest redaction leaves alone, and keeps every other key as it was', () => {
+    // The hash of this note is all digits and passes the card rule: save_note:5847656744505590.
+    const key = idempotencyKeyFor(save, { note: 'n33951' }, run);
+    expect(redactValue({ key })).toEqual({ key });
+    expect(key).toBe('save_note:5847656744505590z');
+    // Write logs on disk hold keys of this form: they must keep matching.
+    expect(idempotencyKeyFor(save, { note: 'n1' }, run)).toBe('save_note:a2a453c52b2e7f33');
+  });
+
+  it('refuses to make a key for a tool whose name the redaction masks, naming the fix', () => {
+    const named = { ...save, name: '4111111111111111' } as ToolDefinition;
+    expect(() => idempotencyKeyFor(named, { note: 'a' }, run)).toThrow(/rename the tool$/);
+  });
+
+  it('does not run the write again when a resumed run sends it again', async () => {
+    saved.length = 0;
+    const harness = { name: 'notes', tools: [save], system: () => 's', limits: { maxSteps: 5 } };
+    const checkpoints = createMemoryCheckpointStore();
+    const call = toolTurn([{ name: 'save_note', input: { note: 'n33951' } }]);
+    const first = await runAgent({
+      harness,
+      model: createScriptedModel([
+        call,
+        () => {
+          throw new Error('connection reset');
+        },
+      ]),
+      modelId: 'scripted',
+      prompt: 'save it',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'unattended',
+      runId: 'notes',
+      checkpoints,
+    });
+    expect(first.status).toBe('error');
+    const resumed = await resumeAgent({
+      runId: 'notes',
+      checkpoints,
+      harness,
+      clock: createVirtualClock({ start: 0 }),
+      model: createScriptedModel([call, textTurn('saved')]),
+    });
+    expect(resumed.status).toBe('done');
+    expect(saved).toEqual(['n33951']);
+    expect(resumed.toolCalls.at(-1)).toMatchObject({ decision: 'allow', replayed: true });
   });
 });
 
