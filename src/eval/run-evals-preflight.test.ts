@@ -46,19 +46,27 @@ describe('the traces folder, checked before any trial runs', () => {
     expect(error.message).toMatch(/^cannot write the trial traces under runs\/eval: /);
   });
 
-  it("stops an eval before vitest starts when a file is in a selected task's folder's way", async () => {
-    const dir = project();
-    writeFileSync(join(dir, 'vitest.evals.config.ts'), 'export default {};\n');
-    mkdirSync(join(dir, 'runs/eval'), { recursive: true });
-    writeFileSync(join(dir, 'runs/eval/T2'), 'not a folder\n');
-    const error = await rejectionOf(
-      runEvals({ projectDir: dir, mode: 'replay', trials: 1, tasks: ['T2'], writeReports: false }),
-      ConfigError,
-    );
-    expect(error.message).toMatch(
-      /^cannot write the trial traces under runs\/eval\/T2: it is a file/,
-    );
-  });
+  it.each([
+    [{ tasks: ['T2'] }],
+    // --suite refund checked nothing: the run errored T2's trials one by one.
+    [{ suites: ['refund'] }],
+  ])(
+    "stops an eval before vitest starts when a file is in a selected task's folder's way (%j)",
+    async (selection) => {
+      const dir = project();
+      writeFileSync(join(dir, 'vitest.evals.config.ts'), 'export default {};\n');
+      mkdirSync(join(dir, 'fixtures/T2/upgraded'), { recursive: true });
+      mkdirSync(join(dir, 'runs/eval'), { recursive: true });
+      writeFileSync(join(dir, 'runs/eval/T2'), 'not a folder\n');
+      const error = await rejectionOf(
+        runEvals({ projectDir: dir, mode: 'replay', trials: 1, ...selection, writeReports: false }),
+        ConfigError,
+      );
+      expect(error.message).toMatch(
+        /^cannot write the trial traces under runs\/eval\/T2: it is a file/,
+      );
+    },
+  );
 });
 
 // A reference made from part of the suite replaced the whole one: `--task T2

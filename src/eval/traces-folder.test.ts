@@ -41,6 +41,18 @@ describe("a selected task's and variant's trace folders, checked before any tria
     expect(await refused(dir, { trials: 1, tasks: ['t2'] })).toMatch(/under runs\/eval\/T2: /);
   });
 
+  // --suite refund checked nothing: the fixtures were filtered by an empty suite name.
+  it("checks the fixtures' task folders under a suite selection too", async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'runs/eval/T2'), 'not a folder\n');
+    expect(await refused(dir, { trials: 1, suites: ['refund'] })).toMatch(
+      /^cannot write the trial traces under runs\/eval\/T2: it is a file, not a folder;/,
+    );
+    expect(await refused(dir, { trials: 1, suites: ['refund-desk'], tasks: ['T2'] })).toMatch(
+      /under runs\/eval\/T2: /,
+    );
+  });
+
   it('refuses a FIFO, a symlink to a file or a broken symlink where a variant folder goes', async () => {
     const dir = project();
     mkdirSync(join(dir, 'runs/eval/T2'));

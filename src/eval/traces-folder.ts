@@ -15,6 +15,8 @@ export interface TraceSelection {
   trialNumbers?: readonly number[] | undefined;
   tasks?: readonly string[] | undefined;
   variants?: readonly string[] | undefined;
+  /** Not applied: which suite a task is in is known only once the eval files load. */
+  suites?: readonly string[] | undefined;
 }
 
 /**
@@ -61,7 +63,11 @@ export async function checkTracesFolder(
  * task or variant can have (`..`, a slash) are left to the run to refuse as unknown.
  */
 function traceFolders(projectDir: string, selection: TraceSelection): Map<string, Set<string>> {
-  const { selects, selectsVariant } = selectionFilter(selection);
+  // Without the suites: a fixture's suite is unknown here, and no --suite matches an empty name.
+  const { selects, selectsVariant } = selectionFilter({
+    tasks: selection.tasks,
+    variants: selection.variants,
+  });
   const folders = new Map<string, Set<string>>();
   const fixtures = inventoryFixtures(
     resolve(projectDir, 'fixtures'),
