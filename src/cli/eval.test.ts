@@ -107,6 +107,30 @@ describe('npm run eval: bad input is one line and exit 2', () => {
     }
   });
 
+  // Read in the worker by every adapter agent's trial: each trial errored on it, one by one.
+  it.each(['0x10', '1e3', 'abc'])(
+    'refuses HARNESS_MODEL_TIMEOUT=%j in one line, before any trial runs',
+    async (value) => {
+      const project = mkdtempSync(join(tmpdir(), 'eval-cli-'));
+      try {
+        writeFileSync(join(project, 'vitest.evals.config.ts'), 'export default {};\n');
+        vi.spyOn(process, 'cwd').mockReturnValue(project);
+        vi.stubEnv('HARNESS_MODEL_TIMEOUT', value);
+        const { code, stdout, stderr } = await captureCli(() => runEvalCli(['--trials', '1']));
+        expect(code).toBe(2);
+        expect(stdout).toBe('');
+        expect(stderr).toBe(
+          `eval: HARNESS_MODEL_TIMEOUT takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'\n`,
+        );
+        expect(createVitest).not.toHaveBeenCalled();
+      } finally {
+        vi.restoreAllMocks();
+        vi.unstubAllEnvs();
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('says in one line that a flag is missing its value', async () => {
     const { code, stderr } = await captureCli(() => runEvalCli(['--task', '--trials', '3']));
     expect(code).toBe(2);

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import { modelTimeoutFrom } from '../runtime/call-deadline.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { keyOf } from './report/compare.js';
@@ -49,6 +50,8 @@ export interface RunEvalsResult extends FinishedRun {
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
+  // Read by every trial in the worker (adapter agents get it): a bad value is one line here.
+  modelTimeoutFrom(process.env);
   if (options.mode === 'replay')
     checkWholeSuiteReference(options, options.updateReference, 'this run selects');
   // Reports and gate reasons mask the configured keys' exact values, whatever their shape.

@@ -12,6 +12,33 @@ export function checkCallTimeout(timeoutMs: number): number {
   );
 }
 
+/** Where the agent and record CLIs and the eval trials read the deadline from (seconds), when no flag gives it. */
+export const MODEL_TIMEOUT_ENV = 'HARNESS_MODEL_TIMEOUT';
+
+/** A deadline given in seconds (fractions allowed), in ms; a ConfigError naming `name` otherwise. */
+export function parseModelTimeout(name: string, value: string): number {
+  const seconds = Number(value);
+  // 2^31 ms is the longest a timer holds: about 24 days. Decimal only: Number reads 0x10 as 16.
+  if (
+    !/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(value) ||
+    !Number.isFinite(seconds) ||
+    seconds <= 0 ||
+    seconds * 1000 >= 2 ** 31
+  ) {
+    throw new ConfigError(
+      `${name} takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
+    );
+  }
+  return seconds * 1000;
+}
+
+/** The `--model-timeout` flag when given, else HARNESS_MODEL_TIMEOUT; undefined for the default. */
+export function modelTimeoutFrom(env: NodeJS.ProcessEnv, flag?: string): number | undefined {
+  if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
+  const value = env[MODEL_TIMEOUT_ENV];
+  return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
+}
+
 /**
  * Run one model call (`call` gets the signal to pass to its fetch) with a deadline on the
  * whole of it, headers and body, and the caller's `signal` forwarded. A call still running at

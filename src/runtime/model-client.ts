@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
-import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
 import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 import {
   cutAnswer,
@@ -12,10 +12,15 @@ import {
   unreachableApi,
 } from './call-failure.js';
 import { messageProblem } from './message-check.js';
-
-export { DEFAULT_MODEL_TIMEOUT_MS } from './call-deadline.js';
-
 import { statusOfErrorType } from './retryable-answer.js';
+
+// The deadline's settings live with the deadline (no SDK to load for a CLI that checks them).
+export {
+  DEFAULT_MODEL_TIMEOUT_MS,
+  MODEL_TIMEOUT_ENV,
+  modelTimeoutFrom,
+  parseModelTimeout,
+} from './call-deadline.js';
 
 export type MessageRequest = Anthropic.MessageCreateParamsNonStreaming;
 export type Message = Anthropic.Message;
@@ -95,33 +100,6 @@ export function createAnthropicModel(options: {
       return message as Message;
     },
   };
-}
-
-/** Where the agent and record CLIs read the deadline from (seconds), when no flag gives it. */
-export const MODEL_TIMEOUT_ENV = 'HARNESS_MODEL_TIMEOUT';
-
-/** A deadline given in seconds (fractions allowed), in ms; a ConfigError naming `name` otherwise. */
-export function parseModelTimeout(name: string, value: string): number {
-  const seconds = Number(value);
-  // 2^31 ms is the longest a timer holds: about 24 days. Decimal only: Number reads 0x10 as 16.
-  if (
-    !/^\s*(\d+\.?\d*|\.\d+)\s*$/.test(value) ||
-    !Number.isFinite(seconds) ||
-    seconds <= 0 ||
-    seconds * 1000 >= 2 ** 31
-  ) {
-    throw new ConfigError(
-      `${name} takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,
-    );
-  }
-  return seconds * 1000;
-}
-
-/** The `--model-timeout` flag when given, else HARNESS_MODEL_TIMEOUT; undefined for the default. */
-export function modelTimeoutFrom(env: NodeJS.ProcessEnv, flag?: string): number | undefined {
-  if (flag !== undefined) return parseModelTimeout('--model-timeout', flag);
-  const value = env[MODEL_TIMEOUT_ENV];
-  return value === undefined ? undefined : parseModelTimeout(MODEL_TIMEOUT_ENV, value);
 }
 
 /**
