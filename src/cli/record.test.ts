@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseModelTimeout } from '../runtime/call-deadline.js';
 import { captureCli } from './cli-testing.js';
 import { runRecordCli } from './record.js';
 
@@ -69,6 +70,30 @@ describe('npm run record: bad input is one line and exit 2', () => {
       ]);
     },
   );
+
+  // The worker read String(1e-7 s) back as '1e-7', which the decimal-only rule refuses.
+  it('passes a tiny --model-timeout to the trials in a form they read back', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'record-cli-'));
+    try {
+      vi.spyOn(process, 'cwd').mockReturnValue(project);
+      vi.stubEnv('HARNESS_MODEL_TIMEOUT', undefined);
+      const { code, stderr } = await recordWith('http://127.0.0.1:1', [
+        '--task',
+        'T2',
+        '--model-timeout',
+        '0.0000001',
+      ]);
+      // The empty folder stops the run once the deadline is set, before any trial.
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^record: no vitest\.evals\.config\.ts in /);
+      expect(parseModelTimeout('x', process.env.HARNESS_MODEL_TIMEOUT ?? '')).toBe(
+        parseModelTimeout('x', '0.0000001'),
+      );
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 
   it('refuses --model-timeout with --verify, which calls no model', async () => {
     const { code, stderr } = await recordWith('http://127.0.0.1:1', [

@@ -100,9 +100,11 @@ async function main(argv: string[]): Promise<number> {
   // One slice of the trials, dealt as `eval --shard` deals them (one machine per slice).
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   // Read in each recording trial: a bad value is one line here, not one failure per trial.
-  const timeoutMs = modelTimeoutFrom(process.env, values['model-timeout']);
-  // The trials run in vitest's worker, which reads the deadline from the environment.
-  if (timeoutMs !== undefined) process.env[MODEL_TIMEOUT_ENV] = String(timeoutMs / 1000);
+  modelTimeoutFrom(process.env, values['model-timeout']);
+  // The trials run in vitest's worker, which reads the deadline from the environment: the
+  // flag's own text, which the same parser took (String(1e-7) is '1e-7', which it refuses).
+  if (values['model-timeout'] !== undefined)
+    process.env[MODEL_TIMEOUT_ENV] = values['model-timeout'];
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
   const simulator = simulated
     ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })
