@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { serialApprover } from '../runtime/serial-approver.js';
 import type { ToolCall } from '../runtime/types.js';
 import { createTerminalApprover } from './terminal-approver.js';
@@ -113,10 +113,12 @@ describe('createTerminalApprover on a terminal: input typed before a question', 
     });
     return { ...io, stdin, modes };
   }
-  /** Event loop turns until `count` questions are shown (at most 50 turns). */
+  /** Until `count` questions are shown (the drain waits for the input to go quiet first). */
   async function untilAsked(io: { shown: () => string }, count = 1) {
-    for (let turns = 0; turns < 50 && prompts(io.shown()).length < count; turns += 1) await turn();
-    expect(prompts(io.shown())).toHaveLength(count);
+    await vi.waitFor(() => expect(prompts(io.shown())).toHaveLength(count), {
+      timeout: 20_000,
+      interval: 5,
+    });
   }
   const settled = (answer: Promise<unknown>) => {
     const state = { settled: false };

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { discardTypeahead } from './typeahead.js';
 
 /** A TTY stand-in with a raw mode that records each switch. */
@@ -17,6 +17,11 @@ function ttyInput(isRaw: boolean) {
   return { input, modes };
 }
 
+const timers: NodeJS.Timeout[] = [];
+afterEach(() => {
+  for (const timer of timers.splice(0)) clearInterval(timer);
+});
+
 describe('discardTypeahead', () => {
   it('drops lines and a half-typed one, and returns them', async () => {
     const { input } = ttyInput(false);
@@ -24,6 +29,30 @@ describe('discardTypeahead', () => {
     expect(await discardTypeahead(input)).toBe('y\nye');
     input.write('n\n');
     expect(String(input.read())).toBe('n\n');
+  });
+
+  // Two event-loop turns (or one nextTick) passed a PassThrough's tests, whose data arrives on
+  // resume()'s nextTick, while a real terminal's typed-ahead "y" then answered the question.
+  it('drops what the terminal delivers a moment after reading starts', async () => {
+    const { input } = ttyInput(false);
+    const resume = input.resume.bind(input);
+    input.resume = () => {
+      timers.push(setTimeout(() => input.write('y\n'), 20));
+      input.resume = resume;
+      return resume();
+    };
+    expect(await discardTypeahead(input)).toBe('y\n');
+    input.write('n\n');
+    expect(String(input.read())).toBe('n\n');
+  });
+
+  it('stops dropping after a bound when the input never goes quiet, and asks anyway', async () => {
+    const { input } = ttyInput(false);
+    timers.push(setInterval(() => input.write('x'), 5));
+    const dropped = await discardTypeahead(input, { maxMs: 200 });
+    expect(dropped).toMatch(/^x+$/);
+    expect(input.readableFlowing).toBe(false);
+    expect(input.listenerCount('data')).toBe(0);
   });
 
   it('returns nothing when nothing was typed', async () => {

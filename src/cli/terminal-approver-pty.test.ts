@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// A PassThrough hands its data over on resume()'s nextTick; a real terminal does not, so the
+// drain is checked on a real pseudo-terminal too (python3's pty module drives it).
+const hasPty = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0;
+
+/** The approver, built in dist/ (the tests' global setup builds it), asks once on a SIGUSR1. */
+const APPROVER_SCRIPT = (approver: string) => `
+import { createTerminalApprover } from ${JSON.stringify(approver)};
+const approve = createTerminalApprover({ stdin: process.stdin, stdout: process.stdout });
+// A signal listener alone does not keep node running: the timer does, until the signal.
+const working = setInterval(() => {}, 60_000);
+await new Promise((go) => {
+  process.once('SIGUSR1', go);
+  process.stdout.write('WORKING\\n');
+});
+clearInterval(working);
+const answer = await approve({ id: 'toolu_1', name: 'resubmit_refund', input: { order_id: 'ORD1' } }, 'a write');
+process.stdout.write('ANSWER=' + JSON.stringify(answer) + '\\n');
+process.exit(0);
+`;
+
+/**
+ * Runs node on the script in a pseudo-terminal: types "y" + Enter while the agent "works",
+ * waits for the terminal's echo (the line is in the terminal's input then), lets the question
+ * be asked, answers "n" + Enter, and prints what the terminal showed. Waits on output, never on
+ * time, so a loaded machine only makes it slower.
+ */
+const DRIVER = `
+import os, pty, select, signal, sys, time
+node, script = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(node, [node, script])
+shown = b''
+def until(token, start=0):
+    global shown
+    end = time.time() + 20
+    while shown.find(token, start) < 0:
+        left = end - time.time()
+        if left <= 0:
+            sys.exit('timed out waiting for %r; the terminal showed %r' % (token, shown))
+        if select.select([fd], [], [], left)[0]:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                chunk = b''
+            if not chunk:
+                sys.exit('the terminal closed waiting for %r; it showed %r' % (token, shown))
+            shown += chunk
+until(b'WORKING\\r\\n')
+start = len(shown)
+os.write(fd, b'y\\r')
+until(b'y\\r\\n', start)
+os.kill(pid, signal.SIGUSR1)
+until(b'[y/N/later] ', start)
+os.write(fd, b'n\\r')
+until(b'ANSWER=', start)
+until(b'\\n', shown.find(b'ANSWER='))
+os.waitpid(pid, 0)
+sys.stdout.write(shown.decode('utf8', 'replace'))
+`;
+
+describe('createTerminalApprover on a real pseudo-terminal', () => {
+  it.skipIf(!hasPty)(
+    'drops a line typed while the agent worked (skipped without python3 and its pty module)',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'approver-pty-'));
+      try {
+        const approver = new URL('../../dist/cli/terminal-approver.js', import.meta.url).href;
+        const script = join(dir, 'ask.mjs');
+        writeFileSync(script, APPROVER_SCRIPT(approver));
+        const driven = spawnSync('python3', ['-c', DRIVER, process.execPath, script], {
+          encoding: 'utf8',
+          timeout: 25_000,
+          killSignal: 'SIGKILL',
+        });
+        expect(driven.stderr).toBe('');
+        expect(driven.status).toBe(0);
+        const shown = driven.stdout.replaceAll('\r\n', '\n');
+        expect(shown).toContain('(ignored input typed before this question)\n');
+        expect(shown).toMatch(/\nANSWER=false\n$/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
