@@ -171,11 +171,21 @@ describe('createTerminalApprover on a terminal: input typed before a question', 
     expect(await second).toBe('defer');
   });
 
-  it('answers "later", never yes, when the input closed after a line typed ahead', async () => {
+  // It answered "later" without the note, and without marking the input closed.
+  it.each([
+    ['after a line typed ahead', (stdin: PassThrough) => stdin.end('y\n')],
+    ['while draining', (stdin: PassThrough) => void setTimeout(() => stdin.end(), 10)],
+  ])('answers "later", never yes, with the note, when the input closed %s', async (_, close) => {
     const io = tty();
-    io.stdin.write('y\n');
-    io.stdin.end();
-    expect(await createTerminalApprover(io)(call('ORD1001'), 'a write')).toBe('defer');
+    const approve = createTerminalApprover(io);
+    close(io.stdin);
+    expect(await approve(call('ORD1001'), 'a write')).toBe('defer');
+    expect(io.shown()).toMatch(
+      /approve resubmit_refund\(\{"order_id":"ORD1001"\}\)\? a write \[y\/N\/later\] \n\(no answer: the input closed; every open question waits for later\)\n$/,
+    );
+    const shown = io.shown();
+    expect(await approve(call('ORD2002'), 'a write')).toBe('defer');
+    expect(io.shown()).toBe(shown);
   });
 
   it('leaves the terminal as it found it: paused, its raw mode restored, no listener left', async () => {

@@ -20,15 +20,24 @@ export interface ApprovalTerminal {
  */
 export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
   let ended = false;
+  const CLOSED = '\n(no answer: the input closed; every open question waits for later)\n';
   const readLine = async (prompt: string): Promise<string | undefined> => {
-    if (ended || terminal.stdin.readableEnded) return undefined;
-    const typed = terminal.stdin.isTTY ? await discardTypeahead(terminal.stdin) : '';
+    if (ended) return undefined;
+    const typed =
+      terminal.stdin.isTTY && !terminal.stdin.readableEnded
+        ? await discardTypeahead(terminal.stdin)
+        : '';
     if (typed) {
       // A half-typed line was echoed by the terminal: the note starts on a line of its own.
       const fresh = /[\r\n]$/.test(typed) ? '' : '\n';
       terminal.stdout.write(`${fresh}(ignored input typed before this question)\n`);
     }
-    if (terminal.stdin.readableEnded) return undefined;
+    if (terminal.stdin.readableEnded) {
+      // Closed before or while the typed-ahead input was dropped: as an EOF at the prompt.
+      ended = true;
+      terminal.stdout.write(`${prompt}${CLOSED}`);
+      return undefined;
+    }
     return new Promise((resolve) => {
       const lines = createInterface({ input: terminal.stdin, output: terminal.stdout });
       let answer: string | undefined;
@@ -40,9 +49,7 @@ export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
       lines.once('close', () => {
         if (answer === undefined) {
           ended = true;
-          terminal.stdout.write(
-            '\n(no answer: the input closed; every open question waits for later)\n',
-          );
+          terminal.stdout.write(CLOSED);
         }
         resolve(answer);
       });
