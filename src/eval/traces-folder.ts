@@ -45,13 +45,20 @@ export async function checkTracesFolder(
   await rm(probe, { force: true });
   const selectsTrial = (trial: number) =>
     selection.trialNumbers ? selection.trialNumbers.includes(trial) : trial <= selection.trials;
+  // Write access only where a trial creates something: a trace file in each variant folder,
+  // a variant folder in a task folder that lacks one (runs/eval itself was probed above).
   for (const [task, variants] of traceFolders(projectDir, selection)) {
-    if (!(await checkFolder(projectDir, join(dir, task)))) continue;
+    const taskFolder = join(dir, task);
+    if (!(await checkFolder(projectDir, taskFolder, constants.X_OK))) continue;
+    // No variant known (a task without fixtures): its variant folders are made in it.
+    let makesFolder = variants.size === 0;
     for (const variant of variants) {
-      const folder = join(dir, task, variant);
-      if (await checkFolder(projectDir, folder))
+      const folder = join(taskFolder, variant);
+      if (await checkFolder(projectDir, folder, constants.W_OK | constants.X_OK))
         await checkTraceFiles(projectDir, folder, selectsTrial);
+      else makesFolder = true;
     }
+    if (makesFolder) await checkFolder(projectDir, taskFolder, constants.W_OK | constants.X_OK);
   }
 }
 
@@ -87,8 +94,11 @@ function traceFolders(projectDir: string, selection: TraceSelection): Map<string
   return folders;
 }
 
-/** False when `folder` does not exist yet (it is made when a trace is written). */
-async function checkFolder(projectDir: string, folder: string): Promise<boolean> {
+/**
+ * False when `folder` does not exist yet (it is made when a trace is written); a ConfigError
+ * when something else is there, or a folder without the access a trial `needs` in it.
+ */
+async function checkFolder(projectDir: string, folder: string, needs: number): Promise<boolean> {
   const shown = relative(projectDir, folder);
   let problem: string | undefined;
   let error: unknown;
@@ -102,9 +112,10 @@ async function checkFolder(projectDir: string, folder: string): Promise<boolean>
       problem = `${kindOfPath(info)}, not a folder`;
     }
     if (!problem) {
-      await access(folder, constants.W_OK | constants.X_OK).catch((denied: unknown) => {
+      await access(folder, needs).catch((denied: unknown) => {
         error = denied;
-        problem = `a folder it cannot write (${errorMessage(denied)})`;
+        const cannot = needs & constants.W_OK ? 'write' : 'enter';
+        problem = `a folder it cannot ${cannot} (${errorMessage(denied)})`;
       });
     }
   } catch (thrown) {

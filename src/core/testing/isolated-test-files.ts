@@ -12,6 +12,7 @@ export const ISOLATED_TEST_FILES = [
   'src/debug-agent/file-tools-race.test.ts',
   'src/debug-agent/test-bundle-race.test.ts',
   'src/eval/run-errors.test.ts',
+  'src/eval/traces-folder-access.test.ts',
   // Record through the worker's msw server, which stays listening for the worker's life.
   'src/adapters/adapters-record-replay.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
