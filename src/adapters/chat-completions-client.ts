@@ -76,10 +76,11 @@ export interface ChatCompletionOptions {
 /**
  * One `POST {baseURL}/chat/completions` with plain fetch, JSON or (`body.stream`) SSE
  * (`data: {...}` chunks ending in `data: [DONE]`); both give the same result shape.
- * Every answer is checked at this boundary (chat-completion-check.ts): one that is not a chat
- * completion, or not in the format `body.stream` asked for, is a `ModelApiError` of kind
- * `malformed_response`, which the retry policy retries like a gateway's 502, never a
- * half-read object. Text the server sent is quoted through serverText (key masked).
+ * The request alone decides how the answer is read (`stream: true`: SSE whatever the content
+ * type, as both SDKs read it). Every answer is checked at this boundary
+ * (chat-completion-check.ts): one that is not a chat completion, or does not parse in the
+ * format `body.stream` asked for, is a `ModelApiError` of kind `malformed_response`, which the
+ * retry policy retries like a gateway's 502, never a half-read object. Text the server sent is quoted through serverText (key masked).
  *
  * @example
  * const { message, usage } = await createChatCompletion({ fetch, baseURL, apiKey,
@@ -112,16 +113,19 @@ export async function createChatCompletion(
       { status: response.status, headers: response.headers },
     );
   }
-  // The request decides how the answer is read, as the recording tape judges it.
-  const stream = body.stream === true;
-  const mismatch = formatMismatch(stream, response.headers.get('content-type'));
-  if (mismatch !== undefined) throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, mismatch);
-  return stream ? readStream(text, baseURL, options.apiKey) : readJson(text, baseURL);
+  // The request alone decides how the answer is read, as both SDKs and the recording tape do.
+  const contentType = response.headers.get('content-type');
+  return body.stream === true
+    ? readStream(text, baseURL, options.apiKey, contentType)
+    : readJson(text, baseURL, contentType);
 }
 
-/** Why the answer is not in the format the request asked for; undefined when it is. */
-function formatMismatch(stream: boolean, contentType: string | null): string | undefined {
-  if (isEventStream(contentType) === stream) return undefined;
+/**
+ * A hint for an answer that failed to parse in the format the request asked for, when its
+ * content type says it came in the other one; empty when the content type agrees.
+ */
+function formatHint(stream: boolean, contentType: string | null | undefined): string {
+  if (contentType === undefined || isEventStream(contentType) === stream) return '';
   const media = contentType?.split(';')[0]?.trim().toLowerCase();
   const shown =
     media === undefined || media === ''
@@ -129,8 +133,8 @@ function formatMismatch(stream: boolean, contentType: string | null): string | u
       : // The server's header, so only a plain media type is quoted.
         `is ${/^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(media) ? media : 'of an unreadable content type'}`;
   return stream
-    ? `the request asked for a stream (stream: true) but the answer ${shown}, not text/event-stream`
-    : `the request asked for one JSON body (no stream) but the answer is text/event-stream`;
+    ? ` (the request asked for a stream (stream: true); the answer ${shown}, not text/event-stream)`
+    : ' (the request asked for one JSON body (no stream); the answer is text/event-stream)';
 }
 
 /**
@@ -149,7 +153,7 @@ function callError(error: unknown, baseURL: string, signal: AbortSignal | undefi
 }
 
 /** The body read as the recording tape reads it (JSON when it parses, else the text; null when empty), so both judge an answer alike. */
-function readJson(text: string, baseURL: string): ChatCompletionResult {
+function readJson(text: string, baseURL: string, contentType: string | null): ChatCompletionResult {
   let body: unknown = null;
   if (text !== '') {
     try {
@@ -159,20 +163,29 @@ function readJson(text: string, baseURL: string): ChatCompletionResult {
     }
   }
   const problem = chatCompletionProblem(body);
-  if (problem !== undefined) throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem);
+  if (problem !== undefined) {
+    throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem + formatHint(false, contentType));
+  }
   return resultOf(body as CheckedCompletion);
 }
 
 /**
  * Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body
- * is. An error the server sent in the stream is a `stream_error`, retried like a dropped
- * connection unless it names a status the retry policy does not retry.
+ * is, whatever the content type (it only shapes the hint of a malformed answer). An error the
+ * server sent in the stream is a `stream_error`, retried like a dropped connection unless it
+ * names a status the retry policy does not retry.
  */
-export function readStream(text: string, baseURL: string, apiKey = ''): ChatCompletionResult {
+export function readStream(
+  text: string,
+  baseURL: string,
+  apiKey = '',
+  contentType?: string | null,
+): ChatCompletionResult {
   const verdict = chatStreamVerdict(parseSseEvents(text));
   if (verdict.error !== undefined) throw streamError(verdict.error, baseURL, apiKey);
   if (verdict.problem !== undefined || verdict.completion === undefined) {
-    throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, verdict.problem ?? 'no answer');
+    const problem = (verdict.problem ?? 'no answer') + formatHint(true, contentType);
+    throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem);
   }
   return resultOf(verdict.completion as CheckedCompletion);
 }

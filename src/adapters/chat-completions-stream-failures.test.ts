@@ -120,32 +120,63 @@ const call = (stream: boolean) =>
     body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], stream },
   });
 
-describe('createChatCompletion: an answer in the other format than the request asked for', () => {
-  it('calls a JSON answer to a stream request a malformed response naming the mismatch', async () => {
+describe('createChatCompletion: the request decides how the answer is read', () => {
+  /** A whole stream, as a server that labels it `contentType` (none when undefined) sends it. */
+  const streamLabelled =
+    (contentType: string | undefined): HostileHandler =>
+    (response) => {
+      response.writeHead(200, contentType === undefined ? {} : { 'content-type': contentType });
+      response.end(
+        `${chatStreamOf('labelled')
+          .map((item) => `data: ${JSON.stringify(item)}\n\n`)
+          .join('')}data: [DONE]\n\n`,
+      );
+    };
+
+  // Both SDKs read a stream request's body as SSE whatever the content type says.
+  it.each([
+    ['text/plain', 'text/plain; charset=utf-8'],
+    ['no content type', undefined],
+  ])('reads a stream served as %s as the stream the request asked for', async (_name, type) => {
+    api.script(streamLabelled(type));
+    const result = await call(true);
+    expect(result.message.content).toBe('labelled');
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('calls a JSON answer to a stream request malformed, with its content type as a hint', async () => {
     api.script(json(completion()));
     const error = await failure(call(true));
     expect(error.kind).toBe('malformed_response');
     expect(error.message).toMatch(
-      /: the request asked for a stream \(stream: true\) but the answer is application\/json, not text\/event-stream; /,
+      /: the stream ended before data: \[DONE\] \(the request asked for a stream \(stream: true\); the answer is application\/json, not text\/event-stream\); /,
     );
   });
 
-  it('calls a stream answer to a request without stream a malformed response naming the mismatch', async () => {
-    api.script(chunks(chatStreamOf()));
-    const error = await failure(call(false));
-    expect(error.kind).toBe('malformed_response');
-    expect(error.message).toMatch(
-      /: the request asked for one JSON body \(no stream\) but the answer is text\/event-stream; /,
-    );
-  });
-
-  it('names an answer without a content type as such', async () => {
+  it('calls a JSON answer without a content type to a stream request malformed, saying it has none', async () => {
     api.script((response) => {
       response.writeHead(200);
       response.end(JSON.stringify(completion()));
     });
     const error = await failure(call(true));
-    expect(error.message).toMatch(/but the answer has no content type, not text\/event-stream/);
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(
+      /: the stream ended before data: \[DONE\] \(the request asked for a stream \(stream: true\); the answer has no content type, not text\/event-stream\)/,
+    );
+  });
+
+  it('calls a stream answer to a request without stream malformed, with its content type as a hint', async () => {
+    api.script(chunks(chatStreamOf()));
+    const error = await failure(call(false));
+    expect(error.kind).toBe('malformed_response');
+    expect(error.message).toMatch(
+      /: the body is text, not a JSON object .*\(the request asked for one JSON body \(no stream\); the answer is text\/event-stream\); /,
+    );
+  });
+
+  it('reads a JSON answer labelled text/plain to a request without stream as JSON', async () => {
+    api.script(raw(JSON.stringify(completion()), 'text/plain'));
+    expect((await call(false)).message.content).toBe('hello');
   });
 
   it('is retried like any malformed answer by the agent', async () => {

@@ -1,4 +1,5 @@
 import { canonicalize } from '../core/canonical-json.js';
+import { isJsonObject } from '../runtime/answer-fields.js';
 import {
   isSseResponse,
   RECORDED_REQUEST_HEADERS,
@@ -7,7 +8,7 @@ import {
   type TapedResponse,
 } from './cassette.js';
 import { pickHeaders } from './cassette-file.js';
-import { isEventStream, parseSseEvents, sseStream } from './sse.js';
+import { parseSseEvents, sseStream } from './sse.js';
 
 /**
  * What a cassette keeps of a request: method, path relative to `basePath`,
@@ -69,10 +70,25 @@ function hasHeader(headers: RequestInit['headers'], name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
-/** What a cassette keeps of a response: status, allow-listed headers, parsed JSON or SSE events. */
-export function tapeResponse(status: number, headers: Headers, text: string): TapedResponse {
+/** Did the request ask for a stream (`stream: true` in its JSON body)? The one source the clients and the tape read an answer's format from. */
+export function asksForStream(request: TapedRequest): boolean {
+  return isJsonObject(request.body) && request.body.stream === true;
+}
+
+/**
+ * What a cassette keeps of a response: status, allow-listed headers, and the body read as the
+ * clients read it. A 2xx answer to a request that asked for a stream is SSE events whatever its
+ * content type says (both SDKs read it so: `text/plain` or none); any other answer, parsed
+ * JSON (its text when it is not JSON).
+ */
+export function tapeResponse(
+  status: number,
+  headers: Headers,
+  text: string,
+  stream: boolean,
+): TapedResponse {
   const kept = pickHeaders(headers, RECORDED_RESPONSE_HEADERS);
-  if (isEventStream(headers.get('content-type'))) {
+  if (stream && status >= 200 && status < 300) {
     return { status, headers: kept, events: parseSseEvents(text) };
   }
   return { status, headers: kept, body: parseBody(text) };

@@ -1,5 +1,5 @@
 import { bypass, type HttpHandler, http } from 'msw';
-import { tapeRequest, tapeResponse } from './http-exchange.js';
+import { asksForStream, tapeRequest, tapeResponse } from './http-exchange.js';
 import type { Tape } from './tape.js';
 
 /**
@@ -11,7 +11,9 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
   const basePath = new URL(options.baseURL).pathname.replace(/\/+$/, '');
   return http.all(`${options.baseURL}/*`, async ({ request }) => {
     // bypass() refuses a request whose body was read, so tape a clone.
-    const entry = options.tape.begin(await tapeRequest(request.clone(), basePath));
+    const taped = await tapeRequest(request.clone(), basePath);
+    const entry = options.tape.begin(taped);
+    const stream = asksForStream(taped);
     const started = performance.now();
     let live: Response;
     try {
@@ -21,7 +23,7 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
       return Response.error();
     }
     const measured = (text: string) => ({
-      response: tapeResponse(live.status, live.headers, text),
+      response: tapeResponse(live.status, live.headers, text, stream),
       latencyMs: Math.round(performance.now() - started),
       shouldRetry: live.headers.get('x-should-retry'),
     });

@@ -1,6 +1,6 @@
 import type { SseEvent } from './cassette.js';
 
-/** Is this `content-type` an SSE stream's? The client and the tape read an answer as a stream by it. */
+/** Is this `content-type` an SSE stream's? Only a hint: the request decides how an answer is read. */
 export function isEventStream(contentType: string | null | undefined): boolean {
   return contentType?.toLowerCase().includes('text/event-stream') === true;
 }

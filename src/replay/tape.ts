@@ -1,7 +1,7 @@
 import { canonicalJson } from '../core/canonical-json.js';
-import { isJsonObject } from '../runtime/answer-fields.js';
 import { isRetriedAnswer, modelApiOf } from '../runtime/retryable-answer.js';
 import type { Exchange, TapedRequest, TapedResponse } from './cassette.js';
+import { asksForStream } from './http-exchange.js';
 
 /** One upstream answer once its body has been drained (or cut off: `cut` holds why). */
 export interface TapeOutcome {
@@ -95,7 +95,7 @@ function retried(slot: Slot, { response, cut, shouldRetry }: TapeOutcome): boole
     shouldRetry: shouldRetry ?? null,
     api: modelApiOf(slot.request.method, slot.request.path),
     cut: cut !== undefined,
-    stream: isJsonObject(slot.request.body) && slot.request.body.stream === true,
+    stream: asksForStream(slot.request),
     ...('events' in response ? { events: response.events } : { body: response.body }),
   });
 }

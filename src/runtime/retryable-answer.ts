@@ -19,8 +19,10 @@ import { messageProblem } from './message-check.js';
  *   events do not assemble to an answer: malformed, retried.
  * - A 2xx Chat Completions stream that sent an error: like a dropped connection, retried,
  *   unless the error names a status in `code` or `status` (then as that status).
- * - A 2xx answer in the other format than the request asked for (JSON to `stream: true`, a
- *   stream to a request without it): the client refuses the mismatch as malformed, retried.
+ * - A 2xx answer that does not parse in the format the request asked for: malformed, retried.
+ *   The request alone decides the format, as both SDKs read it: the tape reads a 2xx answer to
+ *   `stream: true` as SSE whatever its content type (`text/plain`, none), so JSON there
+ *   assembles to no answer, and any other answer as JSON, so a stream there is no message.
  * `x-should-retry` is not read on a 2xx: the client never sees the headers of a 2xx it refuses.
  */
 export function isRetryableStatus(status: number): boolean {
@@ -88,6 +90,7 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
   }
   if (answer.cut) return true;
   if (answer.api === undefined) return false;
+  // The tape reads a 2xx answer in the requested format; this guards a caller that did not.
   if ((answer.events !== undefined) !== answer.stream) return true;
   if (answer.api === 'chat_completions') {
     if (!answer.events) return chatCompletionProblem(answer.body) !== undefined;

@@ -15,6 +15,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/traces-folder-access.test.ts',
   // Record through the worker's msw server, which stays listening for the worker's life.
   'src/adapters/adapters-record-replay.test.ts',
+  'src/adapters/adapters-record-live.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
   'src/cli/eval-shard.test.ts',
   'src/cli/record-secrets.test.ts',

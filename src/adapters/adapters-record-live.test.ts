@@ -1,0 +1,165 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defineAgent } from '../eval/agent-spec.js';
+import type { TaskDefinition } from '../eval/define-task.js';
+import { readEvalSettings } from '../eval/settings.js';
+import { runTrial } from '../eval/trial-runner.js';
+import {
+  type HostileHandler,
+  json,
+  startHostileApi,
+  streamOf,
+} from '../runtime/testing/hostile-api.js';
+import { createChatCompletionsAgent } from './chat-completions-agent.js';
+import { chatStreamOf, completion } from './testing/chat-answers.js';
+import type { AgentAdapter, Provider } from './types.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'harness-evals-record-live-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function taskFor(id: string, provider: Provider, run: AgentAdapter): TaskDefinition {
+  return {
+    agent: defineAgent({ suite: 'record-live', variants: ['v1'], provider, run }),
+    id,
+    title: 'stream type',
+    prompt: 'Say hi',
+    check: () => {},
+  };
+}
+
+const settings = (mode: 'record' | 'replay') =>
+  readEvalSettings({
+    HARNESS_EVAL_ROOT: root,
+    HARNESS_EVAL_MODE: mode,
+    HARNESS_EVAL_SOURCE: 'live',
+    HARNESS_EVAL_TRIAL: '1',
+  });
+
+/** Record `id` against a live API answering `handlers` in turn, then replay its cassette. */
+async function recordAndReplay(
+  id: string,
+  provider: Provider,
+  run: AgentAdapter,
+  handlers: HostileHandler[],
+) {
+  const api = await startHostileApi();
+  const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+  vi.stubEnv(`${prefix}_BASE_URL`, api.url);
+  vi.stubEnv(`${prefix}_API_KEY`, 'test-key-not-secret');
+  const task = taskFor(id, provider, run);
+  try {
+    api.script(...handlers);
+    const recorded = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('record'),
+    });
+    const requests = api.requests.length;
+    const replayed = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('replay'),
+    });
+    const cassette = await readFile(join(root, 'fixtures', id, 'v1', 'trial-1.json'), 'utf8');
+    return { recorded, replayed, requests, cassette: JSON.parse(cassette) };
+  } finally {
+    vi.unstubAllEnvs();
+    await api.close();
+  }
+}
+
+/** `body` sent whole, labelled `contentType` (no content type when undefined). */
+const labelled =
+  (body: string, contentType: string | undefined): HostileHandler =>
+  (response) => {
+    response.writeHead(200, contentType === undefined ? {} : { 'content-type': contentType });
+    response.end(body);
+  };
+
+const chatStreamText = `${chatStreamOf('labelled')
+  .map((item) => `data: ${JSON.stringify(item)}\n\n`)
+  .join('')}data: [DONE]\n\n`;
+const messagesStreamText = streamOf('labelled')
+  .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  .join('');
+
+/** An adapter that streams through @anthropic-ai/sdk, as many hand-written agents do. */
+const sdkStreaming: AgentAdapter = async (context) => {
+  const client = new Anthropic({
+    apiKey: context.apiKey,
+    baseURL: context.baseURL,
+    fetch: context.fetch,
+    maxRetries: 2,
+  });
+  const message = await client.messages
+    .stream({ model: context.model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+    .finalMessage();
+  const [block] = message.content;
+  return { answer: block?.type === 'text' ? block.text : '' };
+};
+
+describe('recording a stream whatever content type the server labels it with', () => {
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['no content type', undefined],
+  ])(
+    'records a Chat Completions stream served as %s as a stream, and replays it',
+    async (name, contentType) => {
+      const { recorded, replayed, requests, cassette } = await recordAndReplay(
+        `S-chat-${name.replaceAll(/\W+/g, '-')}`,
+        'openai',
+        createChatCompletionsAgent({ tools: [], stream: true }),
+        [labelled(chatStreamText, contentType)],
+      );
+      expect(recorded.record.messages).toEqual([]);
+      expect(recorded.run?.answer).toBe('labelled');
+      expect(requests).toBe(1);
+      expect(cassette.exchanges).toHaveLength(1);
+      expect(cassette.exchanges[0].response.events.at(-1)).toEqual({
+        event: 'message',
+        data: '[DONE]',
+      });
+      expect(replayed.record.messages).toEqual([]);
+      expect(replayed.run?.answer).toBe('labelled');
+    },
+  );
+
+  it('records a Messages API stream the SDK read from a text/plain answer, and replays it', async () => {
+    const { recorded, replayed, cassette } = await recordAndReplay(
+      'S-messages-text-plain',
+      'anthropic',
+      sdkStreaming,
+      [labelled(messagesStreamText, 'text/plain')],
+    );
+    expect(recorded.record.messages).toEqual([]);
+    expect(recorded.run?.answer).toBe('labelled');
+    expect(cassette.exchanges).toHaveLength(1);
+    expect(cassette.exchanges[0].response.events[0].event).toBe('message_start');
+    expect(replayed.record.messages).toEqual([]);
+    expect(replayed.run?.answer).toBe('labelled');
+  });
+
+  it('still folds a JSON answer to a stream request as malformed, and records the stream that followed', async () => {
+    const { recorded, replayed, requests, cassette } = await recordAndReplay(
+      'S-chat-json-to-stream',
+      'openai',
+      createChatCompletionsAgent({ tools: [], stream: true }),
+      [json(completion()), labelled(chatStreamText, 'text/event-stream')],
+    );
+    expect(recorded.record.messages).toEqual([]);
+    expect(requests).toBe(2);
+    expect(cassette.exchanges).toHaveLength(1);
+    expect(cassette.exchanges[0].retries).toEqual([{ status: 200, latencyMs: expect.any(Number) }]);
+    expect(replayed.run?.answer).toBe('labelled');
+  });
+});
