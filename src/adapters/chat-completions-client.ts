@@ -191,8 +191,8 @@ export function readStream(
 }
 
 function streamError(error: ChatStreamError, baseURL: string, apiKey: string): ModelApiError {
-  const { type, status } = error;
-  const named = [type, status !== undefined && `code ${status}`].filter(Boolean).join(', ');
+  const { type, code, status } = error;
+  const named = [type, code !== undefined && `code ${code}`].filter(Boolean).join(', ');
   const said = serverText(`${named ? ` (${named})` : ''}: ${error.detail}`, apiKey);
   return new ModelApiError(
     `${CHAT_COMPLETIONS_API.name} at ${baseURL} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,

@@ -102,6 +102,68 @@ describe('createChatCompletionsAgent: a stream that breaks after it started', ()
     expect(api.requests).toHaveLength(1);
   });
 
+  // LiteLLM sends `code` as a string; OpenAI names the error by type and a code word.
+  it.each<[string, Record<string, unknown>, number, RegExp]>([
+    [
+      'a string code "400" (LiteLLM)',
+      { type: 'invalid_request_error', code: '400' },
+      400,
+      /\(invalid_request_error, code 400\)/,
+    ],
+    ['a string status "404"', { status: '404' }, 404, /\(code 404\)/],
+    [
+      "OpenAI's invalid_request_error with code context_length_exceeded",
+      { type: 'invalid_request_error', code: 'context_length_exceeded' },
+      400,
+      /\(invalid_request_error, code context_length_exceeded\)/,
+    ],
+    [
+      'code context_length_exceeded alone',
+      { code: 'context_length_exceeded' },
+      400,
+      /\(code context_length_exceeded\)/,
+    ],
+    [
+      'type authentication_error',
+      { type: 'authentication_error' },
+      401,
+      /\(authentication_error\)/,
+    ],
+    ['type permission_error', { type: 'permission_error' }, 403, /\(permission_error\)/],
+    ['type not_found_error', { type: 'not_found_error' }, 404, /\(not_found_error\)/],
+  ])(
+    'does not retry an error named by %s, and counts it as its status',
+    async (_name, fields, status, named) => {
+      api.script(
+        chunks([{ error: { message: 'refused', ...fields } }], { done: false }),
+        chunks(chatStreamOf()),
+      );
+      const error = await failure(agent()(context()));
+      expect(error.kind).toBe('stream_error');
+      expect(error.status).toBe(status);
+      expect(error.message).toMatch(named);
+      expect(api.requests).toHaveLength(1);
+    },
+  );
+
+  it.each<[string, Record<string, unknown>, number | undefined]>([
+    ['type rate_limit_error', { type: 'rate_limit_error' }, 429],
+    ['a string code "503"', { code: '503' }, 503],
+    ['a code word it does not know', { type: 'server_error', code: 'upstream_gone' }, undefined],
+    ['a numeric string outside 400-599', { code: '200' }, undefined],
+    ['a numeric string with more digits', { code: '4000' }, undefined],
+    ['a status with a fraction', { status: 400.5 }, undefined],
+  ])('retries an error named by %s', async (_name, fields, status) => {
+    api.script(
+      chunks([{ error: { message: 'busy', ...fields } }], { done: false }),
+      chunks([{ error: { message: 'busy', ...fields } }], { done: false }),
+      chunks([{ error: { message: 'busy', ...fields } }], { done: false }),
+    );
+    const error = await failure(agent()(context()));
+    expect(error.status).toBe(status);
+    expect(api.requests).toHaveLength(3);
+  });
+
   it('retries an error whose code is a retried status (503)', async () => {
     api.script(
       chunks([{ error: { message: 'busy', code: 503 } }], { done: false }),

@@ -297,12 +297,22 @@ describe('createTape', () => {
     },
   );
 
-  it('keeps a Chat Completions stream error whose code is a status the client does not retry (400) as data', async () => {
-    const tape = createTape();
-    answerChat(tape, 10, chatEvents([{ error: { message: 'too long', code: 400 } }]));
-    answerChat(tape, 20, chatStream('a'));
-    expect(await tape.exchanges()).toHaveLength(2);
-  });
+  it.each([
+    ['code 400', { code: 400 }],
+    ['the string code "400" (LiteLLM)', { code: '400' }],
+    [
+      'invalid_request_error, code context_length_exceeded (OpenAI)',
+      { type: 'invalid_request_error', code: 'context_length_exceeded' },
+    ],
+  ])(
+    'keeps a Chat Completions stream error the client does not retry (%s) as data',
+    async (_name, fields) => {
+      const tape = createTape();
+      answerChat(tape, 10, chatEvents([{ error: { message: 'too long', ...fields } }]));
+      answerChat(tape, 20, chatStream('a'));
+      expect(await tape.exchanges()).toHaveLength(2);
+    },
+  );
 
   it.each([
     ['a JSON answer to a stream request', chatAnswer('a'), chatStream('a'), true],

@@ -6,6 +6,7 @@ import {
   stringProblem,
   tokenCountProblem,
 } from './answer-fields.js';
+import { statusOfErrorType } from './error-type-status.js';
 
 /** The finish reasons of the Chat Completions API; another (`eos_token`, `error`) is a server speaking a different dialect, or a failed answer. */
 export const FINISH_REASONS = [
@@ -125,7 +126,14 @@ export interface ChatStreamError {
   detail: string;
   /** `error.type`, when it is a string. */
   type?: string;
-  /** The HTTP status the error names in `code` or `status` (vLLM: `code: 400`), when it names one. */
+  /** `error.code` (else `error.status`) as the server sent it: a status, or a word such as `context_length_exceeded`. */
+  code?: string;
+  /**
+   * The HTTP status the error stands for: named in `code` or `status` (vLLM's `code: 400`,
+   * LiteLLM's `code: "400"`), else by its type as the Messages API's (`invalid_request_error`:
+   * 400, `rate_limit_error`: 429), else `code: context_length_exceeded` (400); undefined when
+   * nothing names one (retried like a dropped connection).
+   */
   status?: number;
 }
 
@@ -211,15 +219,29 @@ function streamError(data: unknown): ChatStreamError {
   const error = isJsonObject(data) && isJsonObject(data.error) ? data.error : data;
   if (!isJsonObject(error))
     return { detail: typeof data === 'string' ? data : JSON.stringify(data) };
-  const status = [error.code, error.status].find(
-    (value): value is number =>
-      Number.isInteger(value) && Number(value) >= 400 && Number(value) < 600,
+  const { code, type } = error;
+  const status =
+    httpStatusIn(code) ??
+    httpStatusIn(error.status) ??
+    statusOfErrorType(type) ??
+    (code === 'context_length_exceeded' ? 400 : undefined);
+  const shown = [code, error.status].find(
+    (value) => typeof value === 'string' || typeof value === 'number',
   );
   return {
     detail: typeof error.message === 'string' ? error.message : JSON.stringify(data),
-    ...(typeof error.type === 'string' && { type: error.type }),
+    ...(typeof type === 'string' && { type }),
+    ...(shown !== undefined && { code: String(shown) }),
     ...(status !== undefined && { status }),
   };
+}
+
+/** An HTTP error status (400-599) as a number or a numeric string (LiteLLM's `code: "400"`). */
+function httpStatusIn(value: unknown): number | undefined {
+  const status = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600
+    ? status
+    : undefined;
 }
 
 /** Add one tool-call delta to `calls`; its index is an existing call's or the next one's (never `__proto__`, never a gap). */

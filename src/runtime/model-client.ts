@@ -11,8 +11,8 @@ import {
   serverText,
   unreachableApi,
 } from './call-failure.js';
+import { statusOfErrorType } from './error-type-status.js';
 import { messageProblem } from './message-check.js';
-import { statusOfErrorType } from './retryable-answer.js';
 
 // The deadline's settings live with the deadline (no SDK to load for a CLI that checks them).
 export {

@@ -1,4 +1,5 @@
 import { chatCompletionProblem, chatStreamVerdict } from './chat-completion-check.js';
+import { statusOfErrorType } from './error-type-status.js';
 import { messageProblem } from './message-check.js';
 
 /**
@@ -18,7 +19,8 @@ import { messageProblem } from './message-check.js';
  * - A 2xx stream that ends before `message_stop` (Chat Completions: `data: [DONE]`), or whose
  *   events do not assemble to an answer: malformed, retried.
  * - A 2xx Chat Completions stream that sent an error: like a dropped connection, retried,
- *   unless the error names a status in `code` or `status` (then as that status).
+ *   unless the error stands for a status (`code` or `status` naming one, a type the Messages
+ *   API also uses, `code: context_length_exceeded`; chat-completion-check.ts): then as it.
  * - A 2xx answer that does not parse in the format the request asked for: malformed, retried.
  *   The request alone decides the format, as both SDKs read it: the tape reads a 2xx answer to
  *   `stream: true` as SSE whatever its content type (`text/plain`, none), so JSON there
@@ -38,25 +40,6 @@ export function isRetryableErrorAnswer(
   if (shouldRetry === 'false') return false;
   return isRetryableStatus(status);
 }
-
-/** The HTTP status an `error` event inside a 200 stream stands for; undefined for an unknown type. */
-export function statusOfErrorType(type: unknown): number | undefined {
-  return typeof type === 'string' ? STATUS_OF_ERROR_TYPE[type] : undefined;
-}
-
-const STATUS_OF_ERROR_TYPE: Record<string, number | undefined> = {
-  __proto__: null as never,
-  invalid_request_error: 400,
-  authentication_error: 401,
-  billing_error: 402,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  timeout_error: 504,
-  overloaded_error: 529,
-};
 
 /** The model APIs whose answers are judged. */
 export type ModelApi = 'messages' | 'chat_completions';
