@@ -64,3 +64,28 @@ describe('createChatCompletion: the text of a failed answer in the error message
     expectSafe(error.message);
   });
 });
+
+describe('createChatCompletion: a key with edge whitespace', () => {
+  // fetch trims header values, so the server sees (and may echo) the key without it.
+  it.each([
+    ['a trailing space', `${apiKey} `],
+    ['a trailing \\r (a CRLF env file)', `${apiKey}\r`],
+    ['a leading space', ` ${apiKey}`],
+  ])('masks the echo of the key it sent when the key has %s', async (_name, key) => {
+    api.script((response, { incoming }) => {
+      const sent = String(incoming.headers.authorization).replace(/^Bearer\s*/, '');
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: 'bad key', query: `api_key=${sent}` }));
+    });
+    const error = await failure(
+      createChatCompletion({
+        fetch,
+        baseURL: api.url,
+        apiKey: key,
+        body: { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      }),
+    );
+    expect(error.message).toMatch(/api_key=\[redacted API key\]/);
+    expect(error.message).not.toContain(apiKey.slice(0, 12));
+  });
+});

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactForDisplay, redactText, redactValue } from './redact.js';
-import { forgetSecretValues, maskConfiguredKeys, maskSecretValue } from './secret-values.js';
+import {
+  forgetSecretValues,
+  maskConfiguredKeys,
+  maskSecretValue,
+  maskValue,
+} from './secret-values.js';
 
 // A gateway key: no known credential shape, so only its exact value can find it.
 const GATEWAY_KEY = 'gw-live-0123456789abcdefXYZ';
@@ -27,6 +32,24 @@ describe('maskSecretValue', () => {
     );
   });
 
+  // fetch trims header values: a key read with a CRLF env file's \r goes out without it.
+  it.each([
+    ['a trailing space', `${GATEWAY_KEY} `],
+    ['a trailing \\r', `${GATEWAY_KEY}\r`],
+    ['a leading tab', `\t${GATEWAY_KEY}`],
+  ])('also finds the value trimmed when it has %s, as fetch sends it', (_name, key) => {
+    maskSecretValue(key, 'ANTHROPIC_API_KEY');
+    expect(redactText(`echo api_key=${GATEWAY_KEY}&x=1`)).toBe(
+      'echo api_key=[redacted ANTHROPIC_API_KEY]&x=1',
+    );
+    expect(redactText(`as read: ${JSON.stringify(key)}`)).not.toContain(GATEWAY_KEY);
+  });
+
+  it('does not mask a trimmed value too short to tell from ordinary text', () => {
+    maskSecretValue('abcdefg  ', 'ANTHROPIC_API_KEY');
+    expect(redactText('abcdefg and more')).toBe('abcdefg and more');
+  });
+
   it('ignores values too short to tell from ordinary text', () => {
     maskSecretValue('abc', 'ANTHROPIC_API_KEY');
     maskSecretValue('', 'ANTHROPIC_API_KEY');
@@ -50,5 +73,17 @@ describe('maskConfiguredKeys', () => {
     ).toBe(
       'at http://user:[redacted ANTHROPIC_BASE_URL password]@127.0.0.1:1/v1 ([redacted ANTHROPIC_BASE_URL password])',
     );
+  });
+});
+
+describe('maskValue', () => {
+  it('masks the value and its trimmed form, which is what fetch sends', () => {
+    for (const key of [`${GATEWAY_KEY} `, `${GATEWAY_KEY}\r`, ` ${GATEWAY_KEY}`]) {
+      expect(maskValue(`key=${GATEWAY_KEY}.`, key, 'API key')).toBe('key=[redacted API key].');
+    }
+  });
+
+  it('leaves text alone for a value too short, trimmed or not', () => {
+    expect(maskValue('echo abcdefg.', ' abcdefg ', 'API key')).toBe('echo abcdefg.');
   });
 });

@@ -6,7 +6,11 @@ const CONFIGURED_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
 const BASE_URLS = ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'] as const;
 
 interface SecretValue {
-  /** The value as it stands in a text, and JSON-escaped when that differs. */
+  /**
+   * The value as it stands in a text, JSON-escaped when that differs, and both again without
+   * edge whitespace (fetch trims header values: a key read with a CRLF env file's `\r` goes out
+   * without it) when what is left is long enough to mask.
+   */
   forms: string[];
   replacement: string;
 }
@@ -32,11 +36,11 @@ export function maskSecretValue(value: string | undefined, name: string): void {
 }
 
 function secretOf(value: string, name: string): SecretValue {
-  const escaped = JSON.stringify(value).slice(1, -1);
-  return {
-    forms: escaped === value ? [value] : [value, escaped],
-    replacement: `[redacted ${name}]`,
-  };
+  // HTTP whitespace, which is what fetch strips from a header value's edges.
+  const trimmed = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  const values = trimmed.length >= MIN_SECRET_LENGTH ? [value, trimmed] : [value];
+  const forms = values.flatMap((form) => [form, JSON.stringify(form).slice(1, -1)]);
+  return { forms: [...new Set(forms)], replacement: `[redacted ${name}]` };
 }
 
 /**
