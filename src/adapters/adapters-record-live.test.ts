@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorMessage } from '../core/errors.js';
 import { defineAgent } from '../eval/agent-spec.js';
 import type { TaskDefinition } from '../eval/define-task.js';
 import { readEvalSettings } from '../eval/settings.js';
@@ -14,7 +15,8 @@ import {
   streamOf,
 } from '../runtime/testing/hostile-api.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
-import { chatStreamOf, completion } from './testing/chat-answers.js';
+import { createChatCompletion } from './chat-completions-client.js';
+import { chatStreamOf, chunks, completion } from './testing/chat-answers.js';
 import type { AgentAdapter, Provider } from './types.js';
 
 let root: string;
@@ -43,8 +45,8 @@ const settings = (mode: 'record' | 'replay') =>
     HARNESS_EVAL_TRIAL: '1',
   });
 
-/** Record `id` against a live API answering `handlers` in turn, then replay its cassette. */
-async function recordAndReplay(
+/** Record `id` against a live API answering `handlers` in turn. */
+async function recordLive(
   id: string,
   provider: Provider,
   run: AgentAdapter,
@@ -63,20 +65,22 @@ async function recordAndReplay(
       trial: 1,
       settings: settings('record'),
     });
-    const requests = api.requests.length;
-    const replayed = await runTrial({
-      task,
-      variant: 'v1',
-      trial: 1,
-      settings: settings('replay'),
-    });
-    const cassette = await readFile(join(root, 'fixtures', id, 'v1', 'trial-1.json'), 'utf8');
-    return { recorded, replayed, requests, cassette: JSON.parse(cassette) };
+    return { task, recorded, requests: api.requests.length };
   } finally {
     vi.unstubAllEnvs();
     await api.close();
   }
 }
+
+/** recordLive, then replay the cassette it wrote. */
+async function recordAndReplay(...args: Parameters<typeof recordLive>) {
+  const { task, recorded, requests } = await recordLive(...args);
+  const replayed = await runTrial({ task, variant: 'v1', trial: 1, settings: settings('replay') });
+  const cassette = await readFile(cassetteOf(task.id), 'utf8');
+  return { recorded, replayed, requests, cassette: JSON.parse(cassette) };
+}
+
+const cassetteOf = (id: string) => join(root, 'fixtures', id, 'v1', 'trial-1.json');
 
 /** `body` sent whole, labelled `contentType` (no content type when undefined). */
 const labelled =
@@ -161,5 +165,38 @@ describe('recording a stream whatever content type the server labels it with', (
     expect(cassette.exchanges).toHaveLength(1);
     expect(cassette.exchanges[0].retries).toEqual([{ status: 200, latencyMs: expect.any(Number) }]);
     expect(replayed.run?.answer).toBe('labelled');
+  });
+});
+
+describe('recording an adapter that reports its own failure', () => {
+  it("fails the recording with the adapter's detail, not the tape's verdict on the last answer", async () => {
+    // A custom adapter without retries: a broken stream fails its only call, and it says so.
+    const run: AgentAdapter = async (context) => {
+      try {
+        await createChatCompletion({
+          fetch: context.fetch,
+          baseURL: context.baseURL,
+          apiKey: context.apiKey,
+          body: { model: context.model, messages: [{ role: 'user', content: 'hi' }], stream: true },
+        });
+        return { answer: 'unreachable' };
+      } catch (error) {
+        return {
+          answer: '',
+          status: 'error',
+          detail: `my adapter gave up: ${errorMessage(error)}`,
+        };
+      }
+    };
+    const { recorded, requests } = await recordLive('S-adapter-error', 'openai', run, [
+      chunks(chatStreamOf('partial').slice(0, 2), { done: false }),
+    ]);
+    expect(requests).toBe(1);
+    expect(recorded.record.outcome).toBe('errored');
+    expect(recorded.record.messages).toHaveLength(1);
+    expect(recorded.record.messages[0]).toMatch(
+      /^recording failed, nothing written: my adapter gave up: malformed response from the Chat Completions API at .*: the stream ended before data: \[DONE\]/,
+    );
+    await expect(readFile(cassetteOf('S-adapter-error'))).rejects.toThrow(/ENOENT/);
   });
 });

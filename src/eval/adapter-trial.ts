@@ -40,8 +40,11 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         projectDir: settings.projectDir,
       });
       const runId = `${task.id}-${variant}-${trial}`;
-      // Recording: a retried attempt is no model call, as in the replay of the cassette.
-      const answered = await options.answeredLatencies?.();
+      // Recording: a retried attempt is no model call, as in the replay of the cassette. A run
+      // that failed is not recorded, and its detail says why better than the tape's verdict
+      // on its last answer would.
+      const failed = typeof output === 'object' && output !== null && output.status === 'error';
+      const answered = failed ? undefined : await options.answeredLatencies?.();
       options.latencies?.push(...(answered ?? timed.latencies()));
       const result = toRunResult(
         output,
