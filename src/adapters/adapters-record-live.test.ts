@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -149,6 +149,30 @@ describe('recording a stream whatever content type the server labels it with', (
     expect(recorded.run?.answer).toBe('labelled');
     expect(cassette.exchanges).toHaveLength(1);
     expect(cassette.exchanges[0].response.events[0].event).toBe('message_start');
+    expect(replayed.record.messages).toEqual([]);
+    expect(replayed.run?.answer).toBe('labelled');
+  });
+
+  it('replays an older cassette that kept a text/plain Chat Completions stream as its text', async () => {
+    const id = 'S-chat-older-cassette';
+    const run = createChatCompletionsAgent({ tools: [], stream: true });
+    await recordLive(id, 'openai', run, [labelled(chatStreamText, 'text/event-stream')]);
+    // What the tape kept of a text/plain stream before it read a stream request's answer as SSE.
+    const cassette = JSON.parse(await readFile(cassetteOf(id), 'utf8'));
+    const { status } = cassette.exchanges[0].response;
+    cassette.exchanges[0].response = {
+      status,
+      headers: { 'content-type': 'text/plain' },
+      body: chatStreamText,
+    };
+    await writeFile(cassetteOf(id), JSON.stringify(cassette, null, 2));
+    const task = taskFor(id, 'openai', run);
+    const replayed = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('replay'),
+    });
     expect(replayed.record.messages).toEqual([]);
     expect(replayed.run?.answer).toBe('labelled');
   });
