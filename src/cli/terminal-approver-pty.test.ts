@@ -19,7 +19,11 @@ await new Promise((go) => {
   process.stdout.write('WORKING\\n');
 });
 clearInterval(working);
-const answer = await approve({ id: 'toolu_1', name: 'resubmit_refund', input: { order_id: 'ORD1' } }, 'a write');
+const asked = approve({ id: 'toolu_1', name: 'resubmit_refund', input: { order_id: 'ORD1' } }, 'a write');
+// A parallel tool call's synchronous work (or a GC pause) right after the question is asked.
+const start = Date.now();
+while (Date.now() - start < Number(process.env.BLOCK_MS)) {}
+const answer = await asked;
 process.stdout.write('ANSWER=' + JSON.stringify(answer) + '\\n');
 process.exit(0);
 `;
@@ -66,9 +70,14 @@ sys.stdout.write(shown.decode('utf8', 'replace'))
 `;
 
 describe('createTerminalApprover on a real pseudo-terminal', () => {
-  it.skipIf(!hasPty)(
-    'drops a line typed while the agent worked (skipped without python3 and its pty module)',
-    () => {
+  // With the loop blocked past the 50 ms quiet time, the quiet timer fired before the terminal
+  // was first polled: nothing was dropped and the typed-ahead "y" approved.
+  it.skipIf(!hasPty).each([
+    ['', 0],
+    [', the event loop then blocked for 100 ms', 100],
+  ])(
+    'drops a line typed while the agent worked%s (skipped without python3 and its pty module)',
+    (_, blockMs) => {
       const dir = mkdtempSync(join(tmpdir(), 'approver-pty-'));
       try {
         const approver = new URL('../../dist/cli/terminal-approver.js', import.meta.url).href;
@@ -78,6 +87,7 @@ describe('createTerminalApprover on a real pseudo-terminal', () => {
           encoding: 'utf8',
           timeout: 25_000,
           killSignal: 'SIGKILL',
+          env: { ...process.env, BLOCK_MS: String(blockMs) },
         });
         expect(driven.stderr).toBe('');
         expect(driven.status).toBe(0);

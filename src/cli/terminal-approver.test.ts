@@ -188,6 +188,58 @@ describe('createTerminalApprover on a terminal: input typed before a question', 
     expect(io.shown()).toBe(shown);
   });
 
+  // After the 1 s bound the question was read at once: the rest of the paste answered it.
+  it('shows the question after 1 s of a paste, drops the rest, then asks again for a fresh line', async () => {
+    const io = tty();
+    const asked = createTerminalApprover(io)(call('ORD1001'), 'a write');
+    const state = settled(asked);
+    // One line a turn of the event loop (however slow the machine), 50 more once asked.
+    let sent = 0;
+    let sentWhenAsked = Number.POSITIVE_INFINITY;
+    const paste = () => {
+      if (state.settled || sent >= sentWhenAsked + 50) return;
+      if (sentWhenAsked === Number.POSITIVE_INFINITY && prompts(io.shown()).length > 0) {
+        sentWhenAsked = sent;
+      }
+      io.stdin.write('y\n');
+      sent += 1;
+      setImmediate(paste);
+    };
+    paste();
+    await Promise.race([
+      untilAsked(io, 2),
+      asked.then((answer) => {
+        throw new Error(`the paste answered ${JSON.stringify(answer)}`);
+      }),
+    ]);
+    const prompt = 'approve resubmit_refund({"order_id":"ORD1001"})? a write [y/N/later] ';
+    expect(io.shown()).toBe(
+      `${IGNORED}${prompt}\n(ignored input that kept arriving; answer below)\n${prompt}`,
+    );
+    io.stdin.write('n\n');
+    expect(await asked).toBe(false);
+  });
+
+  // Raw mode delivers Ctrl-C and Ctrl-D as bytes: the drain dropped them, and kept waiting.
+  it.each([
+    ['Ctrl-C', '\u0003'],
+    ['Ctrl-D', '\u0004'],
+  ])('answers "later" to this and every later question at a %s typed before it', async (_, key) => {
+    const io = tty();
+    const approve = createTerminalApprover(io);
+    io.stdin.write(`y${key}`);
+    const asked = approve(call('ORD1001'), 'a write');
+    await untilAsked(io);
+    expect(io.shown()).toBe(
+      `\n${IGNORED}approve resubmit_refund({"order_id":"ORD1001"})? a write [y/N/later] \n(no answer: the input closed; every open question waits for later)\n`,
+    );
+    expect(await asked).toBe('defer');
+    const shown = io.shown();
+    expect(await approve(call('ORD2002'), 'a write')).toBe('defer');
+    expect(io.shown()).toBe(shown);
+    expect(io.stdin.isRaw).toBe(false);
+  });
+
   it('leaves the terminal as it found it: paused, its raw mode restored, no listener left', async () => {
     const io = tty();
     const dataListeners = io.stdin.listenerCount('data');
