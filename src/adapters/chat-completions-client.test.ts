@@ -99,9 +99,9 @@ describe('createChatCompletion: a 200 whose body is not a chat completion', () =
       /choices\[0\]\.message\.tool_calls is a string, not an array/,
     ],
     [
-      'a tool call without an id',
-      json(completion({ ...message({ tool_calls: [toolCall({ id: undefined })] }) })),
-      /choices\[0\]\.message\.tool_calls\[0\]\.id is missing/,
+      'a tool call whose id is a number',
+      json(completion({ ...message({ tool_calls: [toolCall({ id: 7 })] }) })),
+      /choices\[0\]\.message\.tool_calls\[0\]\.id is 7, not a string/,
     ],
     [
       'a tool call of another type',

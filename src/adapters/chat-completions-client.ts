@@ -19,6 +19,7 @@ import {
   chatCompletionProblem,
   chatStreamVerdict,
 } from '../runtime/chat-completion-check.js';
+import { withCallIds } from '../runtime/tool-call-ids.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
@@ -207,10 +208,13 @@ interface CheckedCompletion {
 }
 
 function resultOf(completion: CheckedCompletion): ChatCompletionResult {
-  const [choice] = completion.choices;
+  const [{ message, finish_reason }] = completion.choices;
   return {
-    message: choice.message,
-    finishReason: choice.finish_reason,
+    // A call the server sent without an id gets one, as a streamed one does (tool-call-ids.ts).
+    message: message.tool_calls
+      ? { ...message, tool_calls: withCallIds(message.tool_calls) }
+      : message,
+    finishReason: finish_reason,
     usage: chatCompletionsUsage(completion.usage),
   };
 }

@@ -7,6 +7,7 @@ import {
   tokenCountProblem,
 } from './answer-fields.js';
 import { statusOfErrorType } from './error-type-status.js';
+import { hasCallId, withCallIds } from './tool-call-ids.js';
 
 /** The finish reasons of the Chat Completions API; another (`eos_token`, `error`) is a server speaking a different dialect, or a failed answer. */
 export const FINISH_REASONS = [
@@ -48,12 +49,14 @@ function assistantProblem(message: unknown, at: string): string | undefined {
   const calls = message.tool_calls;
   if (calls === undefined || calls === null) return undefined;
   if (!Array.isArray(calls)) return `${at}.tool_calls is ${valueKind(calls)}, not an array`;
-  // Each tool message answers its call by id.
+  // Each tool message answers its call by id; a call without one is given one (withCallIds).
   const callAt = new Map<string, number>();
   for (let index = 0; index < calls.length; index += 1) {
     const problem = toolCallProblem(calls[index], `${at}.tool_calls[${index}]`);
     if (problem !== undefined) return problem;
-    const id = (calls[index] as { id: string }).id;
+    const call = calls[index] as { id?: unknown };
+    if (!hasCallId(call)) continue;
+    const { id } = call;
     const first = callAt.get(id);
     if (first !== undefined) {
       return `${at}.tool_calls[${index}].id ${idText(id)} is the id of ${at}.tool_calls[${first}] too: each tool call needs its own id`;
@@ -65,7 +68,7 @@ function assistantProblem(message: unknown, at: string): string | undefined {
 
 function toolCallProblem(call: unknown, at: string): string | undefined {
   if (!isJsonObject(call)) return `${at} is ${valueKind(call, 'missing')}, not an object`;
-  const id = stringProblem(call.id, `${at}.id`);
+  const id = stringProblem(call.id, `${at}.id`, true);
   if (id !== undefined) return id;
   if (call.type !== undefined && call.type !== 'function')
     return `${at}.type is ${valueOrKind(call.type)}, not 'function'`;
@@ -167,7 +170,7 @@ export function chatStreamVerdict(
             message: {
               role: 'assistant',
               content,
-              ...(calls.length > 0 && { tool_calls: calls }),
+              ...(calls.length > 0 && { tool_calls: withCallIds(calls) }),
             },
             finish_reason: finishReason,
           },
