@@ -5,7 +5,12 @@ import { parseCheckpoint } from './checkpoint.js';
 import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
-import { createWriteLog, idempotencyKeyFor, type WriteRecord } from './idempotency.js';
+import {
+  createWriteLog,
+  idempotencyKeyFor,
+  isWriteOutcome,
+  type WriteRecord,
+} from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
@@ -110,6 +115,96 @@ describe('a resumed paused batch whose two calls share one tool_use id', () => {
   );
 });
 
+describe('a checkpoint paused before `made` was kept only for ids of one call', () => {
+  it('does not answer a call from the write its id twin made: the approver is asked, nothing runs twice', async () => {
+    const { harness, executed } = refundDesk();
+    const checkpoints = createMemoryCheckpointStore();
+    const paused = await runAgent({
+      harness,
+      model: createScriptedModel([
+        toolTurn([
+          { name: 'refund', input: { order_id: 'SMALL' }, id: 'toolu_same' },
+          { name: 'refund', input: { order_id: 'BIG' }, id: 'toolu_same' },
+        ]),
+      ]),
+      modelId: 'scripted',
+      prompt: 'refund both',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => 'defer',
+      runId: 'old',
+      checkpoints,
+    });
+    expect(paused.status).toBe('awaiting_approval');
+    // As an older build wrote it: the write SMALL made, under the id both calls share.
+    const [small] = (await checkpoints.loadWrites('old')).filter(isWriteOutcome);
+    const stored = JSON.parse(checkpoints.files.get('old')!);
+    stored.pendingApproval.made = { toolu_same: small!.key };
+    checkpoints.files.set('old', JSON.stringify(stored));
+
+    const asked: unknown[] = [];
+    const result = await resumeAgent({
+      runId: 'old',
+      checkpoints,
+      harness,
+      model: createScriptedModel([textTurn('ok')]),
+      clock: clock(),
+      approver: async (call) => {
+        asked.push(call.input);
+        return true;
+      },
+    });
+    expect(result.status).toBe('done');
+    expect(asked).toEqual([{ order_id: 'BIG' }]);
+    expect(executed).toEqual(['SMALL', 'BIG']);
+  });
+});
+
+describe('a paused batch whose tool_use id the redaction at rest changes', () => {
+  // A card-shaped number: masked in the checkpoint's values, not in its keys.
+  const cardId = 'call-4111111111111111';
+
+  it('resumes: the write it made is not kept by id, is answered from the write log, and runs once', async () => {
+    const { harness, executed } = refundDesk();
+    const checkpoints = createMemoryCheckpointStore();
+    const paused = await runAgent({
+      harness,
+      model: createScriptedModel([
+        toolTurn([
+          { name: 'refund', input: { order_id: 'SMALL' }, id: cardId },
+          { name: 'refund', input: { order_id: 'BIG' }, id: 'toolu_big' },
+        ]),
+      ]),
+      modelId: 'scripted',
+      prompt: 'refund both',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => 'defer',
+      runId: 'card',
+      checkpoints,
+    });
+    expect(paused.status).toBe('awaiting_approval');
+    expect(checkpoints.files.get('card')).not.toContain(cardId);
+    // Kept by id, it would match no call once masked: the write log answers it instead.
+    expect(JSON.parse(checkpoints.files.get('card')!).pendingApproval.made).toBeUndefined();
+
+    const result = await resumeAgent({
+      runId: 'card',
+      checkpoints,
+      harness,
+      model: createScriptedModel([textTurn('ok')]),
+      clock: clock(),
+      approver: async () => true,
+    });
+    expect(result.status).toBe('done');
+    expect(executed).toEqual(['SMALL', 'BIG']);
+    expect(result.toolCalls.map(({ decision, replayed }) => ({ decision, replayed }))).toEqual([
+      { decision: 'allow', replayed: true },
+      { decision: 'ask_approved', replayed: undefined },
+    ]);
+  });
+});
+
 describe('the pipeline on a write made before the pause', () => {
   it("does not answer a call from another tool's log entry under its id: the call passes its gates", async () => {
     const { refund } = refundDesk();
@@ -201,5 +296,16 @@ describe('a checkpoint of a paused batch', () => {
       parseCheckpoint(JSON.stringify(paused({ toolu_big: 'refund:abc' })), 'run-1.json')
         .pendingApproval?.made,
     ).toEqual({ toolu_big: 'refund:abc' });
+  });
+
+  it("is read when a made id is a paused call's id before the redaction at rest masked it (older builds wrote so)", () => {
+    const checkpoint = paused({ 'call-4111111111111111': 'refund:abc' });
+    checkpoint.pendingApproval.calls = [
+      { id: 'call-4111****1111', name: 'refund', input: { order_id: 'SMALL' } },
+      ...checkpoint.pendingApproval.calls,
+    ];
+    expect(parseCheckpoint(JSON.stringify(checkpoint), 'run-1.json').pendingApproval?.made).toEqual(
+      { 'call-4111111111111111': 'refund:abc' },
+    );
   });
 });
