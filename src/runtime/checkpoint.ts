@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ErrorCode, HarnessError } from '../core/errors.js';
 import { parseWith } from '../core/parse.js';
+import { redactText } from '../core/redact.js';
 
 /** The checkpoint format this build reads and writes; bump it when the shape changes. */
 export const CHECKPOINT_VERSION = 1;
@@ -133,10 +134,12 @@ const PendingApprovalSchema = z
   })
   .strict()
   .superRefine((pending, context) => {
-    // Resume answers these from the write log unasked: an id of no paused call is damage.
+    // Resume answers these from the write log unasked: an id of no paused call is damage. Older
+    // builds kept ids in `made` (keys) that the redaction at rest masked in `calls` (values):
+    // such an id matches no call on resume, so that call passes its gates again.
     const ids = new Set(pending.calls.map((call) => call.id));
     for (const id of Object.keys(pending.made ?? {})) {
-      if (ids.has(id)) continue;
+      if (ids.has(id) || ids.has(redactText(id))) continue;
       context.addIssue({
         code: 'custom',
         path: ['made', id],

@@ -109,8 +109,8 @@ export function idempotencyKeyFor(
   return hashedKey(tool.name, canonicalJson(args));
 }
 
-/** Does the write log's redaction at rest leave this key as it is? */
-const keptAtRest = (key: string) => redactText(key) === key;
+/** Does the redaction at rest (of the write log, of a checkpoint's values) leave this text as it is? */
+export const keptAtRest = (text: string) => redactText(text) === text;
 
 /**
  * `<tool>:<16 hex of the sha256>`. About 3 hashes in 100,000 are all digits that pass the card

@@ -1,4 +1,4 @@
-import type { WriteLog } from './idempotency.js';
+import { keptAtRest, type WriteLog } from './idempotency.js';
 import type { ToolOutcome } from './pipeline.js';
 import type { PendingApproval } from './run-snapshot.js';
 import type { ToolCall } from './types.js';
@@ -8,7 +8,9 @@ import type { ToolCall } from './types.js';
  * the write log without asking the gates again. An id is trusted only when it names exactly one
  * call of the batch: with two calls under one id, the write one made would answer the other,
  * which never ran, and skip its approval. Such calls pass their gates again on resume; the write
- * log still keeps each write from running twice (it is keyed by arguments, not by id).
+ * log still keeps each write from running twice (it is keyed by arguments, not by id). So do
+ * calls whose id the redaction at rest changes (`call-4111111111111111`): a checkpoint masks
+ * the ids in its calls (values) but not those in `made` (keys), which would then match none.
  */
 
 /** The batch's writes that may have run (made or started) before it paused: their write keys. */
@@ -18,7 +20,10 @@ export function madeWrites(
 ): Record<string, string> | undefined {
   const single = singleIds(calls);
   const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
-    deferred === undefined && writeKey !== undefined && single.has(record.id)
+    deferred === undefined &&
+    writeKey !== undefined &&
+    single.has(record.id) &&
+    keptAtRest(record.id)
       ? [[record.id, writeKey] as const]
       : [],
   );
