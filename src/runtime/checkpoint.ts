@@ -28,6 +28,7 @@ const DecisionSchema = z.enum([
   'timeout',
   'failed',
   'outcome_unknown',
+  'cancelled',
 ]);
 
 /** Every status a run can end in (adapters' outputs are checked against it too). */
@@ -110,7 +111,7 @@ const WriteClearedSchema = z
   .object({
     kind: z.literal('cleared'),
     key: z.string().min(1),
-    reason: z.enum(['tool_failed', 'human_retry']),
+    reason: z.enum(['tool_failed', 'human_retry', 'run_cancelled']),
     at: z.string(),
   })
   .strict();

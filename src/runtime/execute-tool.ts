@@ -14,7 +14,9 @@ export type Executed =
    * it may have been stopped mid-way, not have failed by itself.
    */
   | { kind: 'failed'; message: string; stopped?: true }
-  | { kind: 'timeout'; ms: number; late: LateOutcome };
+  | { kind: 'timeout'; ms: number; late: LateOutcome }
+  /** The run's signal had aborted: the tool was not called. */
+  | { kind: 'not_run' };
 
 /** The pipeline's options that shape an execution. */
 export interface ExecuteOptions {
@@ -27,7 +29,9 @@ export interface ExecuteOptions {
 /**
  * Run the tool, raced against its `timeoutMs` when timeouts are enforced (see raceDeadline: its
  * signal aborts and its waits on the clock it is given end at the deadline). Its signal also
- * aborts when the run's does, until the call ends. Never rejects.
+ * aborts when the run's does, until the call ends. Not called once the run's signal aborted: a
+ * tool that fails on an aborted signal did not write, and must not be taken for one stopped
+ * mid-way. Never rejects.
  */
 export async function executeTool(
   tool: ToolDefinition,
@@ -36,6 +40,7 @@ export async function executeTool(
   idempotencyKey: string | undefined,
   options: ExecuteOptions,
 ): Promise<Executed> {
+  if (options.signal?.aborted) return { kind: 'not_run' };
   const run = (clock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
     const linked = callSignal(deadline, options.signal);
     const signal = linked.signal();

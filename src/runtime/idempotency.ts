@@ -34,11 +34,14 @@ export interface WriteIntent {
   at: string;
 }
 
-/** Closes an intent without an outcome: the tool threw (`tool_failed`) or a human said retry. */
+/**
+ * Closes an intent without an outcome: the tool threw (`tool_failed`), the run was cancelled
+ * before the tool was called (`run_cancelled`), or a human said retry.
+ */
 export interface WriteCleared {
   kind: 'cleared';
   key: string;
-  reason: 'tool_failed' | 'human_retry';
+  reason: 'tool_failed' | 'run_cancelled' | 'human_retry';
   at: string;
 }
 
@@ -72,8 +75,8 @@ export interface WriteLog {
   intend(intent: Omit<WriteIntent, 'kind'>): Promise<void>;
   /** Log the outcome of a write that ran. */
   record(record: WriteRecord): Promise<void>;
-  /** The tool threw: the write did not happen, so a later call may run it. */
-  failed(key: string, at: string): Promise<void>;
+  /** The tool threw, or was never called: the write did not happen, so a later call may run it. */
+  failed(key: string, at: string, reason?: 'tool_failed' | 'run_cancelled'): Promise<void>;
   /**
    * A human's decisions about unresolved writes, by key. All or nothing: every key is checked
    * before the first decision is logged, so one mistyped key leaves the log as it was.
@@ -164,7 +167,7 @@ export function createWriteLog(
       if (done.has(record.key)) return;
       await write(record);
     },
-    failed: (key, at) => write({ kind: 'cleared', key, reason: 'tool_failed', at }),
+    failed: (key, at, reason = 'tool_failed') => write({ kind: 'cleared', key, reason, at }),
     async resolve(decisions, at) {
       const unknown = Object.keys(decisions).filter((key) => !pending.has(key));
       if (unknown.length > 0) {

@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { callHook, hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
@@ -29,7 +30,7 @@ import type {
 import { validateInput } from './validate.js';
 import {
   stoppedWriteMessage,
-  timedOutWriteMessage,
+  timedOutMessage,
   unknownOutcomeMessage,
   writeAttempt,
 } from './write-attempt.js';
@@ -356,6 +357,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         decision = 'ask_approved';
       }
 
+      if (options.signal?.aborted) return finish('cancelled', notRunMessage(tool.name), true);
       const key = writeKey === undefined ? undefined : `${state.runId}/${writeKey}`;
       const attempt =
         writeKey === undefined || !options.writes
@@ -382,19 +384,16 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       }
       reached.log = attempt !== undefined;
       const executed = await executeTool(tool, args, state, key, options);
-      if (executed.kind === 'timeout' && attempt) {
-        attempt.settleLate(executed.late);
-        return finish('timeout', timedOutWriteMessage(tool.name, executed.ms), true);
+      if (executed.kind === 'not_run') {
+        const extra = await clearNotRun(tool.name, attempt, writeKey);
+        return finish('cancelled', notRunMessage(tool.name), true, extra);
       }
       if (executed.kind === 'timeout') {
-        return finish(
-          'timeout',
-          `${tool.name} timed out after ${executed.ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`,
-          true,
-        );
+        attempt?.settleLate(executed.late);
+        return finish('timeout', timedOutMessage(tool.name, executed.ms, !!attempt), true);
       }
       if (executed.kind === 'failed' && executed.stopped && attempt) {
-        // Stopped mid-way, it may have written first: the intent stays for a human.
+        // Its signal aborted after it started: it may have written first, the intent stays.
         return finish('outcome_unknown', stoppedWriteMessage(tool.name), true);
       }
       if (executed.kind === 'failed') {

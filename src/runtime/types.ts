@@ -16,7 +16,9 @@ export type Decision =
    * A write started earlier whose outcome was never recorded: not run again, a human decides.
    * Also a write that failed after the run was cancelled: it may have written first.
    */
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  /** The run was cancelled before the tool was called: it did not run. */
+  | 'cancelled';
 
 export type ToolEffect = 'read' | 'write';
 

@@ -12,6 +12,8 @@ export interface WriteAttempt {
   done(output: string): Promise<void>;
   /** The tool threw: nothing was written, a later call may run it. */
   failed(): Promise<void>;
+  /** The run was cancelled after the intent was logged, before the tool was called. */
+  notRun(): Promise<void>;
   /**
    * The write timed out but may still finish: log its outcome if it does. A failure after the
    * deadline leaves it unknown, whatever the error (its timeout's, an AbortError around it, the
@@ -34,6 +36,7 @@ export function writeAttempt(
     intend: () => writes.intend({ key, tool, input, decision, step, at: at() }),
     done,
     failed,
+    notRun: () => writes.failed(key, at(), 'run_cancelled'),
     settleLate(late) {
       void late
         .then((outcome) => {
@@ -47,8 +50,13 @@ export function writeAttempt(
   };
 }
 
-/** The tool_result of a write that timed out: it may have happened, so it must not be retried. */
-export function timedOutWriteMessage(tool: string, ms: number): string {
+/**
+ * The tool_result of a call that timed out. A write the write log keeps (`logged`) may have
+ * happened, so it must not be retried.
+ */
+export function timedOutMessage(tool: string, ms: number, logged: boolean): string {
+  if (!logged)
+    return `${tool} timed out after ${ms} ms and was cancelled; the downstream system is not responding. Do not retry now; tell the user and suggest trying again later.`;
   return `${tool} timed out after ${ms} ms and was cancelled, but it may already have taken effect: its outcome is unknown. It will not be run again without a human's decision, so do not retry it. Tell the user that a human will check whether it went through.`;
 }
 

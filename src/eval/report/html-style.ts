@@ -25,7 +25,7 @@ button:hover { border-color: var(--accent); }
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; }
 .o-passed { color: var(--pass); } .o-failed, .o-errored { color: var(--fail); } .o-stale, .o-missing { color: var(--stale); }
 .d-allow, .d-ask_approved { color: var(--pass); }
-.d-deny, .d-hook_deny, .d-ask_denied, .d-invalid, .d-unknown, .d-timeout, .d-failed { color: var(--fail); }
+.d-deny, .d-hook_deny, .d-ask_denied, .d-invalid, .d-unknown, .d-timeout, .d-failed, .d-cancelled { color: var(--fail); }
 pre { white-space: pre-wrap; word-break: break-word; background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px; margin: 4px 0; max-height: 420px; overflow: auto; font-size: 12.5px; }
 pre.error { border-color: var(--fail); }
 .message { border-left: 4px solid var(--fail); padding-left: 8px; }
