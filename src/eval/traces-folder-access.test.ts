@@ -46,13 +46,13 @@ const refused = async (dir: string, selection: Parameters<typeof checkTracesFold
 // A task folder it could not write was refused though the trials write only in its variant
 // folders, which were there and writable.
 describe('write access to the trace folders, checked only where a trial creates something', () => {
-  it('lets through a task folder it cannot write when the selected variant folders exist', async () => {
+  it('lets through a task folder it cannot write when --variant names variants whose folders exist', async () => {
     const dir = project();
     mkdirSync(join(dir, 'runs/eval/T2/baseline'));
     mkdirSync(join(dir, 'runs/eval/T2/upgraded'));
     denied.add(join(dir, 'runs/eval/T2'));
-    await checkTracesFolder(dir, { trials: 1 });
     await checkTracesFolder(dir, { trials: 1, tasks: ['T2'], variants: ['upgraded'] });
+    await checkTracesFolder(dir, { trials: 1, variants: ['baseline', 'upgraded'] });
   });
 
   it('refuses it when a selected variant folder is still to be made in it', async () => {
@@ -66,6 +66,18 @@ describe('write access to the trace folders, checked only where a trial creates 
     mkdirSync(join(dir, 'runs/eval/T9'));
     denied.add(join(dir, 'runs/eval/T9'));
     expect(await refused(dir, { trials: 1, tasks: ['T9'] })).toMatch(/under runs\/eval\/T9: /);
+  });
+
+  it('refuses it without --variant, though every variant with fixtures has its folder: a new variant makes one', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'runs/eval/T2/baseline'));
+    mkdirSync(join(dir, 'runs/eval/T2/upgraded'));
+    denied.add(join(dir, 'runs/eval/T2'));
+    // The eval file may declare a variant not recorded yet: known only once it loads.
+    expect(await refused(dir, { trials: 1 })).toMatch(
+      /^cannot write the trial traces under runs\/eval\/T2: it is a folder it cannot write \(EACCES/,
+    );
+    expect(await refused(dir, { trials: 1, tasks: ['T2'] })).toMatch(/under runs\/eval\/T2: /);
   });
 
   it('refuses a variant folder it cannot write, where the trace files go', async () => {

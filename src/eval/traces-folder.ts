@@ -22,7 +22,8 @@ export interface TraceSelection {
 /**
  * Checked once, before any trial runs: the traces folder exists (it is created) and takes a
  * new file, and nothing but a writable folder stands where a selected task's or variant's
- * traces go (runs/eval/<task>/<variant>/trial-<n>.jsonl). Otherwise every trial would error
+ * traces go (runs/eval/<task>/<variant>/trial-<n>.jsonl); a task folder is writable unless
+ * --variant names the variants (else one without fixtures yet may be made in it). Otherwise every trial would error
  * on its trace, one by one, and the report could say nothing about the fixtures; a
  * ConfigError names the path, the cause and the fix.
  */
@@ -45,13 +46,15 @@ export async function checkTracesFolder(
   await rm(probe, { force: true });
   const selectsTrial = (trial: number) =>
     selection.trialNumbers ? selection.trialNumbers.includes(trial) : trial <= selection.trials;
+  // Only --variant names every variant a run uses before the eval files load: without it, a
+  // variant not recorded yet may make its folder in any task folder.
+  const variantsKnown = (selection.variants?.length ?? 0) > 0;
   // Write access only where a trial creates something: a trace file in each variant folder,
   // a variant folder in a task folder that lacks one (runs/eval itself was probed above).
   for (const [task, variants] of traceFolders(projectDir, selection)) {
     const taskFolder = join(dir, task);
     if (!(await checkFolder(projectDir, taskFolder, constants.X_OK))) continue;
-    // No variant known (a task without fixtures): its variant folders are made in it.
-    let makesFolder = variants.size === 0;
+    let makesFolder = !variantsKnown;
     for (const variant of variants) {
       const folder = join(taskFolder, variant);
       if (await checkFolder(projectDir, folder, constants.W_OK | constants.X_OK))
