@@ -192,6 +192,46 @@ describe('recording a stream whatever content type the server labels it with', (
   });
 });
 
+/** An adapter on Ollama's native API: `POST /api/chat` with `stream: true` answers NDJSON, not SSE. */
+const ollamaNative: AgentAdapter = async (context) => {
+  const response = await context.fetch(`${context.baseURL}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: context.model,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    }),
+  });
+  const lines = (await response.text()).split('\n').filter(Boolean);
+  return { answer: lines.map((line) => JSON.parse(line).message.content).join('') };
+};
+
+describe('recording a stream that is not a model API', () => {
+  it('records an NDJSON stream (stream: true, application/x-ndjson) as its text, and replays it', async () => {
+    const ndjson = [
+      '{"message":{"content":"hel"},"done":false}',
+      '{"message":{"content":"lo"},"done":true}',
+      '',
+    ].join('\n');
+    const { recorded, replayed, cassette } = await recordAndReplay(
+      'S-ollama-ndjson',
+      'openai',
+      ollamaNative,
+      [labelled(ndjson, 'application/x-ndjson')],
+    );
+    expect(recorded.run?.answer).toBe('hello');
+    expect(cassette.exchanges).toHaveLength(1);
+    expect(cassette.exchanges[0].response).toEqual({
+      status: 200,
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: ndjson,
+    });
+    expect(replayed.record.messages).toEqual([]);
+    expect(replayed.run?.answer).toBe('hello');
+  });
+});
+
 describe('recording an adapter that reports its own failure', () => {
   it("fails the recording with the adapter's detail, not the tape's verdict on the last answer", async () => {
     // A custom adapter without retries: a broken stream fails its only call, and it says so.

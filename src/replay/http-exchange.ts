@@ -1,5 +1,6 @@
 import { canonicalize } from '../core/canonical-json.js';
 import { isJsonObject } from '../runtime/answer-fields.js';
+import { modelApiOf } from '../runtime/retryable-answer.js';
 import {
   isSseResponse,
   RECORDED_REQUEST_HEADERS,
@@ -8,7 +9,7 @@ import {
   type TapedResponse,
 } from './cassette.js';
 import { pickHeaders } from './cassette-file.js';
-import { parseSseEvents, sseStream } from './sse.js';
+import { isEventStream, parseSseEvents, sseStream } from './sse.js';
 
 /**
  * What a cassette keeps of a request: method, path relative to `basePath`,
@@ -70,25 +71,30 @@ function hasHeader(headers: RequestInit['headers'], name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
-/** Did the request ask for a stream (`stream: true` in its JSON body)? The one source the clients and the tape read an answer's format from. */
+/** Did the request ask for a stream (`stream: true` in its JSON body)? The one source the model API clients and the tape read a stream from. */
 export function asksForStream(request: TapedRequest): boolean {
   return isJsonObject(request.body) && request.body.stream === true;
 }
 
 /**
  * What a cassette keeps of a response: status, allow-listed headers, and the body read as the
- * clients read it. A 2xx answer to a request that asked for a stream is SSE events whatever its
- * content type says (both SDKs read it so: `text/plain` or none); any other answer, parsed
- * JSON (its text when it is not JSON).
+ * client of its API reads it. A 2xx answer of the Messages API or Chat Completions is SSE
+ * events when the request asked for a stream (`stream: true`), whatever its content type says
+ * (both SDKs read it so: `text/plain` or none). Another API's 2xx answer is SSE events only
+ * when labelled `text/event-stream` (an NDJSON stream stays its text). Every other answer:
+ * parsed JSON, or its text when it is not JSON.
  */
 export function tapeResponse(
   status: number,
   headers: Headers,
   text: string,
-  stream: boolean,
+  request: TapedRequest,
 ): TapedResponse {
   const kept = pickHeaders(headers, RECORDED_RESPONSE_HEADERS);
-  if (stream && status >= 200 && status < 300) {
+  if (status < 200 || status >= 300) return { status, headers: kept, body: parseBody(text) };
+  const api = modelApiOf(request.method, request.path);
+  const contentType = headers.get('content-type');
+  if (api === undefined ? isEventStream(contentType) : asksForStream(request)) {
     return { status, headers: kept, events: parseSseEvents(text) };
   }
   return { status, headers: kept, body: parseBody(text) };

@@ -1,5 +1,5 @@
 import { bypass, type HttpHandler, http } from 'msw';
-import { asksForStream, tapeRequest, tapeResponse } from './http-exchange.js';
+import { tapeRequest, tapeResponse } from './http-exchange.js';
 import type { Tape } from './tape.js';
 
 /**
@@ -13,7 +13,6 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
     // bypass() refuses a request whose body was read, so tape a clone.
     const taped = await tapeRequest(request.clone(), basePath);
     const entry = options.tape.begin(taped);
-    const stream = asksForStream(taped);
     const started = performance.now();
     let live: Response;
     try {
@@ -23,7 +22,7 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
       return Response.error();
     }
     const measured = (text: string) => ({
-      response: tapeResponse(live.status, live.headers, text, stream),
+      response: tapeResponse(live.status, live.headers, text, taped),
       latencyMs: Math.round(performance.now() - started),
       shouldRetry: live.headers.get('x-should-retry'),
     });

@@ -1,6 +1,6 @@
 import type { SseEvent } from './cassette.js';
 
-/** Is this `content-type` an SSE stream's? Only a hint: the request decides how an answer is read. */
+/** Is this `content-type` an SSE stream's? For a model API only a hint (its request decides); for any other API, how the tape reads its answer. */
 export function isEventStream(contentType: string | null | undefined): boolean {
   return contentType?.toLowerCase().includes('text/event-stream') === true;
 }
