@@ -114,7 +114,7 @@ export async function createChatCompletion(
       { status: response.status, headers: response.headers },
     );
   }
-  // The request alone decides how the answer is read, as both SDKs and the recording tape do.
+  // The request alone decides how the answer is read, as the recording tape does for Chat Completions.
   const contentType = response.headers.get('content-type');
   return body.stream === true
     ? readStream(text, baseURL, options.apiKey, contentType)

@@ -48,6 +48,22 @@ describe('tapeResponse', () => {
       JSON.parse(message),
     ],
     [
+      'a Messages API message labelled text/plain',
+      '/v1/messages',
+      false,
+      'text/plain',
+      message,
+      message,
+    ],
+    [
+      'a Messages API message without a content type',
+      '/v1/messages',
+      false,
+      undefined,
+      message,
+      message,
+    ],
+    [
       'a chat completion labelled text/plain',
       '/chat/completions',
       false,

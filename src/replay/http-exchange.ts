@@ -80,9 +80,12 @@ export function asksForStream(request: TapedRequest): boolean {
  * What a cassette keeps of a response: status, allow-listed headers, and the body read as the
  * client of its API reads it. A 2xx answer of the Messages API or Chat Completions is SSE
  * events when the request asked for a stream (`stream: true`), whatever its content type says
- * (both SDKs read it so: `text/plain` or none). Another API's 2xx answer is SSE events only
- * when labelled `text/event-stream` (an NDJSON stream stays its text). Every other answer:
- * parsed JSON, or its text when it is not JSON.
+ * (both SDKs read it so: `text/plain` or none). Without a stream, Chat Completions' client reads
+ * JSON whatever the content type, while `@anthropic-ai/sdk` reads JSON only from an
+ * `application/json` or `+json` answer and takes anything else as its text, so such a 2xx
+ * Messages API answer is kept as text (never a message: the tape folds it as the retry it was).
+ * Another API's 2xx answer is SSE events only when labelled `text/event-stream` (an NDJSON
+ * stream stays its text). Every other answer: parsed JSON, or its text when it is not JSON.
  */
 export function tapeResponse(
   status: number,
@@ -97,7 +100,16 @@ export function tapeResponse(
   if (api === undefined ? isEventStream(contentType) : asksForStream(request)) {
     return { status, headers: kept, events: parseSseEvents(text) };
   }
+  if (api === 'messages' && !isJsonMediaType(contentType)) {
+    return { status, headers: kept, body: text === '' ? null : text };
+  }
   return { status, headers: kept, body: parseBody(text) };
+}
+
+/** JSON to `@anthropic-ai/sdk` (internal/parse.mjs): a media type with `application/json` or ending in `+json`, compared as sent. */
+function isJsonMediaType(contentType: string | null): boolean {
+  const media = contentType?.split(';')[0]?.trim();
+  return media !== undefined && (media.includes('application/json') || media.endsWith('+json'));
 }
 
 /** The recorded response as the SDK would have received it. */

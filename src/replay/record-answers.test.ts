@@ -97,6 +97,14 @@ function replayOne(trial: number) {
   });
 }
 
+/** `text` with status 200 and no content type. */
+const unlabelled =
+  (text: string): HostileHandler =>
+  (response) => {
+    response.writeHead(200, {});
+    response.end(text);
+  };
+
 describe('recording answers the client retried past', () => {
   it.each<[string, HostileHandler]>([
     [
@@ -111,6 +119,9 @@ describe('recording answers the client retried past', () => {
       json(textMessage('x', { input_tokens: '5', output_tokens: '1' })),
     ],
     ['a 200 JSON body cut mid-way', cutJson('{"id":"msg_01","type":"message"')],
+    // The SDK reads a body as JSON only when labelled so; else it gets the text, not a message.
+    ['a 200 message labelled text/plain', raw(JSON.stringify(textMessage('x')), 'text/plain')],
+    ['a 200 message without a content type', unlabelled(JSON.stringify(textMessage('x')))],
   ])('folds %s into the next exchange, and the cassette replays', async (_name, first) => {
     api.script(first, json(textMessage('good answer')));
     const recorded = await recordOne(1);
@@ -212,6 +223,20 @@ describe('recording Chat Completions answers', () => {
     const replayed = await replayChat(11);
     expect(replayed.problem).toBeUndefined();
     expect(replayed.value).toBe('good answer');
+  });
+
+  it('records a chat completion labelled text/plain as the answer it is, as the client reads it', async () => {
+    api.script(raw(JSON.stringify(chatAnswer('plain answer')), 'text/plain'));
+    const recorded = await recordChat(13);
+    expect(recorded.error).toBeUndefined();
+    expect(recorded.value).toBe('plain answer');
+    expect(recorded.cassette?.exchanges).toHaveLength(1);
+    expect(recorded.cassette?.exchanges[0]?.response).toMatchObject({
+      body: chatAnswer('plain answer'),
+    });
+    const replayed = await replayChat(13);
+    expect(replayed.problem).toBeUndefined();
+    expect(replayed.value).toBe('plain answer');
   });
 
   it('fails, writes nothing and keeps the old cassette when no answer is a chat completion', async () => {

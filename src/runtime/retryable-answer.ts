@@ -22,9 +22,11 @@ import { messageProblem } from './message-check.js';
  *   unless the error stands for a status (`code` or `status` naming one, a type the Messages
  *   API also uses, `code: context_length_exceeded`; chat-completion-check.ts): then as it.
  * - A 2xx answer that does not parse in the format the request asked for: malformed, retried.
- *   The request alone decides the format, as both SDKs read it: the tape reads a 2xx answer to
+ *   The request decides a stream, as both SDKs read it: the tape reads a 2xx answer to
  *   `stream: true` as SSE whatever its content type (`text/plain`, none), so JSON there
- *   assembles to no answer, and any other answer as JSON, so a stream there is no message.
+ *   assembles to no answer. Without a stream, Chat Completions' answer as JSON, so a stream
+ *   there is no completion; a Messages API answer as JSON only when labelled `application/json`
+ *   or `+json` (as `@anthropic-ai/sdk` reads it), else as its text, which is no message.
  * `x-should-retry` is not read on a 2xx: the client never sees the headers of a 2xx it refuses.
  */
 export function isRetryableStatus(status: number): boolean {
