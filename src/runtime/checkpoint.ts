@@ -128,7 +128,7 @@ const PendingApprovalSchema = z
     requests: z
       .array(z.object({ id: z.string(), tool: z.string(), input: z.unknown(), reason: z.string() }))
       .min(1),
-    /** Answers already given for this batch before it paused (by tool_use id). */
+    /** Answers given for this batch before it paused, by tool_use id as redacted at rest. */
     answers: z.record(z.string(), z.boolean()),
     /** Its calls (by tool_use id) that reached the write log before it paused: their write keys. */
     made: z.record(z.string(), z.string().min(1)).optional(),

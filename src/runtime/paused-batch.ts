@@ -1,3 +1,4 @@
+import { redactText } from '../core/redact.js';
 import { keptAtRest, type WriteLog } from './idempotency.js';
 import type { ToolOutcome } from './pipeline.js';
 import type { PendingApproval } from './run-snapshot.js';
@@ -48,6 +49,28 @@ export function madeKeyOf(
   // Another tool's write under this id says nothing of this call: it passes its gates.
   const entry = writes?.get(key) ?? writes?.unresolved(key);
   return entry?.tool === tool ? key : undefined;
+}
+
+/**
+ * Keep a human's answer to a call under the id as the checkpoint holds it: redacted at rest like
+ * its calls (values), which its answers (keys) are not. Where answers meet under one id (a call's
+ * twin, or two ids with one masked form), a "no" wins: a dropped "no" is a yes under `--approve`.
+ */
+export function keepAnswer(answers: Map<string, boolean>, id: string, answer: boolean): void {
+  const key = redactText(id);
+  if (answers.get(key) !== false) answers.set(key, answer);
+}
+
+/** Answers by tool_use id, to look up with `answerTo` (older checkpoints kept unmasked ids). */
+export function answersOf(byId: Record<string, boolean>): Map<string, boolean> {
+  const answers = new Map<string, boolean>();
+  for (const [id, answer] of Object.entries(byId)) keepAnswer(answers, id, answer);
+  return answers;
+}
+
+/** The answer kept for a call, by its id before or after the redaction at rest. */
+export function answerTo(answers: ReadonlyMap<string, boolean>, id: string): boolean | undefined {
+  return answers.get(redactText(id));
 }
 
 function singleIds(calls: readonly ToolCall[]): Set<string> {

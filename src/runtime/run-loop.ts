@@ -7,7 +7,7 @@ import type { Harness } from './harness.js';
 import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
 import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
-import { madeBeforePause, madeWrites } from './paused-batch.js';
+import { answersOf, answerTo, keepAnswer, madeBeforePause, madeWrites } from './paused-batch.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import {
   type FinishedRun,
@@ -92,7 +92,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     approver &&
     (async (call, reason) => {
       const answer = await approver(call, reason);
-      if (typeof answer === 'boolean') answers.set(call.id, answer);
+      if (typeof answer === 'boolean') keepAnswer(answers, call.id, answer);
       return answer;
     });
   const pipelineFor = (approver: Approver | undefined, madeBeforePause?: Map<string, string>) =>
@@ -279,14 +279,15 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
 
   /** Re-run the paused batch with the human's answers; writes already made come from the log. */
   const settlePending = async (pending: PendingApproval): Promise<RunResult | undefined> => {
-    const decided = (id: string): boolean | undefined => {
-      if (pending.answers[id] !== undefined) return pending.answers[id];
-      if (typeof context.approvals === 'boolean') return context.approvals;
-      return context.approvals?.[id];
-    };
+    const given = answersOf(pending.answers);
+    const { approvals } = context;
+    const byId = typeof approvals === 'object' ? answersOf(approvals) : undefined;
+    const decided = (id: string): boolean | undefined =>
+      answerTo(given, id) ??
+      (typeof approvals === 'boolean' ? approvals : byId && answerTo(byId, id));
     const approver: Approver = async (call, reason) =>
       decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
-    answers = new Map(Object.entries(pending.answers));
+    answers = new Map(given);
     const made = madeBeforePause(pending);
     const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));
     if (!Array.isArray(outcomes)) return outcomes;
