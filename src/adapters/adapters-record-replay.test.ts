@@ -272,6 +272,44 @@ describe('recording an adapter against a live API that fails some attempts', () 
     expect(recorded.record.modelLatenciesMs).toEqual(replayed.record.modelLatenciesMs);
   });
 
+  it('gives id-less tool calls of two turns distinct ids, and replays the recording to the same requests', async () => {
+    const idLessCall = json(
+      completion({
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          ],
+        },
+        finish_reason: 'tool_calls',
+      }),
+    );
+    const { task, recorded } = await recordLive(
+      'A-live-id-less',
+      createChatCompletionsAgent({ tools: [weather] }),
+      [idLessCall, idLessCall, json(completion())],
+    );
+    expect(recorded.record.messages).toEqual([]);
+    const cassette = JSON.parse(
+      await readFile(join(root, 'fixtures', task.id, 'v1', 'trial-1.json'), 'utf8'),
+    );
+    const last: Array<{ tool_calls?: Array<{ id: string }>; tool_call_id?: string }> =
+      cassette.exchanges[2].request.body.messages;
+    const callIds = last.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []);
+    expect(callIds).toHaveLength(2);
+    expect(new Set(callIds).size).toBe(2);
+    expect(last.flatMap((message) => message.tool_call_id ?? [])).toEqual(callIds);
+    const replayed = await runTrial({
+      task,
+      variant: 'v1',
+      trial: 1,
+      settings: settings('replay'),
+    });
+    expect(replayed.record.outcome).toBe('passed');
+    expect(recorded.run?.stats).toEqual(replayed.run?.stats);
+  });
+
   it('never records a stream that broke: the retried stream is folded into the exchange that followed it', async () => {
     const { task, recorded, requests } = await recordLive(
       'A-live-broken-stream',

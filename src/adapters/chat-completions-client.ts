@@ -117,8 +117,8 @@ export async function createChatCompletion(
   // The request alone decides how the answer is read, as the recording tape does for Chat Completions.
   const contentType = response.headers.get('content-type');
   return body.stream === true
-    ? readStream(text, baseURL, options.apiKey, contentType)
-    : readJson(text, baseURL, contentType);
+    ? readStream(text, baseURL, options.apiKey, contentType, body.messages)
+    : readJson(text, baseURL, contentType, body.messages);
 }
 
 /**
@@ -154,7 +154,12 @@ function callError(error: unknown, baseURL: string, signal: AbortSignal | undefi
 }
 
 /** The body read as the recording tape reads it (JSON when it parses, else the text; null when empty), so both judge an answer alike. */
-function readJson(text: string, baseURL: string, contentType: string | null): ChatCompletionResult {
+function readJson(
+  text: string,
+  baseURL: string,
+  contentType: string | null,
+  sent: readonly ChatMessage[],
+): ChatCompletionResult {
   let body: unknown = null;
   if (text !== '') {
     try {
@@ -167,20 +172,22 @@ function readJson(text: string, baseURL: string, contentType: string | null): Ch
   if (problem !== undefined) {
     throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem + formatHint(false, contentType));
   }
-  return resultOf(body as CheckedCompletion);
+  return resultOf(body as CheckedCompletion, sent);
 }
 
 /**
  * Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body
  * is, whatever the content type (it only shapes the hint of a malformed answer). An error the
  * server sent in the stream is a `stream_error`, retried like a dropped connection unless it
- * names a status the retry policy does not retry.
+ * names a status the retry policy does not retry. `sent`: the request's messages, so a call
+ * without an id gets one none of them has.
  */
 export function readStream(
   text: string,
   baseURL: string,
   apiKey = '',
   contentType?: string | null,
+  sent: readonly ChatMessage[] = [],
 ): ChatCompletionResult {
   const verdict = chatStreamVerdict(parseSseEvents(text));
   if (verdict.error !== undefined) throw streamError(verdict.error, baseURL, apiKey);
@@ -188,7 +195,7 @@ export function readStream(
     const problem = (verdict.problem ?? 'no answer') + formatHint(true, contentType);
     throw malformedAnswer(CHAT_COMPLETIONS_API, baseURL, problem);
   }
-  return resultOf(verdict.completion as CheckedCompletion);
+  return resultOf(verdict.completion as CheckedCompletion, sent);
 }
 
 function streamError(error: ChatStreamError, baseURL: string, apiKey: string): ModelApiError {
@@ -207,12 +214,15 @@ interface CheckedCompletion {
   usage?: unknown;
 }
 
-function resultOf(completion: CheckedCompletion): ChatCompletionResult {
+/** The answer to a request that sent `sent`; a call without an id gets one unique among them (tool-call-ids.ts). */
+function resultOf(
+  completion: CheckedCompletion,
+  sent: readonly ChatMessage[],
+): ChatCompletionResult {
   const [{ message, finish_reason }] = completion.choices;
   return {
-    // A call the server sent without an id gets one, as a streamed one does (tool-call-ids.ts).
     message: message.tool_calls
-      ? { ...message, tool_calls: withCallIds(message.tool_calls) }
+      ? { ...message, tool_calls: withCallIds(message.tool_calls, sent) }
       : message,
     finishReason: finish_reason,
     usage: chatCompletionsUsage(completion.usage),

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileApi, json, startHostileApi } from '../runtime/testing/hostile-api.js';
+import {
+  type HostileApi,
+  type HostileHandler,
+  json,
+  startHostileApi,
+} from '../runtime/testing/hostile-api.js';
 import { createChatCompletion, readStream } from './chat-completions-client.js';
 import { completion } from './testing/chat-answers.js';
 
@@ -87,4 +92,66 @@ describe('createChatCompletion: a JSON answer whose tool calls have no id', () =
     });
     expect(ids(result.message)).toEqual(['call_0', 'call_1', 'call_2']);
   });
+});
+
+describe('createChatCompletion: id-less tool calls in a later turn', () => {
+  let api: HostileApi;
+  beforeAll(async () => {
+    api = await startHostileApi();
+  });
+  afterAll(() => api.close());
+
+  const idLess = (name: string) => ({ type: 'function', function: { name, arguments: '{}' } });
+  const answered = (id: string) => [
+    {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [
+        { id, type: 'function' as const, function: { name: 'get_weather', arguments: '{}' } },
+      ],
+    },
+    { role: 'tool' as const, tool_call_id: id, content: 'rain' },
+  ];
+
+  it.each([false, true])(
+    'gives them ids no call of the conversation has (stream: %s), the same on every read',
+    async (stream) => {
+      const handler = (): HostileHandler =>
+        stream
+          ? (response) => {
+              response.writeHead(200, { 'content-type': 'text/event-stream' });
+              response.end(streamOfCalls([part(0, 'get_time'), part(1, 'get_date')]));
+            }
+          : json(
+              completion({
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [idLess('get_time'), idLess('get_date')],
+                },
+                finish_reason: 'tool_calls',
+              }),
+            );
+      const messages = [
+        { role: 'user' as const, content: 'hi' },
+        ...answered('call_0'),
+        // A real id of an earlier turn that the count would otherwise give.
+        ...answered('call_2'),
+      ];
+      const call = () =>
+        createChatCompletion({
+          fetch,
+          baseURL: api.url,
+          apiKey: 'test-key',
+          body: { model: 'gpt-test', messages, ...(stream && { stream }) },
+        });
+      api.script(handler(), handler());
+      const first = ids((await call()).message);
+      expect(first).toHaveLength(2);
+      expect(first).not.toContain('call_0');
+      expect(first).not.toContain('call_2');
+      expect(new Set(first).size).toBe(2);
+      expect(ids((await call()).message)).toEqual(first);
+    },
+  );
 });

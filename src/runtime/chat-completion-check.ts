@@ -7,7 +7,7 @@ import {
   tokenCountProblem,
 } from './answer-fields.js';
 import { statusOfErrorType } from './error-type-status.js';
-import { hasCallId, withCallIds } from './tool-call-ids.js';
+import { hasCallId } from './tool-call-ids.js';
 
 /** The finish reasons of the Chat Completions API; another (`eos_token`, `error`) is a server speaking a different dialect, or a failed answer. */
 export const FINISH_REASONS = [
@@ -170,7 +170,8 @@ export function chatStreamVerdict(
             message: {
               role: 'assistant',
               content,
-              ...(calls.length > 0 && { tool_calls: withCallIds(calls) }),
+              // Ids missing stay empty: the client gives them, knowing the request (tool-call-ids.ts).
+              ...(calls.length > 0 && { tool_calls: calls }),
             },
             finish_reason: finishReason,
           },
