@@ -168,6 +168,17 @@ describe('discardTypeahead', () => {
     });
   });
 
+  // Chunks already buffered came in one go: "x\u0003y\nz" was returned, and the approver took
+  // "z" for the Ctrl-C and "x\u0003y\n" for typed text.
+  it('ends with the Ctrl-C when more input was buffered behind it', async () => {
+    const { input } = ttyInput(false);
+    input.pause();
+    input.write('x\u0003');
+    input.write('y\n');
+    input.write('z');
+    expect(await discardTypeahead(input)).toBe('x\u0003');
+  });
+
   it('leaves no timer running when raw mode cannot be set', async () => {
     vi.useFakeTimers();
     const { input } = ttyInput(false);

@@ -51,11 +51,20 @@ export async function discardTypeahead(
   const { quietMs = TYPEAHEAD_QUIET_MS, maxMs = TYPEAHEAD_MAX_MS, onLong } = options;
   let dropped = '';
   let arrived = false;
+  // Chunks already buffered come in one go, before the drain's cleanup runs: once it is over,
+  // more data is not added, so a Ctrl-C or Ctrl-D stays the last character returned.
+  let over = false;
   let finish = () => {};
   let fail = (_error: unknown) => {};
   const finished = new Promise<void>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
+    finish = () => {
+      over = true;
+      resolve();
+    };
+    fail = (error) => {
+      over = true;
+      reject(error);
+    };
   });
   let quiet: NodeJS.Timeout | undefined;
   let bound: NodeJS.Timeout | undefined;
@@ -80,6 +89,7 @@ export async function discardTypeahead(
     });
   };
   const drop = (chunk: unknown) => {
+    if (over) return;
     const text = String(chunk);
     const interrupt = text.search(INTERRUPT_KEYS);
     dropped += interrupt < 0 ? text : text.slice(0, interrupt + 1);
