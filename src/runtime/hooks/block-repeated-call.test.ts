@@ -101,6 +101,29 @@ describe('blockRepeatedCall', () => {
     const verdict = await hook(call('get_payment', input), runWith(history));
     expect(verdict?.reason).toContain('(decision: allow)');
   });
+
+  // The run said "call it again" of a call it was cancelled before, and then denied the call.
+  it('does not count a call the run was cancelled before: it never ran', async () => {
+    const input = { order_id: 'ORD1001', amount: 20 };
+    const cancelled = [record('issue_refund', input, 'cancelled', 1)];
+    expect(
+      await blockRepeatedCall()(call('issue_refund', input), runWith(cancelled)),
+    ).toBeUndefined();
+
+    const afterTimeout = [
+      record('get_payment', input, 'timeout', 1),
+      record('get_payment', input, 'cancelled', 2),
+    ];
+    const retry = blockRepeatedCall({ allowTimeoutRetryOnce: true });
+    expect(await retry(call('get_payment', input), runWith(afterTimeout))).toBeUndefined();
+
+    const ran = [
+      record('get_payment', input, 'allow', 1),
+      record('get_payment', input, 'cancelled', 2),
+    ];
+    const verdict = await blockRepeatedCall()(call('get_payment', input), runWith(ran));
+    expect(verdict?.reason).toContain('(decision: allow)');
+  });
 });
 
 describe('blockRepeatedCall in one turn of parallel calls', () => {

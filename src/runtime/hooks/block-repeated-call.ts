@@ -9,7 +9,8 @@ export interface BlockRepeatedCallOptions {
 /**
  * PreToolUse hook that denies a call identical (same tool, same canonical input) to an earlier
  * call of the run, or to an earlier call of the same turn (parallel calls): repeating it cannot
- * give a new answer and burns steps.
+ * give a new answer and burns steps. A call the run was cancelled before (decision `cancelled`)
+ * does not count: it never ran.
  *
  * @example
  * const hooks = { preToolUse: [blockRepeatedCall({ allowTimeoutRetryOnce: true })] };
@@ -27,8 +28,12 @@ export function blockRepeatedCall(options: BlockRepeatedCallOptions = {}): PreTo
         reason: `${call.name} is called with the same arguments earlier in this turn (${twin.id}); its result answers this call too: do not repeat it`,
       };
     }
+    // A call the run was cancelled before never ran, and its result said to call it again.
     const earlier = run.history.filter(
-      (record) => record.tool === call.name && canonicalJson(record.input) === fingerprint,
+      (record) =>
+        record.decision !== 'cancelled' &&
+        record.tool === call.name &&
+        canonicalJson(record.input) === fingerprint,
     );
     if (earlier.length === 0) return undefined;
     if (
