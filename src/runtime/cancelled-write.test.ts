@@ -134,7 +134,10 @@ describe('a write the run was cancelled before', () => {
       signal: cancelled.signal,
     });
     expect(executed).toEqual([]);
-    expect(result.toolCalls.map((call) => call.decision)).toEqual(['cancelled']);
+    // The batch stays pending for the next resume (cancelled-batch.test.ts).
+    expect(result.status).toBe('error');
+    expect(result.toolCalls).toEqual([]);
+    expect((await checkpoints.load('r'))?.state).toBe('awaiting_approval');
     expect(result.unresolvedWrites).toBeUndefined();
     expect(await checkpoints.loadWrites('r')).toEqual([]);
   });

@@ -269,9 +269,21 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     return end('awaiting_approval', '', `waiting for a human to approve or reject ${tools}`);
   };
 
+  /**
+   * The run was cancelled while a batch ran: it ends as a cancelled model call does, failed and
+   * resumable from the checkpoint just saved. No stop rule runs: its `cancelled` calls never ran.
+   */
+  const cancelledDuringBatch = async (): Promise<RunResult> => {
+    const stopped = await checkpointed();
+    if (stopped) return stopped;
+    const reason = errorMessage(context.signal?.reason);
+    return end('error', '', `the run was cancelled while its tool calls ran: ${reason}`);
+  };
+
   const completeStep = async (outcomes: readonly ToolOutcome[]): Promise<RunResult | undefined> => {
     recordCalls(outcomes);
     messages.push({ role: 'user', content: outcomes.map((outcome) => outcome.result) });
+    if (context.signal?.aborted) return cancelledDuringBatch();
 
     const stop = stopAfterTools(history, errorTexts, harness.limits);
     return stop ? end(stop.status, '', stop.detail) : checkpointed();
@@ -291,6 +303,17 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const made = madeBeforePause(pending);
     const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));
     if (!Array.isArray(outcomes)) return outcomes;
+    if (context.signal?.aborted) {
+      // The batch stays pending, with the human's answers: resume runs it again, and the writes
+      // it made meanwhile are answered from the write log.
+      const madeNow = madeWrites(pending.calls, outcomes);
+      state.pending = {
+        ...pending,
+        answers: Object.fromEntries(answers),
+        ...((pending.made || madeNow) && { made: { ...pending.made, ...madeNow } }),
+      };
+      return cancelledDuringBatch();
+    }
     if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
       return pause(pending.calls, outcomes);
     }

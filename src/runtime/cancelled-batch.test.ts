@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { createMemoryCheckpointStore } from './checkpoint-store.js';
+import { defineTool } from './define-tool.js';
+import type { Harness } from './harness.js';
+import { blockRepeatedCall } from './hooks/block-repeated-call.js';
+import { resumeAgent } from './resume-agent.js';
+import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import type { ToolDefinition } from './types.js';
+
+/**
+ * A run cancelled while its tool calls run ends as a cancelled model call does: failed and
+ * resumable. Its `cancelled` calls never ran, so they neither trip a stop rule nor stand in the
+ * way of running them when the run goes on.
+ */
+
+const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
+
+function lookupTool() {
+  const looked: string[] = [];
+  // A read that ignores its signal, as most do.
+  const tool = defineTool({
+    name: 'lookup',
+    description: 'Look an order up',
+    effect: 'read',
+    parameters: z.object({ id: z.string() }),
+    execute: async ({ id }) => {
+      looked.push(id);
+      return `order ${id}`;
+    },
+  }) as ToolDefinition;
+  return { tool, looked };
+}
+
+function chargeTool() {
+  const executed: number[] = [];
+  const tool = defineTool({
+    name: 'charge',
+    description: 'Charge an amount',
+    effect: 'write',
+    parameters: z.object({ amount: z.number() }),
+    execute: ({ amount }, { signal }) => {
+      signal.throwIfAborted();
+      executed.push(amount);
+      return `charged ${amount}`;
+    },
+  }) as ToolDefinition;
+  return { tool, executed };
+}
+
+describe('a run cancelled during a batch of tool calls', () => {
+  it('ends resumable, not as a failure streak, and resuming goes on', async () => {
+    const run = new AbortController();
+    const { tool, looked } = lookupTool();
+    const harness: Harness = {
+      name: 'lookup-desk',
+      tools: [tool],
+      system: () => 'You are a test agent.',
+      hooks: {
+        preToolUse: [
+          async () => {
+            run.abort(new Error('the user pressed Ctrl-C'));
+            return undefined;
+          },
+        ],
+      },
+      limits: { maxSteps: 5, failureStreak: 3 },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const reads = ['1', '2', '3'].map((id) => ({ name: 'lookup', input: { id } }));
+    const first = await runAgent({
+      harness,
+      model: createScriptedModel([toolTurn(reads)]),
+      modelId: 'scripted',
+      prompt: 'look up three orders',
+      clock: clock(),
+      mode: 'interactive',
+      runId: 'r',
+      checkpoints,
+      signal: run.signal,
+    });
+    // As when the model call is cancelled: failed, and its last checkpoint resumable.
+    expect(first.status).toBe('error');
+    expect(first.detail).toMatch(/^the run was cancelled while its tool calls ran/);
+    expect(first.detail).toContain('the user pressed Ctrl-C');
+    expect(first.toolCalls.map((call) => call.decision)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
+    expect(looked).toEqual([]);
+
+    const model = createScriptedModel([toolTurn(reads), textTurn('all three are shipped')]);
+    const again = await resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness: { ...harness, hooks: {} },
+      model,
+      clock: clock(),
+    });
+    expect(again.status).toBe('done');
+    expect(again.answer).toBe('all three are shipped');
+    expect(looked).toEqual(['1', '2', '3']);
+    model.assertDone();
+  });
+
+  it('keeps a paused batch pending with the approval when cancelled while it is settled', async () => {
+    const { tool, executed } = chargeTool();
+    const harness: Harness = {
+      name: 'charge-desk',
+      tools: [tool],
+      system: () => 'You are a test agent.',
+      // As the refund desk's upgraded variant: a repeated call is denied.
+      hooks: { preToolUse: [blockRepeatedCall()] },
+      permissions: {
+        rules: [],
+        decide: () => ({ effect: 'ask', rule: undefined, reason: 'charges need a human' }),
+      },
+      limits: { maxSteps: 5 },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const paused = await runAgent({
+      harness,
+      model: createScriptedModel([toolTurn([{ name: 'charge', input: { amount: 5 } }])]),
+      modelId: 'scripted',
+      prompt: 'charge',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => 'defer',
+      runId: 'r',
+      checkpoints,
+    });
+    expect(paused.status).toBe('awaiting_approval');
+    const id = paused.pendingApprovals?.[0]?.id ?? '';
+
+    // The human approves, and the run is cancelled before the charge starts.
+    const run = new AbortController();
+    const cancelled = await resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness,
+      model: createScriptedModel([]),
+      clock: clock(),
+      approver: async () => {
+        run.abort(new Error('the user pressed Ctrl-C'));
+        return true;
+      },
+      signal: run.signal,
+    });
+    expect(cancelled.status).toBe('error');
+    expect(cancelled.detail).toMatch(/^the run was cancelled while its tool calls ran/);
+    expect(executed).toEqual([]);
+    expect((await checkpoints.load('r'))?.pendingApproval?.answers).toEqual({ [id]: true });
+
+    // Resumed without anyone to ask: the kept approval runs the charge, once.
+    const model = createScriptedModel([textTurn('charged')]);
+    const resumed = await resumeAgent({ runId: 'r', checkpoints, harness, model, clock: clock() });
+    expect(resumed.status).toBe('done');
+    expect(executed).toEqual([5]);
+    expect(resumed.toolCalls.map((call) => call.decision)).toEqual(['ask_approved']);
+    model.assertDone();
+  });
+
+  it('makes a write of the kept batch once: the one made before the cancel comes from the log', async () => {
+    const run = new AbortController();
+    const executed: number[] = [];
+    let charged5 = () => {};
+    const fiveCharged = new Promise<void>((resolve) => {
+      charged5 = resolve;
+    });
+    const charge = defineTool({
+      name: 'charge',
+      description: 'Charge an amount',
+      effect: 'write',
+      parameters: z.object({ amount: z.number() }),
+      execute: ({ amount }, { signal }) => {
+        signal.throwIfAborted();
+        executed.push(amount);
+        // The user presses Ctrl-C once the first charge went through.
+        run.abort(new Error('the user pressed Ctrl-C'));
+        charged5();
+        return `charged ${amount}`;
+      },
+    }) as ToolDefinition;
+    const harness: Harness = {
+      name: 'charge-desk',
+      tools: [charge],
+      system: () => 'You are a test agent.',
+      permissions: {
+        rules: [],
+        decide: () => ({ effect: 'ask', rule: undefined, reason: 'charges need a human' }),
+      },
+      limits: { maxSteps: 5 },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const charges = [5, 7].map((amount) => ({ name: 'charge', input: { amount } }));
+    const paused = await runAgent({
+      harness,
+      model: createScriptedModel([toolTurn(charges)]),
+      modelId: 'scripted',
+      prompt: 'charge twice',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => 'defer',
+      runId: 'r',
+      checkpoints,
+    });
+    expect(paused.status).toBe('awaiting_approval');
+
+    const cancelled = await resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness,
+      model: createScriptedModel([]),
+      clock: clock(),
+      // The second charge is approved once the first went through and the run was cancelled.
+      approver: async (call) => {
+        if ((call.input as { amount: number }).amount === 7) await fiveCharged;
+        return true;
+      },
+      signal: run.signal,
+    });
+    expect(cancelled.status).toBe('error');
+    expect(executed).toEqual([5]);
+
+    const model = createScriptedModel([textTurn('charged both')]);
+    const resumed = await resumeAgent({ runId: 'r', checkpoints, harness, model, clock: clock() });
+    expect(resumed.status).toBe('done');
+    expect(executed).toEqual([5, 7]);
+    expect(resumed.writes?.map((write) => write.input)).toEqual([{ amount: 5 }, { amount: 7 }]);
+    model.assertDone();
+  });
+});
