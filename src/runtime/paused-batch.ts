@@ -73,6 +73,23 @@ export function answerTo(answers: ReadonlyMap<string, boolean>, id: string): boo
   return answers.get(redactText(id));
 }
 
+/**
+ * `answerTo` for the calls of one paused batch: a "yes" counts only when its id (as stored at
+ * rest) names one call of the batch. Where two calls meet under one id, the yes may have been
+ * given to the other (the human approved A and said "later" to B): that call is asked again.
+ * A "no" counts for both.
+ */
+export function batchAnswers(
+  calls: readonly ToolCall[],
+): (answers: ReadonlyMap<string, boolean> | undefined, id: string) => boolean | undefined {
+  const counts = new Map<string, number>();
+  for (const { id } of calls) counts.set(redactText(id), (counts.get(redactText(id)) ?? 0) + 1);
+  return (answers, id) => {
+    const answer = answers && answerTo(answers, id);
+    return answer === false || counts.get(redactText(id)) === 1 ? answer : undefined;
+  };
+}
+
 function singleIds(calls: readonly ToolCall[]): Set<string> {
   const seen = new Set<string>();
   const shared = new Set<string>();

@@ -7,7 +7,13 @@ import type { Harness } from './harness.js';
 import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
 import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
-import { answersOf, answerTo, keepAnswer, madeBeforePause, madeWrites } from './paused-batch.js';
+import {
+  answersOf,
+  batchAnswers,
+  keepAnswer,
+  madeBeforePause,
+  madeWrites,
+} from './paused-batch.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import {
   type FinishedRun,
@@ -294,9 +300,9 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const given = answersOf(pending.answers);
     const { approvals } = context;
     const byId = typeof approvals === 'object' ? answersOf(approvals) : undefined;
+    const answerOf = batchAnswers(pending.calls);
     const decided = (id: string): boolean | undefined =>
-      answerTo(given, id) ??
-      (typeof approvals === 'boolean' ? approvals : byId && answerTo(byId, id));
+      answerOf(given, id) ?? (typeof approvals === 'boolean' ? approvals : answerOf(byId, id));
     const approver: Approver = async (call, reason) =>
       decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
     answers = new Map(given);
