@@ -8,6 +8,7 @@ import { blockRepeatedCall } from './hooks/block-repeated-call.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { chargeTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
 
 /**
@@ -32,22 +33,6 @@ function lookupTool() {
     },
   }) as ToolDefinition;
   return { tool, looked };
-}
-
-function chargeTool() {
-  const executed: number[] = [];
-  const tool = defineTool({
-    name: 'charge',
-    description: 'Charge an amount',
-    effect: 'write',
-    parameters: z.object({ amount: z.number() }),
-    execute: ({ amount }, { signal }) => {
-      signal.throwIfAborted();
-      executed.push(amount);
-      return `charged ${amount}`;
-    },
-  }) as ToolDefinition;
-  return { tool, executed };
 }
 
 describe('a run cancelled during a batch of tool calls', () => {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { createMemoryCheckpointStore } from './checkpoint-store.js';
-import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
@@ -10,7 +8,7 @@ import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { testRunState } from './testing/run-state.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import type { ToolDefinition } from './types.js';
+import { chargeTool } from './testing/write-tools.js';
 
 /**
  * A write the run was cancelled before is not run: it certainly did not happen, so it is not
@@ -20,23 +18,6 @@ import type { ToolDefinition } from './types.js';
 
 const entryKinds = (entries: WriteLogEntry[]) =>
   entries.map((entry) => ('kind' in entry ? `${entry.kind}` : 'outcome'));
-
-/** A well-behaved write: it throws on an aborted signal before it writes. */
-function chargeTool() {
-  const executed: number[] = [];
-  const tool = defineTool({
-    name: 'charge',
-    description: 'Charge an amount',
-    effect: 'write',
-    parameters: z.object({ amount: z.number() }),
-    execute: ({ amount }, { signal }) => {
-      signal.throwIfAborted();
-      executed.push(amount);
-      return `charged ${amount}`;
-    },
-  }) as ToolDefinition;
-  return { tool, executed };
-}
 
 describe('a write the run was cancelled before', () => {
   it('is not run when a PreToolUse hook cancelled the run: no intent, decision cancelled', async () => {

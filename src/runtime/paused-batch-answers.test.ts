@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { createMemoryCheckpointStore } from './checkpoint-store.js';
-import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { type ApprovalDecisions, runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import type { Approver, ToolDefinition } from './types.js';
+import { refundTool } from './testing/write-tools.js';
+import type { Approver } from './types.js';
 
 /**
  * A paused batch keeps the answers a human gave before it paused. Resume must find each one
@@ -22,17 +21,7 @@ const cardId = 'call-4111111111111111';
 const twinCardId = 'call-4111000000021111';
 
 function refundDesk() {
-  const executed: string[] = [];
-  const refund = defineTool({
-    name: 'refund',
-    description: 'Refund an order',
-    effect: 'write',
-    parameters: z.object({ order_id: z.string() }),
-    execute: ({ order_id }) => {
-      executed.push(order_id);
-      return `refunded ${order_id}`;
-    },
-  }) as ToolDefinition;
+  const { tool: refund, executed } = refundTool();
   const harness: Harness = {
     name: 'refund-desk',
     tools: [refund],

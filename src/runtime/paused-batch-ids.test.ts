@@ -16,6 +16,7 @@ import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { testRunState } from './testing/run-state.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { refundTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
 
 /**
@@ -27,17 +28,7 @@ import type { ToolDefinition } from './types.js';
 const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
 
 function refundDesk() {
-  const executed: string[] = [];
-  const refund = defineTool({
-    name: 'refund',
-    description: 'Refund an order',
-    effect: 'write',
-    parameters: z.object({ order_id: z.string() }),
-    execute: ({ order_id }) => {
-      executed.push(order_id);
-      return `refunded ${order_id}`;
-    },
-  }) as ToolDefinition;
+  const { tool: refund, executed } = refundTool();
   const harness: Harness = {
     name: 'refund-desk',
     tools: [refund],

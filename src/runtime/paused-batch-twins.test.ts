@@ -1,28 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { createMemoryCheckpointStore } from './checkpoint-store.js';
-import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import type { Approver, ToolDefinition } from './types.js';
+import { refundTool } from './testing/write-tools.js';
+import type { Approver } from './types.js';
 
 const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
 
 function desk() {
-  const executed: string[] = [];
-  const refund = defineTool({
-    name: 'refund',
-    description: 'Refund an order',
-    effect: 'write',
-    parameters: z.object({ order_id: z.string() }),
-    execute: ({ order_id }) => {
-      executed.push(order_id);
-      return `refunded ${order_id}`;
-    },
-  }) as ToolDefinition;
+  const { tool: refund, executed } = refundTool();
   const harness: Harness = {
     name: 'desk',
     tools: [refund],

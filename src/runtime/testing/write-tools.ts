@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+import type { ToolDefinition } from '../types.js';
+
+/** A write that records each order it refunds, in call order. */
+export function refundTool(): { tool: ToolDefinition; executed: string[] } {
+  const executed: string[] = [];
+  const tool = defineTool({
+    name: 'refund',
+    description: 'Refund an order',
+    effect: 'write',
+    parameters: z.object({ order_id: z.string() }),
+    execute: ({ order_id }) => {
+      executed.push(order_id);
+      return `refunded ${order_id}`;
+    },
+  }) as ToolDefinition;
+  return { tool, executed };
+}
+
+/** A well-behaved write: it throws on an aborted signal before it writes. */
+export function chargeTool(): { tool: ToolDefinition; executed: number[] } {
+  const executed: number[] = [];
+  const tool = defineTool({
+    name: 'charge',
+    description: 'Charge an amount',
+    effect: 'write',
+    parameters: z.object({ amount: z.number() }),
+    execute: ({ amount }, { signal }) => {
+      signal.throwIfAborted();
+      executed.push(amount);
+      return `charged ${amount}`;
+    },
+  }) as ToolDefinition;
+  return { tool, executed };
+}
