@@ -150,25 +150,15 @@ describe('a run cancelled during a batch of tool calls', () => {
 
   it('makes a write of the kept batch once: the one made before the cancel comes from the log', async () => {
     const run = new AbortController();
-    const executed: number[] = [];
     let charged5 = () => {};
     const fiveCharged = new Promise<void>((resolve) => {
       charged5 = resolve;
     });
-    const charge = defineTool({
-      name: 'charge',
-      description: 'Charge an amount',
-      effect: 'write',
-      parameters: z.object({ amount: z.number() }),
-      execute: ({ amount }, { signal }) => {
-        signal.throwIfAborted();
-        executed.push(amount);
-        // The user presses Ctrl-C once the first charge went through.
-        run.abort(new Error('the user pressed Ctrl-C'));
-        charged5();
-        return `charged ${amount}`;
-      },
-    }) as ToolDefinition;
+    // The user presses Ctrl-C once the first charge went through.
+    const { tool: charge, executed } = chargeTool(() => {
+      run.abort(new Error('the user pressed Ctrl-C'));
+      charged5();
+    });
     const harness: Harness = {
       name: 'charge-desk',
       tools: [charge],

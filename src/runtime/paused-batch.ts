@@ -19,7 +19,7 @@ export function madeWrites(
   calls: readonly ToolCall[],
   outcomes: readonly ToolOutcome[],
 ): Record<string, string> | undefined {
-  const single = singleIds(calls);
+  const single = singleIds(calls.map(({ id }) => id));
   const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
     deferred === undefined &&
     writeKey !== undefined &&
@@ -33,7 +33,7 @@ export function madeWrites(
 
 /** The write keys resume answers from the log, by tool_use id: only ids of one paused call. */
 export function madeBeforePause(pending: PendingApproval): Map<string, string> {
-  const single = singleIds(pending.calls);
+  const single = singleIds(pending.calls.map(({ id }) => id));
   return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
 }
 
@@ -61,38 +61,34 @@ export function keepAnswer(answers: Map<string, boolean>, id: string, answer: bo
   if (answers.get(key) !== false) answers.set(key, answer);
 }
 
-/** Answers by tool_use id, to look up with `answerTo` (older checkpoints kept unmasked ids). */
+/** Answers by tool_use id, to look up with `batchAnswers` (older checkpoints kept unmasked ids). */
 export function answersOf(byId: Record<string, boolean>): Map<string, boolean> {
   const answers = new Map<string, boolean>();
   for (const [id, answer] of Object.entries(byId)) keepAnswer(answers, id, answer);
   return answers;
 }
 
-/** The answer kept for a call, by its id before or after the redaction at rest. */
-export function answerTo(answers: ReadonlyMap<string, boolean>, id: string): boolean | undefined {
-  return answers.get(redactText(id));
-}
-
 /**
- * `answerTo` for the calls of one paused batch: a "yes" counts only when its id (as stored at
- * rest) names one call of the batch. Where two calls meet under one id, the yes may have been
+ * The answer kept for a call of one paused batch, by its id before or after the redaction at
+ * rest. A "yes" counts only when its id (as stored at rest) names one call of the batch. Where two calls meet under one id, the yes may have been
  * given to the other (the human approved A and said "later" to B): that call is asked again.
  * A "no" counts for both.
  */
 export function batchAnswers(
   calls: readonly ToolCall[],
 ): (answers: ReadonlyMap<string, boolean> | undefined, id: string) => boolean | undefined {
-  const counts = new Map<string, number>();
-  for (const { id } of calls) counts.set(redactText(id), (counts.get(redactText(id)) ?? 0) + 1);
+  const single = singleIds(calls.map(({ id }) => redactText(id)));
   return (answers, id) => {
-    const answer = answers && answerTo(answers, id);
-    return answer === false || counts.get(redactText(id)) === 1 ? answer : undefined;
+    const stored = redactText(id);
+    const answer = answers?.get(stored);
+    return answer === false || single.has(stored) ? answer : undefined;
   };
 }
 
-function singleIds(calls: readonly ToolCall[]): Set<string> {
+/** The ids that occur once. */
+function singleIds(ids: readonly string[]): Set<string> {
   const seen = new Set<string>();
   const shared = new Set<string>();
-  for (const { id } of calls) (seen.has(id) ? shared : seen).add(id);
+  for (const id of ids) (seen.has(id) ? shared : seen).add(id);
   return new Set([...seen].filter((id) => !shared.has(id)));
 }

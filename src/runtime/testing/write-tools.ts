@@ -18,8 +18,14 @@ export function refundTool(): { tool: ToolDefinition; executed: string[] } {
   return { tool, executed };
 }
 
-/** A well-behaved write: it throws on an aborted signal before it writes. */
-export function chargeTool(): { tool: ToolDefinition; executed: number[] } {
+/**
+ * A well-behaved write: it throws on an aborted signal before it writes. `afterCharge` runs
+ * once the charge is made (a test cancels the run there).
+ */
+export function chargeTool(afterCharge?: (amount: number) => void): {
+  tool: ToolDefinition;
+  executed: number[];
+} {
   const executed: number[] = [];
   const tool = defineTool({
     name: 'charge',
@@ -29,6 +35,7 @@ export function chargeTool(): { tool: ToolDefinition; executed: number[] } {
     execute: ({ amount }, { signal }) => {
       signal.throwIfAborted();
       executed.push(amount);
+      afterCharge?.(amount);
       return `charged ${amount}`;
     },
   }) as ToolDefinition;
