@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { trimHistory } from './history.js';
 import type { Message, MessageRequest } from './model-client.js';
+import { contentOf, responseText } from './model-turn.js';
 
 /** A summary of the first `messages` messages after the goal (what trimming dropped). */
 export interface HistorySummary {
@@ -43,12 +44,7 @@ export function summaryRequest(options: {
 
 /** The text of a summary response ('' when the model gave none). */
 export function summaryText(message: Message): string {
-  const content = Array.isArray(message.content) ? message.content : [];
-  return content
-    .filter((block): block is Anthropic.TextBlock => block.type === 'text')
-    .map((block) => block.text)
-    .join(' ')
-    .trim();
+  return responseText(contentOf(message), ' ');
 }
 
 function renderMessage(message: Anthropic.MessageParam): string {

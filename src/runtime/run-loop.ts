@@ -4,9 +4,10 @@ import { errorMessage } from '../core/errors.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import { toAnthropicTools } from './define-tool.js';
 import type { Harness } from './harness.js';
-import { historyToSend, summaryRequest, summaryText } from './history-summary.js';
+import { historyToSend } from './history-summary.js';
 import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
+import { contentOf, responseText, toolCallsOf } from './model-turn.js';
 import {
   answersOf,
   batchAnswers,
@@ -15,12 +16,14 @@ import {
   madeWrites,
 } from './paused-batch.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
+import { recordCalls as recordFinished } from './record-calls.js';
 import {
   type FinishedRun,
   type LoopState,
   type PendingApproval,
   toCheckpoint,
 } from './run-snapshot.js';
+import { createSummarizer } from './run-summarizer.js';
 import { addUsage, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
 import { type GuardedTrace, reportedEnd } from './trace-guard.js';
 import type {
@@ -203,29 +206,9 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     }
   };
 
-  /** History, stats and trace of finished calls. */
-  const recordCalls = (outcomes: readonly ToolOutcome[]) => {
-    for (const { record, result } of outcomes) {
-      history.push(record);
-      errorTexts.push(result.is_error ? result.content : undefined);
-      stats.toolCalls += 1;
-      stats.toolMs += record.ms;
-      if (record.isError) stats.toolErrors += 1;
-      // `allow` is a write that ran unconfirmed, even when what came after it failed (a hook).
-      if (record.effect === 'write' && record.decision === 'allow') stats.unconfirmedWrites += 1;
-      trace?.write({
-        type: 'tool_call',
-        step: state.step,
-        tool: record.tool,
-        input: record.input ?? null,
-        decision: record.decision,
-        is_error: record.isError,
-        ms: record.ms,
-        result_chars: record.resultChars,
-        ...(record.replayed && { replayed: true }),
-      });
-    }
-  };
+  const records = { history, errorTexts, stats, trace };
+  const recordCalls = (outcomes: readonly ToolOutcome[]) =>
+    recordFinished(records, state.step, outcomes);
 
   const runBatch = async (
     calls: readonly ToolCall[],
@@ -327,35 +310,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     return completeStep(outcomes);
   };
 
-  const summarizer =
-    (modelId: string) =>
-    async (
-      dropped: Anthropic.MessageParam[],
-      previous: string | undefined,
-    ): Promise<string | undefined> => {
-      const request = summaryRequest({ model: modelId, dropped, ...(previous && { previous }) });
-      const started = clock.now();
-      try {
-        const response = await context.model.createMessage(request, callOptions);
-        const ms = clock.now() - started;
-        addUsage(stats, response.usage, ms);
-        trace?.write({
-          ...modelCallEvent(state.step, response, ms),
-          role: 'summarize',
-          model: modelId,
-        });
-        const text = summaryText(response);
-        if (!text)
-          trace?.write({ type: 'summary_skipped', step: state.step, error: 'no summary text' });
-        return text || undefined;
-      } catch (error) {
-        // A failed summary costs the run nothing but the summary: the plain note is sent.
-        stats.modelMs += clock.now() - started;
-        trace?.write({ type: 'summary_skipped', step: state.step, error: errorMessage(error) });
-        return undefined;
-      }
-    };
   const summaryModel = context.roleModels?.summarize;
+  const summarizing = { ...context, stats, callOptions, step: () => state.step };
 
   /** The trace failed: nothing new starts (no model call, no tool), what was done is kept. */
   const traceStopped = async () => (await trace?.failure()) !== undefined;
@@ -380,7 +336,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       messages,
       maxChars: harness.historyBudgetChars,
       summary: state.summary,
-      ...(summaryModel !== undefined && { summarize: summarizer(summaryModel) }),
+      ...(summaryModel !== undefined && { summarize: createSummarizer(summarizing, summaryModel) }),
     });
     // The summary call's events may have failed: the main call must not go out untraced.
     if (await traceStopped()) return end('error', '');
@@ -403,13 +359,9 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const ms = clock.now() - started;
     addUsage(stats, response.usage, ms);
     trace?.write(modelCallEvent(state.step, response, ms));
-    const content = Array.isArray(response.content) ? response.content : [];
+    const content = contentOf(response);
     messages.push({ role: 'assistant', content: content as Anthropic.ContentBlockParam[] });
-    const answer = content
-      .filter((block): block is Anthropic.TextBlock => block.type === 'text')
-      .map((block) => block.text)
-      .join('\n')
-      .trim();
+    const answer = responseText(content, '\n');
 
     const spent = tokensSpent(stats);
     const stopReason = response.stop_reason;
@@ -433,9 +385,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       return end('model_stop', answer, `the model stopped with stop_reason '${stopReason}'`);
     }
 
-    const calls: ToolCall[] = content
-      .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')
-      .map((block) => ({ id: block.id, name: block.name, input: block.input }));
+    const calls = toolCallsOf(content);
     if (calls.length === 0) {
       return end('model_stop', answer, "stop_reason 'tool_use' without any tool_use block");
     }

@@ -1,0 +1,46 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import { summaryRequest, summaryText } from './history-summary.js';
+import type { ModelCallOptions, ModelClient } from './model-client.js';
+import { addUsage, modelCallEvent } from './stop-rules.js';
+import type { GuardedTrace } from './trace-guard.js';
+import type { RunStats } from './types.js';
+
+export interface SummarizerContext {
+  model: ModelClient;
+  clock: Clock;
+  stats: RunStats;
+  trace?: GuardedTrace | undefined;
+  callOptions: ModelCallOptions;
+  /** The run's current step, named in the trace events. */
+  step: () => number;
+}
+
+/**
+ * Summarises the history `historyBudgetChars` drops, with `modelId`. A failed summary costs the
+ * run nothing but the summary: it resolves undefined and the plain note is sent.
+ */
+export function createSummarizer(context: SummarizerContext, modelId: string) {
+  const { model, clock, stats, trace, callOptions, step } = context;
+  return async (
+    dropped: Anthropic.MessageParam[],
+    previous: string | undefined,
+  ): Promise<string | undefined> => {
+    const request = summaryRequest({ model: modelId, dropped, ...(previous && { previous }) });
+    const started = clock.now();
+    try {
+      const response = await model.createMessage(request, callOptions);
+      const ms = clock.now() - started;
+      addUsage(stats, response.usage, ms);
+      trace?.write({ ...modelCallEvent(step(), response, ms), role: 'summarize', model: modelId });
+      const text = summaryText(response);
+      if (!text) trace?.write({ type: 'summary_skipped', step: step(), error: 'no summary text' });
+      return text || undefined;
+    } catch (error) {
+      stats.modelMs += clock.now() - started;
+      trace?.write({ type: 'summary_skipped', step: step(), error: errorMessage(error) });
+      return undefined;
+    }
+  };
+}
