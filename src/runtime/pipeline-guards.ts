@@ -18,6 +18,10 @@ import type {
  * are caught here too, as text, for the pipeline to end the run with.
  */
 
+/** The text the model reads when a harness callback, not its call, stopped a call. */
+export const HARNESS_FAULT =
+  'This is a fault in the harness, not in your call: do not retry it; tell the user what you could not do.';
+
 /** `PreToolUse hook 2 (guardWrites)`: its position in the list, and its name when it has one. */
 export function hookLabel(kind: 'PreToolUse' | 'PostToolUse', hook: unknown, index: number) {
   let name = '';

@@ -1,19 +1,13 @@
 import { errorMessage } from '../core/errors.js';
+import { approvalGate } from './approval-gate.js';
 import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
-import { callHook, hookTimeoutMs } from './hook-deadline.js';
+import { hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
 import { madeKeyOf } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
-import {
-  askApprover,
-  checkPermission,
-  hookLabel,
-  logged,
-  PRE_TOOL_USE_SHAPES,
-  readPreToolUse,
-  runPostToolUse,
-} from './pipeline-guards.js';
+import { checkPermission, HARNESS_FAULT, logged, runPostToolUse } from './pipeline-guards.js';
+import { runPreToolUse } from './pre-tool-use.js';
 import { inBatch } from './run-state-view.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
@@ -100,10 +94,6 @@ type Finish = (
   isError: boolean,
   extra?: { replayed?: boolean; deferred?: string; fatal?: string },
 ) => ToolOutcome;
-
-/** The text the model reads when a harness callback, not its call, stopped a call. */
-const HARNESS_FAULT =
-  'This is a fault in the harness, not in your call: do not retry it; tell the user what you could not do.';
 
 /**
  * The fixed-order tool pipeline: lookup -> validate -> PreToolUse hooks ->
@@ -230,48 +220,25 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       args = checked.args;
     }
 
-    for (const [index, hook] of (options.hooks?.preToolUse ?? []).entries()) {
-      const label = hookLabel('PreToolUse', hook, index);
-      const asked = { ...call, input };
-      const called = await callHook(label, hookDeadline, state, (run) => hook(asked, run));
-      if (called.kind === 'timeout') {
-        // Like a hook that throws: it may have been the one that stops this call.
-        return finish(
-          'hook_deny',
-          `${tool.name} was not executed: ${called.problem}, so the call is refused. ${HARNESS_FAULT}`,
-          true,
-        );
-      }
-      const verdict: ReturnType<typeof readPreToolUse> =
-        called.kind === 'threw'
-          ? { kind: 'broken', problem: `it threw: ${errorMessage(called.error)}` }
-          : readPreToolUse(called.answer);
-      if (verdict.kind === 'deny') {
-        return finish(
-          'hook_deny',
-          `Blocked: ${verdict.reason ?? `a hook refused ${tool.name}`}`,
-          true,
-        );
-      }
-      if (verdict.kind === 'broken') {
-        // A hook that cannot be evaluated may have been the one that stops this call.
-        return finish(
-          'hook_deny',
-          `${tool.name} was not executed: ${label} is broken (${verdict.problem}). ${PRE_TOOL_USE_SHAPES}. ${HARNESS_FAULT}`,
-          true,
-        );
-      }
-      if (verdict.kind === 'update') {
-        input = verdict.input;
-        if (options.validate) {
-          const checked = validated(input);
-          if (!('ok' in checked)) return checked;
-          args = checked.args;
-        } else {
-          args = verdict.input;
+    const hooked = await runPreToolUse({
+      hooks: options.hooks?.preToolUse ?? [],
+      deadline: hookDeadline,
+      call,
+      state,
+      deny: (content) => finish('hook_deny', content, true),
+      updated: (updated) => {
+        if (!options.validate) {
+          args = updated as Record<string, unknown>;
+          return undefined;
         }
-      }
-    }
+        const checked = validated(updated);
+        if (!('ok' in checked)) return checked;
+        args = checked.args;
+        return undefined;
+      },
+    });
+    if ('stop' in hooked) return hooked.stop;
+    input = hooked.input;
 
     let permission: PermissionDecision | undefined;
     if (options.permissions) {
@@ -319,40 +286,17 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
 
       let decision: Decision = 'allow';
       if (permission?.effect === 'ask') {
-        const { approver } = options;
-        if (state.mode === 'unattended' || !approver) {
-          return finish(
-            'ask_denied',
-            `${tool.name} needs a human's approval (${permission.reason}) and ${state.mode === 'unattended' ? 'this run is unattended' : 'no one can approve it'}, so it was not executed. Tell the user a human agent will follow up.`,
-            true,
-          );
-        }
-        const reason = permission.reason;
-        const answer = await askApprover(() => approver({ ...call, input }, reason));
-        if (typeof answer === 'object') {
-          return finish(
-            'ask_denied',
-            `${tool.name} needs a human's approval (${reason}), but ${answer.problem}, so it was not executed. Tell the user a human agent will follow up.`,
-            true,
-          );
-        }
-        if (answer === 'defer') {
-          return options.canDefer
-            ? finish('ask_denied', `${tool.name} is waiting for a human's approval.`, true, {
-                deferred: reason,
-              })
-            : finish(
-                'ask_denied',
-                `${tool.name} needs a human's approval (${reason}) and no one can approve it now, so it was not executed. Tell the user a human agent will follow up.`,
-                true,
-              );
-        }
-        if (!answer) {
-          return finish(
-            'ask_denied',
-            `The user declined ${tool.name}; it was not executed. Use another approach.`,
-            true,
-          );
+        const stop = await approvalGate({
+          tool: tool.name,
+          call: { ...call, input },
+          reason: permission.reason,
+          approver: options.approver,
+          mode: state.mode,
+          canDefer: options.canDefer,
+        });
+        if (stop) {
+          const extra = stop.deferred === undefined ? {} : { deferred: stop.deferred };
+          return finish('ask_denied', stop.content, true, extra);
         }
         decision = 'ask_approved';
       }
