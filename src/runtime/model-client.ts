@@ -49,6 +49,12 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Called for each retry and fallback of this call. */
   onEvent?: (event: ModelEvent) => void;
+  /**
+   * Asked after each event, before the call spends more (a wait, another attempt, a fallback
+   * model): an error it answers with ends the call, thrown as it is. The run loop answers with
+   * its trace's failure, so a call whose events cannot be written stops there.
+   */
+  stopAfterEvent?: () => Promise<Error | undefined>;
 }
 
 /** The one thing the loop needs from a model: a request in, a message out. */

@@ -27,14 +27,17 @@ export interface RetryCallOptions extends RetrySettings {
   /** Give up on a retryable failure at once (an overload, when a fallback model is left). */
   giveUp?: (failure: FailureInfo) => boolean;
   onEvent?: (event: ModelEvent) => void;
+  /** After each event: an error ends the call with it, before its wait (see ModelCallOptions). */
+  stopAfterEvent?: () => Promise<Error | undefined>;
 }
 
 /**
  * Call, and call again on a failure the retry policy calls retryable (retry-policy.ts: the
  * rule the recording tape follows too), waiting the server's `retry-after-ms` / `retry-after`
  * or backoff; the last failure is thrown as it came. Each retry is reported as a
- * `model_retry` event. The model layer of this runtime and the Chat Completions adapter both
- * retry through it, so a malformed answer is retried the same way on either path.
+ * `model_retry` event, after which `stopAfterEvent` may end the call before its wait (a trace
+ * that failed). The model layer of this runtime and the Chat Completions adapter both retry
+ * through it, so a malformed answer is retried the same way on either path.
  */
 export async function callWithRetries<T>(
   call: () => Promise<T>,
@@ -70,6 +73,8 @@ export async function callWithRetries<T>(
       error: failure.message,
       wait_ms: wait,
     });
+    const stop = await options.stopAfterEvent?.();
+    if (stop !== undefined) throw stop;
     await clock.sleep(wait, signal);
   }
 }

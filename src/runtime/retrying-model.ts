@@ -21,7 +21,8 @@ export interface RetryingModelOptions extends RetrySettings {
 /**
  * The model layer for long live runs: retries with backoff that honours `retry-after-ms` /
  * `retry-after`, a fallback model on overload or refusal, and a shared concurrency limit.
- * Each retry and fallback is reported through `onEvent` (the loop writes it to the trace).
+ * Each retry and fallback is reported through `onEvent` (the loop writes it to the trace), and
+ * the call ends at the first one after which `stopAfterEvent` answers with an error.
  *
  * @example
  * const client = createLiveClient().withOptions({ maxRetries: 0 });
@@ -38,7 +39,18 @@ export function createRetryingModel(options: RetryingModelOptions): ModelClient 
 
   return {
     async createMessage(request, callOptions?: ModelCallOptions): Promise<Message> {
-      const report = (event: ModelEvent) => callOptions?.onEvent?.(event);
+      /** Why the caller ended the call after an event: thrown as it is, never a fallback's cue. */
+      let stop: Error | undefined;
+      const stopAfterEvent = async () => {
+        stop = await callOptions?.stopAfterEvent?.();
+        return stop;
+      };
+      /** Reports a fallback; the call ends there when the caller says so. */
+      const fallBack = async (event: ModelEvent) => {
+        callOptions?.onEvent?.(event);
+        const stopped = await stopAfterEvent();
+        if (stopped !== undefined) throw stopped;
+      };
       const signal = callOptions?.signal;
       const chain = [
         request.model,
@@ -56,17 +68,20 @@ export function createRetryingModel(options: RetryingModelOptions): ModelClient 
             signal,
             // An overloaded model is left for the fallback at once, not retried.
             giveUp: (failure) => failure.overloaded && next !== undefined,
-            onEvent: report,
+            ...(callOptions?.onEvent && { onEvent: callOptions.onEvent }),
+            stopAfterEvent,
           });
         } catch (error) {
           const failure = classifyFailure(error, options.clock.now());
-          if (next === undefined || !failure.retryable || signal?.aborted) throw error;
+          if (stop !== undefined || next === undefined || !failure.retryable || signal?.aborted) {
+            throw error;
+          }
           const reason = failure.overloaded ? 'overloaded' : 'unavailable';
-          report({ type: 'model_fallback', from: model, to: next, reason });
+          await fallBack({ type: 'model_fallback', from: model, to: next, reason });
           continue;
         }
         if (message.stop_reason === 'refusal' && next !== undefined) {
-          report({ type: 'model_fallback', from: model, to: next, reason: 'refusal' });
+          await fallBack({ type: 'model_fallback', from: model, to: next, reason: 'refusal' });
           continue;
         }
         return message;

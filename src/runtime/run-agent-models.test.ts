@@ -245,3 +245,69 @@ describe('runAgent when the trace fails around the history summary', () => {
     },
   );
 });
+
+describe('runAgent when the trace fails at a retry or a fallback of the model call', () => {
+  const cases = (['throws', 'rejects', 'rejects later'] as const).flatMap((how: TraceFailure) => [
+    // Four failures: without the stop, four more attempts (one per retry) would go out.
+    {
+      event: 'model_retry' as const,
+      faults: [{ status: 529 }, { status: 500 }, { status: 529 }, { status: 500 }],
+      fallbackModels: [],
+      how,
+    },
+    // An overload with a fallback left: the fallback model's call would go out.
+    {
+      event: 'model_fallback' as const,
+      faults: [{ status: 529 }],
+      fallbackModels: ['claude-fallback'],
+      how,
+    },
+  ]);
+
+  it.each(cases)(
+    'sends no more requests once the $event event $how, and ends as a trace failure ends a run',
+    async ({ event, faults, fallbackModels, how }) => {
+      simulator = await startSimulator({ faults });
+      const clock = createVirtualClock({ start: 0 });
+      const client = new Anthropic({ apiKey: 'test-key', baseURL: simulator.url, maxRetries: 0 });
+      const checkpoints = createMemoryCheckpointStore();
+      const trace = createFailingTrace(event, how);
+      const start = {
+        harness: harness(),
+        model: createRetryingModel({
+          model: createAnthropicModel({ client }),
+          clock,
+          fallbackModels,
+          random: () => 0,
+        }),
+        modelId: 'claude-main',
+        clock,
+      };
+      const result = await runAgent({
+        ...start,
+        prompt: 'Say hello.',
+        mode: 'unattended',
+        runId: 'run-1',
+        trace,
+        checkpoints,
+      });
+      // The first attempt failed and its event could not be written: nothing more was sent,
+      // and no backoff was waited for.
+      expect(simulator.requestCount()).toBe(1);
+      expect(clock.now()).toBe(0);
+      expect(result.status).toBe('error');
+      expect(result.detail).toBe(
+        `the trace sink failed at the ${event} event (step 1): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
+      );
+      expect(trace.events.map((written) => written.type)).toEqual(['run_start']);
+
+      const resumed = await resumeAgent({
+        ...start,
+        runId: 'run-1',
+        checkpoints,
+        trace: createMemoryTrace(),
+      });
+      expect(resumed.status).toBe('done');
+    },
+  );
+});

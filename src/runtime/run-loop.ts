@@ -132,6 +132,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
   const callOptions: ModelCallOptions = {
     ...(context.signal && { signal: context.signal }),
     onEvent: (event) => trace?.write({ ...event, step: state.step }),
+    // A retry or fallback whose event failed is not sent: the run ends as a failed trace ends it.
+    stopAfterEvent: async () => trace?.failure(),
   };
 
   const save = async (result?: FinishedRun) => {
@@ -354,6 +356,9 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       response = await context.model.createMessage(request, callOptions);
     } catch (error) {
       stats.modelMs += clock.now() - started;
+      // Stopped by the trace's failure (stopAfterEvent): the run ends naming it, as it does elsewhere.
+      const failure = await trace?.failure();
+      if (failure !== undefined && error === failure) return end('error', '');
       return end('error', '', errorMessage(error));
     }
     const ms = clock.now() - started;
