@@ -37,6 +37,7 @@ export {
   type VirtualClock,
 } from './core/clock.js';
 export {
+  CallEndedError,
   ConfigError,
   FixtureError,
   HarnessError,

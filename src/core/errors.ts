@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'model_api'
   | 'tool_timeout'
   | 'hook_timeout'
+  | 'call_ended'
   | 'secret_leak'
   | 'usage'
   | 'checkpoint_missing'
@@ -94,6 +95,19 @@ export function hookTimeoutProblem(hook: string, timeoutMs: number): string {
 export class HookTimeoutError extends HarnessError {
   constructor(hook: string, timeoutMs: number) {
     super('hook_timeout', hookTimeoutProblem(hook, timeoutMs));
+  }
+}
+
+/**
+ * What a wait on a tool's or hook's clock rejects with once its call has ended: code it left
+ * running cannot move the run's time. `clocks` names the clock as the user code sees it.
+ */
+export class CallEndedError extends HarnessError {
+  constructor(userCode: string, clocks: string) {
+    super(
+      'call_ended',
+      `the call of ${userCode} had ended: its waits on ${clocks} end with it, so code it left running cannot move the run's time (await every wait before returning)`,
+    );
   }
 }
 

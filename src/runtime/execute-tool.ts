@@ -1,10 +1,14 @@
+import { callClock } from '../core/call-clock.js';
 import { callSignal } from '../core/call-signal.js';
 import type { Clock } from '../core/clock.js';
 import { raceDeadline } from '../core/deadline.js';
-import { errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { CallEndedError, errorMessage, ToolTimeoutError } from '../core/errors.js';
 import { withClock } from './run-state-view.js';
 import type { RunState, ToolDefinition } from './types.js';
 import type { LateOutcome } from './write-attempt.js';
+
+/** A tool's clock, as its author sees it. */
+const CLOCKS = 'context.clock and context.run.clock';
 
 /** How one execution of a tool ended. */
 export type Executed =
@@ -29,9 +33,10 @@ export interface ExecuteOptions {
 /**
  * Run the tool, raced against its `timeoutMs` when timeouts are enforced (see raceDeadline: its
  * signal aborts and its waits on the clock it is given end at the deadline). Its signal also
- * aborts when the run's does, until the call ends. Not called once the run's signal aborted: a
- * tool that fails on an aborted signal did not write, and must not be taken for one stopped
- * mid-way. Never rejects.
+ * aborts when the run's does, until the call ends. Its waits end with its call, timeout or not
+ * (callClock): a wait it left running cannot move the run's time later. Not called once the
+ * run's signal aborted: a tool that fails on an aborted signal did not write, and must not be
+ * taken for one stopped mid-way. Never rejects.
  */
 export async function executeTool(
   tool: ToolDefinition,
@@ -41,22 +46,27 @@ export async function executeTool(
   options: ExecuteOptions,
 ): Promise<Executed> {
   if (options.signal?.aborted) return { kind: 'not_run' };
-  const run = (clock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
+  const run = (raceClock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
     const linked = callSignal(deadline, options.signal);
     const signal = linked.signal();
+    const clock = callClock(raceClock);
+    const ended = () => {
+      linked.release();
+      clock.end(() => new CallEndedError(tool.name, CLOCKS));
+    };
     return (async () =>
       tool.execute(args as never, {
         signal,
-        clock,
-        run: withClock(state, clock),
+        clock: clock.clock,
+        run: withClock(state, clock.clock),
         ...(idempotencyKey !== undefined && { idempotencyKey }),
       }))().then(
       (value): Executed => {
-        linked.release();
+        ended();
         return { kind: 'ok', value };
       },
       (error: unknown): Executed => {
-        linked.release();
+        ended();
         return {
           kind: 'failed',
           message: errorMessage(error),

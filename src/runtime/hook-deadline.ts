@@ -1,6 +1,12 @@
+import { callClock } from '../core/call-clock.js';
 import { type CallSignal, callSignal } from '../core/call-signal.js';
 import { type Raced, raceDeadline } from '../core/deadline.js';
-import { ConfigError, HookTimeoutError, hookTimeoutProblem } from '../core/errors.js';
+import {
+  CallEndedError,
+  ConfigError,
+  HookTimeoutError,
+  hookTimeoutProblem,
+} from '../core/errors.js';
 import { isThenable } from '../core/thenable.js';
 import { forHook } from './run-state-view.js';
 import { timeoutMsProblem } from './timeout-ms.js';
@@ -37,8 +43,8 @@ export type HookCall<T> =
  * Call a hook against its deadline, on the run's clock as a tool's timeout is (see
  * raceDeadline): real I/O in a hook cannot time out early in an eval, a sleep on `run.clock`
  * moves virtual time, and a hook that never settles ends after the deadline in real time.
- * At the deadline the hook's own waits on `run.clock` end too, so an abandoned hook cannot
- * move the run's virtual time later, and `run.signal` aborts (as it does when the run is
+ * The hook's own waits on `run.clock` end with its call (callClock), so it cannot move the
+ * run's virtual time later; at the deadline `run.signal` aborts too (as it does when the run is
  * cancelled) so that the hook can stop its own work.
  */
 export function callHook<T>(
@@ -53,18 +59,24 @@ export function callHook<T>(
     run.clock,
     timeoutMs,
     () => new HookTimeoutError(label, timeoutMs),
-    (clock, expired): HookCall<T> | Promise<HookCall<T>> => {
+    (raceClock, expired): HookCall<T> | Promise<HookCall<T>> => {
       signal = callSignal(expired, runSignal);
+      const clock = callClock(raceClock);
+      // Its waits end with its call: one left running cannot move the run's time later.
+      const ended = (call: HookCall<T>): HookCall<T> => {
+        clock.end(() => new CallEndedError(label, 'run.clock'));
+        return call;
+      };
       try {
-        const answer = hook(forHook(run, clock, signal.signal));
+        const answer = hook(forHook(run, clock.clock, signal.signal));
         // A hostile answer's `then` may throw: reading it is inside the try.
-        if (!isThenable(answer)) return { kind: 'answered', answer };
+        if (!isThenable(answer)) return ended({ kind: 'answered', answer });
         return Promise.resolve(answer).then(
-          (settled): HookCall<T> => ({ kind: 'answered', answer: settled }),
-          (error: unknown): HookCall<T> => ({ kind: 'threw', error }),
+          (settled) => ended({ kind: 'answered', answer: settled }),
+          (error: unknown) => ended({ kind: 'threw', error }),
         );
       } catch (error) {
-        return { kind: 'threw', error };
+        return ended({ kind: 'threw', error });
       }
     },
   );

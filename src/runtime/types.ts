@@ -76,6 +76,10 @@ export interface RunState {
 export interface ToolExecuteContext {
   /** Aborted when the call times out or the run is cancelled: stop work when it fires. */
   signal: AbortSignal;
+  /**
+   * The run's clock for this call (so is `run.clock`). Its waits end with the call: one still
+   * pending when the tool returns (or times out) rejects, and a later one at once.
+   */
   clock: Clock;
   run: RunState;
   /**
