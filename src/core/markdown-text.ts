@@ -1,11 +1,21 @@
 /** Every line break CommonMark knows, a lone CR included. */
 export const LINE_BREAK = /\r\n|\r|\n/g;
 
-/** Text safe inside a GFM table cell or an HTML summary: no HTML, no pipe ending the cell, one line. */
+/**
+ * The ASCII punctuation that can mean something in a GFM table cell or list item: a backslash
+ * (else `a\|b` ends the cell after all), code, emphasis, strikethrough, links, and the pipe.
+ */
+const MARKDOWN_PUNCTUATION = /[\\`*_~[\]|]/g;
+
+/** Text safe as raw HTML (a `<summary>`): no tag, no entity, one line. */
+export function escapeHtmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(LINE_BREAK, ' ');
+}
+
+/**
+ * Text safe inside a GFM table cell or list item: no HTML, no markup, no pipe ending the cell,
+ * one line. It renders as the text itself (`__init__` stays `__init__`, not bold "init").
+ */
 export function escapeText(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/\|/g, '\\|')
-    .replace(LINE_BREAK, ' ');
+  return escapeHtmlText(text).replace(MARKDOWN_PUNCTUATION, '\\$&');
 }

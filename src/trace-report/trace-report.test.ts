@@ -194,15 +194,20 @@ describe('formatting', () => {
     ];
     trace!.problems.push('line 9: not JSON');
     const evil = summarizeTraces([trace!]);
-    for (const text of [formatTraceTables(evil), formatTraceMarkdown(evil)]) {
+    // Markdown shows its punctuation backslash-escaped (it renders as the terminal's text).
+    const markdown = (shown: string) => shown.replace(/[\\`*_~[\]|]/g, '\\$&');
+    for (const [text, shown] of [
+      [formatTraceTables(evil), (plain: string) => plain],
+      [formatTraceMarkdown(evil), markdown],
+    ] as const) {
       // Line breaks are the tables' own; nothing else below U+0020 (nor DEL or C1) is printed.
       expect(controlCharacters(text)).toEqual([]);
       expect(text).toContain(
-        '\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J\\u001b[31mget_order\\nforged row',
+        shown('\\u001b]52;c;Y3VybA==\\u0007\\u001b[2J\\u001b[31mget_order\\nforged row'),
       );
-      expect(text).toContain('done\\u001b[8m');
-      expect(text).toContain('allow\\u001b[8m 1');
-      expect(text).toContain('run\\u001b]0;title\\u0007.jsonl line 9: not JSON');
+      expect(text).toContain(shown('done\\u001b[8m'));
+      expect(text).toContain(shown('allow\\u001b[8m 1'));
+      expect(text).toContain(shown('run\\u001b]0;title\\u0007.jsonl line 9: not JSON'));
     }
   });
 
@@ -213,14 +218,14 @@ describe('formatting', () => {
     );
     const text = formatTraceMarkdown(summarizeTraces([trace]));
     expect(text).toContain('| a&amp;b&lt;c | 1 |');
-    expect(text).toContain('| a.jsonl | &lt;img src=x>\\nT1 | upgraded |');
+    expect(text).toContain('| a.jsonl | &lt;img src=x>\\\\nT1 | upgraded |');
   });
 
   it('prints markdown tables with numbers right-aligned and pipes escaped', () => {
     const text = formatTraceMarkdown(report);
     expect(text).toContain('| Tool | Calls | Mean ms | p95 ms | Error rate | Decisions |');
     expect(text).toContain('|---|---:|---:|---:|---:|---|');
-    expect(text).toContain('| get_order | 1 | 4 | 4 | 0% | allow 1 |');
+    expect(text).toContain('| get\\_order | 1 | 4 | 4 | 0% | allow 1 |');
     expect(text).toContain('| a\\|b.jsonl | T1 | upgraded | done | 2 | 1 | 150 | 10 | 0 |');
   });
 });

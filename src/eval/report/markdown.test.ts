@@ -87,7 +87,7 @@ describe('renderMarkdown', () => {
       '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [1.00, 1.00] | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
     );
     expect(markdown).toMatch(
-      /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \[\+0\.67, \+1\.00\], distinguishable/,
+      /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \\\[\+0\.67, \+1\.00\\\], distinguishable/,
     );
   });
 
@@ -179,7 +179,7 @@ describe('renderMarkdown', () => {
       reference,
     );
     expect(rerecorded).toContain('## Gate: ✅ passed');
-    expect(rerecorded).toContain('| ▼ dropped | p = 0.500: noise; ~11 trials settle it |');
+    expect(rerecorded).toContain('| ▼ dropped | p = 0.500: noise; \\~11 trials settle it |');
     expect(rerecorded).toContain('**Warnings** (noise at this n, not failing):');
   });
 

@@ -1,4 +1,4 @@
-import { escapeText, LINE_BREAK } from '../../core/markdown-text.js';
+import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
 import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
@@ -256,7 +256,7 @@ function staleSection(model: ReportModel): string {
   const rerecord =
     commands.length > 0 ? ['Re-record with:', '', codeBlock(commands.join('\n'), 'sh'), ''] : [];
   const entries = stale.map((entry) =>
-    details(`${escapeText(trialLabel(entry))}: ${entry.outcome}`, [
+    details(`${escapeHtmlText(trialLabel(entry))}: ${entry.outcome}`, [
       ...(entry.fixture ? [`Fixture: ${inlineCode(entry.fixture)}`, ''] : []),
       ...(entry.rerecordCommand ? [`Re-record: ${inlineCode(entry.rerecordCommand)}`, ''] : []),
       ...messagesBlock(entry.messages),
@@ -276,7 +276,7 @@ function failuresSection(model: ReportModel): string {
   const failures = model.failures;
   if (failures.length === 0) return '';
   const entries = failures.map((failure) =>
-    details(`${escapeText(trialLabel(failure))}: ${failure.outcome}`, [
+    details(`${escapeHtmlText(trialLabel(failure))}: ${failure.outcome}`, [
       ...(failure.tracePath ? [`Trace: ${inlineCode(failure.tracePath)}`, ''] : []),
       ...messagesBlock(failure.messages),
     ]),
