@@ -161,10 +161,8 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       },
     };
   }
-  if (replayed.error !== undefined || !replayed.value) {
-    return { record: { ...base, messages: [errorMessage(replayed.error)] }, error: replayed.error };
-  }
-  const outcome = finish(replayed.value, replayed.latenciesMs, {
+  // Where the replayed answers came from, errored trials too: the report's header names it.
+  const provenance = {
     ...(replayed.meta && {
       source: replayed.meta.source,
       model: replayed.meta.model,
@@ -172,7 +170,12 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       host: replayed.meta.host,
     }),
     ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
-  });
+  };
+  if (replayed.error !== undefined || !replayed.value) {
+    const message = errorMessage(replayed.error);
+    return { record: { ...base, ...provenance, messages: [message] }, error: replayed.error };
+  }
+  const outcome = finish(replayed.value, replayed.latenciesMs, provenance);
   if (replayedCassette) {
     try {
       outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,48 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rm(project, { recursive: true, force: true });
+});
+
+describe('a replayed trial that errors', () => {
+  it('keeps where its cassette came from, for the report header', async () => {
+    const outcome = await runTrial({
+      task: {
+        // Sends the recorded requests as they were, then returns what no adapter may.
+        agent: defineAgent({
+          suite: 'refund-desk',
+          variants: REFUND_DESK_VARIANTS,
+          run: async ({ fetch, baseURL }) => {
+            const file = join(project, 'fixtures/T2/upgraded/trial-1.json');
+            const cassette = JSON.parse(await readFile(file, 'utf8'));
+            for (const { request } of cassette.exchanges) {
+              const answer = await fetch(`${baseURL}${request.path}`, {
+                method: request.method,
+                headers: request.headers,
+                body: JSON.stringify(request.body),
+              });
+              await answer.text();
+            }
+            return { text: 'no answer field' } as never;
+          },
+        }),
+        id: 'T2',
+        title: 'Order not found',
+        prompt: 'How far along is the refund for order ORD3003?',
+        check: () => {},
+      },
+      variant: 'upgraded',
+      trial: 1,
+      settings: readEvalSettings({ HARNESS_EVAL_ROOT: project, HARNESS_EVAL_TRIALS: '1' }),
+    });
+    expect(outcome.record.outcome).toBe('errored');
+    expect(outcome.record.messages.join('; ')).toContain('returned an answer of type undefined');
+    expect(outcome.record).toMatchObject({
+      source: 'simulator',
+      model: expect.any(String),
+      recordedAt: expect.any(String),
+      cassetteHash: expect.any(String),
+    });
+  });
 });
 
 describe('a replayed trial hands over its transcript', () => {
