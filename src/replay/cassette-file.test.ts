@@ -97,6 +97,26 @@ describe('readCassette', () => {
     );
   });
 
+  it('refuses a latency no model call takes (over a day), naming the file and the field', async () => {
+    // 1e16 ms moved the replay's virtual clock past the last Date: 'Invalid time value'.
+    for (const [field, set] of [
+      ['exchanges.0.latencyMs', (data: Cassette) => (data.exchanges[0]!.latencyMs = 1e16)],
+      [
+        'exchanges.0.retries.0.latencyMs',
+        (data: Cassette) => (data.exchanges[0]!.retries = [{ status: 529, latencyMs: 86_400_001 }]),
+      ],
+    ] as const) {
+      const file = freshFile();
+      await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+      const data = JSON.parse(await readFile(file, 'utf8'));
+      set(data);
+      await writeFile(file, JSON.stringify(data));
+      const error = await expectFixtureError(file, 'fixture_corrupt');
+      expect(error.message).toMatch(`${file}: ${field}: `);
+      expect(error.message).toContain('86400000');
+    }
+  });
+
   it('names the field of a bad SSE event rather than the union', async () => {
     const file = freshFile();
     const exchange = textExchange('hi', 'hello');

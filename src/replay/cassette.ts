@@ -59,13 +59,19 @@ export const SseResponseSchema = z
 export const TapedResponseSchema = z.union([JsonResponseSchema, SseResponseSchema]);
 export type TapedResponse = z.infer<typeof TapedResponseSchema>;
 
+/**
+ * A recorded call's wall time. A replay moves its virtual clock by it, so it is bounded: no model
+ * call takes a day, and a hand-edited 1e16 would move the clock past the last Date.
+ */
+const latencyMs = z.number().nonnegative().max(86_400_000);
+
 export const ExchangeSchema = z
   .object({
     request: TapedRequestSchema,
     response: TapedResponseSchema,
-    latencyMs: z.number().nonnegative(),
+    latencyMs,
     /** Retryable answers (429/529/5xx) the SDK retried past while recording; never replayed. */
-    retries: z.array(z.object({ status, latencyMs: z.number().nonnegative() }).strict()).optional(),
+    retries: z.array(z.object({ status, latencyMs }).strict()).optional(),
   })
   .strict();
 export type Exchange = z.infer<typeof ExchangeSchema>;
