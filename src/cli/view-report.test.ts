@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +37,33 @@ describe('npm run view', () => {
       await server.close();
     }
     await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it('answers only requests addressed to this machine (no DNS rebinding)', async () => {
+    const server = await serveReport({ file: report });
+    const { port } = new URL(server.url);
+    const statusFor = (host: string) =>
+      new Promise<{ status: number; body: string }>((done, fail) => {
+        const asked = request(server.url, { headers: { host } }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => done({ status: response.statusCode ?? 0, body }));
+        });
+        asked.on('error', fail).end();
+      });
+    try {
+      // A page on attacker.example whose name now resolves to 127.0.0.1 sends its own Host.
+      const rebound = await statusFor(`attacker.example:${port}`);
+      expect(rebound.status).toBe(403);
+      expect(rebound.body).not.toContain('<title>r</title>');
+      expect(rebound.body).toContain(`http://127.0.0.1:${port}/`);
+      // A forwarded port keeps the loopback name, not the port.
+      for (const host of [`127.0.0.1:${port}`, 'localhost:8080', 'LOCALHOST', '[::1]:9000']) {
+        expect((await statusFor(host)).status, host).toBe(200);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('prints the file:// URL and exits without a terminal (never blocks)', async () => {

@@ -26,10 +26,21 @@ export function reportUrl(file: string): string {
   return pathToFileURL(file).href;
 }
 
+/** The names this machine answers to: any other Host is a page whose name was rebound to it. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** A request's Host header without its port, lower-cased ('' when there is none). */
+function hostName(host: string | undefined): string {
+  const name = (host ?? '').trim().toLowerCase();
+  return name.startsWith('[') ? name.slice(0, name.indexOf(']') + 1) : name.split(':')[0]!;
+}
+
 /**
  * Serve one report file on 127.0.0.1 (for a machine whose browser cannot open file:// paths,
  * e.g. a container with a forwarded port). Every path answers with the report; it is re-read
- * on each request, so a new eval run shows on reload.
+ * on each request, so a new eval run shows on reload. Only requests for a loopback name are
+ * answered (any port, for forwarded ones): a web page whose own name was rebound to 127.0.0.1
+ * (DNS rebinding) would otherwise read the report, prompts and tool results included.
  */
 export async function serveReport(options: {
   file: string;
@@ -38,6 +49,15 @@ export async function serveReport(options: {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (!LOOPBACK_HOSTS.has(hostName(request.headers.host))) {
+      const { port } = server.address() as AddressInfo;
+      response
+        .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(
+          `This report is served to this machine only: open http://127.0.0.1:${port}/ (or localhost).\n`,
+        );
       return;
     }
     readRegularFile(options.file).then(
