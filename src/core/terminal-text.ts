@@ -24,3 +24,14 @@ export function escapeForTerminal(text: string, options: { lines?: boolean } = {
     return NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
+
+/** The bidirectional marks, embeddings, overrides and isolates: they reorder what a page shows. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text for a page that shows text as text (an HTML report): each bidirectional control becomes
+ * a visible escape (`\u202e`), as on a terminal, so a recorded answer cannot show reordered.
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

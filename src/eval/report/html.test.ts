@@ -15,7 +15,10 @@ async function render() {
       variant: 'baseline',
       trial,
       outcome: trial === 3 ? 'passed' : 'failed',
-      messages: [`expected '${CARD}' not to contain the card </script><b>x</b>`],
+      messages: [
+        `expected '${CARD}' not to contain the card </script><b>x</b>`,
+        'bidi \u202eevil\u202c \u2067x',
+      ],
     }),
   );
   const report = buildReport({
@@ -70,6 +73,12 @@ describe('renderHtml', () => {
     expect(data.details[0].transcript.system).toBe(data.details[1].transcript.system);
     expect(html.match(/<\/script>/g)).toHaveLength(3);
     expect(data.details[0].messages[0]).toContain('</script><b>x</b>');
+  });
+
+  it('shows bidirectional controls as escapes, as the terminal does: text cannot show reordered', async () => {
+    const { html } = await render();
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(embeddedData(html).details[0].messages[1]).toBe('bidi \\u202eevil\\u202c \\u2067x');
   });
 
   it('keeps rates as numbers: a long decimal is not taken for a card number', async () => {

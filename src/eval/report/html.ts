@@ -1,3 +1,4 @@
+import { showBidiControls } from '../../core/terminal-text.js';
 import type { TrialRecord } from '../trial-record.js';
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { HTML_SCRIPT } from './html-script.js';
@@ -54,11 +55,12 @@ function packTranscript(transcript: Transcript, pack: (text: string) => Packed) 
 
 /**
  * JSON that cannot close the script element it sits in, with every string redacted (strings
- * only: a rate such as 0.6666666666666666 is a long digit run, not a card number).
+ * only: a rate such as 0.6666666666666666 is a long digit run, not a card number) and its
+ * bidirectional controls shown as escapes, as the terminal and markdown reports show them.
  */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value, (_key, entry: unknown) =>
-    typeof entry === 'string' ? redactForReport(entry) : entry,
+    typeof entry === 'string' ? showBidiControls(redactForReport(entry)) : entry,
   )
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
