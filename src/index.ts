@@ -144,6 +144,7 @@ export {
 export { truncateResult } from './runtime/truncate.js';
 export type {
   ApprovalAnswer,
+  ApprovalContext,
   Approver,
   Decision,
   PermissionRule,

@@ -1,5 +1,6 @@
+import { callSignal } from '../core/call-signal.js';
 import { askApprover } from './pipeline-guards.js';
-import type { Approver, RunMode, ToolCall } from './types.js';
+import type { ApprovalAnswer, Approver, RunMode, ToolCall } from './types.js';
 
 export interface ApprovalAsk {
   tool: string;
@@ -11,6 +12,8 @@ export interface ApprovalAsk {
   mode: RunMode;
   /** The approver may answer `'defer'`: the call waits for a human (the run can pause). */
   canDefer?: boolean | undefined;
+  /** The run's: once it aborts, no one is asked, and an open question is not waited for. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Why an `ask` call is not run: the tool_result text, and the reason when it was deferred. */
@@ -19,8 +22,17 @@ export interface ApprovalStop {
   deferred?: string;
 }
 
-/** Asks the approver about an `ask` call: undefined when a human approved it, else why not. */
-export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalStop | undefined> {
+/** The run was cancelled before the approver answered: the call is not run (`cancelled`). */
+export const APPROVAL_CANCELLED: unique symbol = Symbol('approval cancelled');
+
+/**
+ * Asks the approver about an `ask` call: undefined when a human approved it, else why not.
+ * A cancelled run asks no one; a question open when it is cancelled is withdrawn (the
+ * approver's signal aborts) and its answer, whenever it comes, is not used.
+ */
+export async function approvalGate(
+  ask: ApprovalAsk,
+): Promise<ApprovalStop | typeof APPROVAL_CANCELLED | undefined> {
   const { tool, reason, approver, mode } = ask;
   const followUp = 'Tell the user a human agent will follow up.';
   if (mode === 'unattended' || !approver) {
@@ -29,7 +41,16 @@ export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalStop | und
       content: `${tool} needs a human's approval (${reason}) and ${who}, so it was not executed. ${followUp}`,
     };
   }
-  const answer = await askApprover(() => approver(ask.call, reason));
+  if (ask.signal?.aborted) return APPROVAL_CANCELLED;
+  // The question's own signal: once it is answered, the run's cancel no longer reaches it.
+  const question = callSignal(undefined, ask.signal);
+  const signal = question.signal();
+  const answer = await unlessAborted(
+    askApprover(() => approver(ask.call, reason, { signal })),
+    signal,
+  );
+  question.release();
+  if (answer === APPROVAL_CANCELLED) return APPROVAL_CANCELLED;
   if (typeof answer === 'object') {
     return {
       content: `${tool} needs a human's approval (${reason}), but ${answer.problem}, so it was not executed. ${followUp}`,
@@ -46,4 +67,21 @@ export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalStop | und
     return { content: `The user declined ${tool}; it was not executed. Use another approach.` };
   }
   return undefined;
+}
+
+/** The answer, or APPROVAL_CANCELLED as soon as `signal` aborts, without waiting for it. */
+function unlessAborted(
+  answer: Promise<ApprovalAnswer | { problem: string }>,
+  signal: AbortSignal,
+): Promise<ApprovalAnswer | { problem: string } | typeof APPROVAL_CANCELLED> {
+  if (signal.aborted) return Promise.resolve(APPROVAL_CANCELLED);
+  return new Promise((resolve) => {
+    const cancelled = () => resolve(APPROVAL_CANCELLED);
+    signal.addEventListener('abort', cancelled, { once: true });
+    // askApprover never rejects.
+    void answer.then((value) => {
+      signal.removeEventListener('abort', cancelled);
+      resolve(value);
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { errorMessage } from '../core/errors.js';
-import { approvalGate } from './approval-gate.js';
+import { APPROVAL_CANCELLED, approvalGate } from './approval-gate.js';
 import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { hookTimeoutMs } from './hook-deadline.js';
@@ -293,7 +293,9 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           approver: options.approver,
           mode: state.mode,
           canDefer: options.canDefer,
+          signal: options.signal,
         });
+        if (stop === APPROVAL_CANCELLED) return finish('cancelled', notRunMessage(tool.name), true);
         if (stop) {
           const extra = stop.deferred === undefined ? {} : { deferred: stop.deferred };
           return finish('ask_denied', stop.content, true, extra);

@@ -99,8 +99,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
   let answers = new Map<string, boolean>();
   const remembering = (approver: Approver | undefined): Approver | undefined =>
     approver &&
-    (async (call, reason) => {
-      const answer = await approver(call, reason);
+    (async (call, reason, approval) => {
+      const answer = await approver(call, reason, approval);
       if (typeof answer === 'boolean') keepAnswer(answers, call.id, answer);
       return answer;
     });
@@ -288,8 +288,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const answerOf = batchAnswers(pending.calls);
     const decided = (id: string): boolean | undefined =>
       answerOf(given, id) ?? (typeof approvals === 'boolean' ? approvals : answerOf(byId, id));
-    const approver: Approver = async (call, reason) =>
-      decided(call.id) ?? (context.approver ? context.approver(call, reason) : 'defer');
+    const approver: Approver = async (call, reason, approval) =>
+      decided(call.id) ?? (context.approver ? context.approver(call, reason, approval) : 'defer');
     answers = new Map(given);
     const made = madeBeforePause(pending);
     const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));

@@ -60,6 +60,39 @@ describe('serialApprover', () => {
     expect(first).toMatchObject({ status: 'rejected' });
     expect(second).toEqual({ status: 'fulfilled', value: 'defer' });
   });
+
+  it('does not ask a question that waited its turn once its signal aborted: it answers later', async () => {
+    const held = heldApprover();
+    const approve = serialApprover(held.approver);
+    const call = (order: string) => ({ id: order, name: 'refund', input: { order } });
+    const run = new AbortController();
+    const first = approve(call('A'), 'a write', { signal: run.signal });
+    const second = approve(call('B'), 'a write', { signal: run.signal });
+    await turn();
+    run.abort(new Error('the user pressed Ctrl-C'));
+    // The open question's approver hears the cancel itself; once it ends, the next is not asked.
+    held.answers[0]?.('defer');
+    expect(await first).toBe('defer');
+    expect(await second).toBe('defer');
+    expect(held.asked).toEqual(['A']);
+    // A question without a cancelled signal is asked as before.
+    const third = approve(call('C'), 'a write', { signal: new AbortController().signal });
+    await turn();
+    held.answers[1]?.(true);
+    expect(await third).toBe(true);
+    expect(held.asked).toEqual(['A', 'C']);
+  });
+
+  it("hands the approver each question's own signal", async () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    const approve = serialApprover(async (_call, _reason, approval) => {
+      signals.push(approval?.signal);
+      return true;
+    });
+    const signal = new AbortController().signal;
+    await approve({ id: 'a', name: 'refund', input: {} }, 'r', { signal });
+    expect(signals).toEqual([signal]);
+  });
 });
 
 describe('runAgent with an approver', () => {

@@ -180,9 +180,27 @@ export interface PermissionDecision {
 /**
  * Asked on `ask` in interactive mode; resolves true to approve. `'defer'` pauses a run that
  * keeps checkpoints (status `awaiting_approval`) so a human can decide later and resume it;
- * without checkpoints it counts as a refusal.
+ * without checkpoints it counts as a refusal. The runtime always passes `approval`; an approver
+ * that takes two arguments still works, but keeps a cancelled run's human asking.
+ *
+ * @example
+ * const approver: Approver = (call, reason, approval) =>
+ *   askOnSlack(`${call.name}? ${reason}`, { signal: approval?.signal });
  */
-export type Approver = (call: ToolCall, reason: string) => Promise<ApprovalAnswer>;
+export type Approver = (
+  call: ToolCall,
+  reason: string,
+  approval?: ApprovalContext,
+) => Promise<ApprovalAnswer>;
+
+export interface ApprovalContext {
+  /**
+   * Aborted, with the run's reason, when the run is cancelled while this question is open:
+   * the run no longer waits for the answer and will not use it (the call ends `cancelled`).
+   * Withdraw the question then. It does not abort once the question was answered.
+   */
+  signal: AbortSignal;
+}
 
 export type ApprovalAnswer = boolean | 'defer';
 
