@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // A PassThrough hands its data over on resume()'s nextTick; a real terminal does not, so the
@@ -94,6 +95,83 @@ describe('createTerminalApprover on a real pseudo-terminal', () => {
         const shown = driven.stdout.replaceAll('\r\n', '\n');
         expect(shown).toContain('(ignored input typed before this question)\n');
         expect(shown).toMatch(/\nANSWER=false\n$/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+/** The approver asks at once; a SIGUSR2 cancels the run. The script then ends by itself. */
+const WITHDRAW_SCRIPT = (approver: string) => `
+import { createTerminalApprover } from ${JSON.stringify(approver)};
+const approve = createTerminalApprover({ stdin: process.stdin, stdout: process.stdout });
+const run = new AbortController();
+process.once('SIGUSR2', () => run.abort(new Error('the run was cancelled')));
+const call = { id: 'toolu_1', name: 'resubmit_refund', input: { order_id: 'ORD1' } };
+const answer = await approve(call, 'a write', { signal: run.signal });
+const { stdin } = process;
+process.stdout.write('ANSWER=' + JSON.stringify(answer) + ' RAW=' + stdin.isRaw + ' FLOWING=' + stdin.readableFlowing + ' KEYPRESS=' + stdin.listenerCount('keypress') + '\\n');
+// No process.exit: an input left reading would keep node running, and the driver would time out.
+`;
+
+/** Cancels the run once the question is shown, and waits for node to end on its own. */
+const WITHDRAW_DRIVER = `
+import os, pty, select, signal, sys, time
+node, script = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(node, [node, script])
+shown = b''
+end = time.time() + 20
+def read_some():
+    global shown
+    if select.select([fd], [], [], 0.05)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b''
+        shown += chunk
+        return len(chunk) > 0
+    return True
+while shown.find(b'[y/N/later] ') < 0:
+    if time.time() > end or not read_some():
+        sys.exit('no question; the terminal showed %r' % shown)
+os.kill(pid, signal.SIGUSR2)
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    if time.time() > end:
+        os.kill(pid, signal.SIGKILL)
+        sys.exit('node did not end after the cancel; the terminal showed %r' % shown)
+    read_some()
+while select.select([fd], [], [], 0)[0] and read_some():
+    pass
+sys.stdout.write(shown.decode('utf8', 'replace'))
+`;
+
+describe('createTerminalApprover on a real pseudo-terminal, when the run is cancelled', () => {
+  it.skipIf(!hasPty)(
+    'withdraws the open question with a note and leaves the terminal so node can end (skipped without python3 and its pty module)',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'approver-pty-'));
+      try {
+        const approver = new URL('../../dist/cli/terminal-approver.js', import.meta.url).href;
+        const script = join(dir, 'withdraw.mjs');
+        writeFileSync(script, WITHDRAW_SCRIPT(approver));
+        const driven = spawnSync('python3', ['-c', WITHDRAW_DRIVER, process.execPath, script], {
+          encoding: 'utf8',
+          timeout: 25_000,
+          killSignal: 'SIGKILL',
+        });
+        expect(driven.stderr).toBe('');
+        expect(driven.status).toBe(0);
+        // readline moves the cursor back after its prompt (ESC [67G): not text the human reads.
+        const shown = stripVTControlCharacters(driven.stdout.replaceAll('\r\n', '\n'));
+        expect(shown).toMatch(
+          /\[y\/N\/later\] \n\(question withdrawn: the run was cancelled\)\nANSWER="defer" RAW=false FLOWING=false KEYPRESS=0\n$/,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -253,6 +253,60 @@ describe('createTerminalApprover on a terminal: input typed before a question', 
     expect(io.stdin.listenerCount('data')).toBe(dataListeners);
   });
 
+  const WITHDRAWN = '\n(question withdrawn: the run was cancelled)\n';
+  const PROMPT = 'approve resubmit_refund({"order_id":"ORD1001"})? a write [y/N/later] ';
+  const listeners = (stdin: PassThrough) =>
+    ['data', 'end', 'keypress', 'readable'].map((event) => stdin.listenerCount(event));
+
+  it('withdraws the open question when the run is cancelled: a note, "later", the terminal as it was', async () => {
+    const io = tty();
+    const before = listeners(io.stdin);
+    const approve = createTerminalApprover(io);
+    const run = new AbortController();
+    const asked = approve(call('ORD1001'), 'a write', { signal: run.signal });
+    const state = settled(asked);
+    await untilAsked(io);
+    run.abort(new Error('the user pressed Ctrl-C'));
+    await vi.waitFor(() => expect(state.settled).toBe(true), { timeout: 20_000, interval: 5 });
+    expect(await asked).toBe('defer');
+    expect(io.shown()).toBe(`${PROMPT}${WITHDRAWN}`);
+    expect(io.stdin.isRaw).toBe(false);
+    expect(io.stdin.readableFlowing).toBe(false);
+    expect(listeners(io.stdin)).toEqual(before);
+    // The input did not close: a later question (another run's) is asked as before.
+    const next = approve(call('ORD2002'), 'a write');
+    await untilAsked(io, 2);
+    io.stdin.write('y\n');
+    expect(await next).toBe(true);
+  });
+
+  it('shows no question when the run is cancelled while typed-ahead input is dropped', async () => {
+    const io = tty();
+    const before = listeners(io.stdin);
+    io.stdin.write('y\n');
+    const run = new AbortController();
+    const asked = createTerminalApprover(io)(call('ORD1001'), 'a write', { signal: run.signal });
+    const state = settled(asked);
+    run.abort(new Error('the user pressed Ctrl-C'));
+    await vi.waitFor(() => expect(state.settled).toBe(true), { timeout: 20_000, interval: 5 });
+    expect(await asked).toBe('defer');
+    expect(io.shown()).toBe('');
+    expect(io.modes).toEqual([true, false]);
+    expect(io.stdin.readableFlowing).toBe(false);
+    expect(listeners(io.stdin)).toEqual(before);
+  });
+
+  it('asks nothing and reads nothing for a run already cancelled', async () => {
+    const io = terminal();
+    io.stdin.write('y\n');
+    const approve = createTerminalApprover(io);
+    const signal = AbortSignal.abort(new Error('cancelled'));
+    expect(await approve(call('ORD1001'), 'a write', { signal })).toBe('defer');
+    expect(io.shown()).toBe('');
+    // The line written ahead is still there for the next question.
+    expect(await approve(call('ORD2002'), 'a write')).toBe(true);
+  });
+
   it('keeps a piped (non-TTY) input a script: a line written before the question answers it', async () => {
     const io = terminal();
     io.stdin.write('y\n');

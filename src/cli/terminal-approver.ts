@@ -15,6 +15,8 @@ export interface ApprovalTerminal {
  * question at a time (serialApprover), though the calls of one model turn run in parallel.
  * Once the input ends (EOF, Ctrl-D, Ctrl-C, at the prompt or while typed-ahead input is dropped)
  * every open and later question is answered `later` (the run pauses), never yes.
+ * A question withdrawn through its signal (the run was cancelled) stops at once, answers
+ * `later`, and is not shown, or says `(question withdrawn: the run was cancelled)` if it was.
  * On a TTY, only a line typed after the question is shown answers it: what was typed before
  * (while the agent worked) is dropped with a note, and so is input that keeps arriving after
  * the question is shown (the rest of a long paste) until it stops. Input that is not a TTY is
@@ -23,8 +25,12 @@ export interface ApprovalTerminal {
 export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
   let ended = false;
   const CLOSED = '\n(no answer: the input closed; every open question waits for later)\n';
-  const readLine = async (prompt: string): Promise<string | undefined> => {
-    if (ended) return undefined;
+  const WITHDRAWN = '\n(question withdrawn: the run was cancelled)\n';
+  const readLine = async (
+    prompt: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> => {
+    if (ended || signal?.aborted) return undefined;
     const note = (typed: string) => {
       // A half-typed line was echoed by the terminal: the note starts on a line of its own.
       const fresh = /[\r\n]$/.test(typed) ? '' : '\n';
@@ -40,8 +46,14 @@ export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
               terminal.stdout.write(prompt);
               shownAt = dropped.length;
             },
+            signal,
           })
         : '';
+    if (signal?.aborted) {
+      // Withdrawn before it could be answered: only a question that was shown needs the note.
+      if (shownAt !== undefined) terminal.stdout.write(WITHDRAWN);
+      return undefined;
+    }
     const interrupted = INTERRUPT_KEYS.test(typed);
     // The drain stops at a Ctrl-C or Ctrl-D: it is the last character, and not typed text.
     const text = interrupted ? typed.slice(0, -1) : typed;
@@ -58,26 +70,32 @@ export function createTerminalApprover(terminal: ApprovalTerminal): Approver {
     return new Promise((resolve) => {
       const lines = createInterface({ input: terminal.stdin, output: terminal.stdout });
       let answer: string | undefined;
+      const withdraw = () => lines.close();
       lines.once('line', (line) => {
         answer = line;
         lines.close();
       });
       lines.once('SIGINT', () => lines.close());
       lines.once('close', () => {
-        if (answer === undefined) {
+        signal?.removeEventListener('abort', withdraw);
+        // The question was withdrawn, the input did not close: later questions are asked.
+        if (answer === undefined && signal?.aborted) terminal.stdout.write(WITHDRAWN);
+        else if (answer === undefined) {
           ended = true;
           terminal.stdout.write(CLOSED);
         }
         resolve(answer);
       });
+      signal?.addEventListener('abort', withdraw, { once: true });
       lines.setPrompt(prompt);
       // Already shown by the drain, with nothing after it: the cursor waits right after it.
       if (shownAt === undefined || late) lines.prompt();
     });
   };
-  return async (call, reason): Promise<ApprovalAnswer> => {
+  return async (call, reason, approval): Promise<ApprovalAnswer> => {
     const line = await readLine(
       `approve ${terminalLine(`${call.name}(${JSON.stringify(call.input)})? ${reason}`)} [y/N/later] `,
+      approval?.signal,
     );
     if (line === undefined) return 'defer';
     const answer = line.trim();

@@ -14,6 +14,8 @@ export interface DrainOptions {
   maxMs?: number;
   /** Shows the question while the input keeps arriving; gets what was dropped so far. */
   onLong?: (dropped: string) => void;
+  /** Ends the drain when it aborts (the question was withdrawn): the caller checks it after. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function discardTypeahead(
   input: TypeaheadInput,
   options: DrainOptions = {},
 ): Promise<string> {
-  const { quietMs = TYPEAHEAD_QUIET_MS, maxMs = TYPEAHEAD_MAX_MS, onLong } = options;
+  const { quietMs = TYPEAHEAD_QUIET_MS, maxMs = TYPEAHEAD_MAX_MS, onLong, signal } = options;
   let dropped = '';
   let arrived = false;
   // Chunks already buffered come in one go, before the drain's cleanup runs: once it is over,
@@ -105,9 +107,12 @@ export async function discardTypeahead(
     bound = setTimeout(whenLong, maxMs);
     input.on('data', drop);
     input.once('end', finish);
+    signal?.addEventListener('abort', finish, { once: true });
+    if (signal?.aborted) finish();
     input.resume();
     await finished;
   } finally {
+    signal?.removeEventListener('abort', finish);
     clearTimeout(quiet);
     clearTimeout(bound);
     clearImmediate(polled);
