@@ -119,6 +119,15 @@ const WriteClearedSchema = z
 /** One line of a write log: an outcome (no `kind`, as logs before intents were written), an intent, or a cleared intent. */
 const WriteLogEntrySchema = z.union([WriteRecordSchema, WriteIntentSchema, WriteClearedSchema]);
 
+/** A write of a paused batch that ran and did not take effect: the answer it was given. */
+const NotMadeAnswerSchema = z
+  .object({
+    tool: z.string(),
+    decision: z.enum(['failed', 'timeout', 'cancelled']),
+    content: z.string(),
+  })
+  .strict();
+
 const PendingApprovalSchema = z
   .object({
     /** The step whose tool calls wait; its assistant message is the last message. */
@@ -132,6 +141,8 @@ const PendingApprovalSchema = z
     answers: z.record(z.string(), z.boolean()),
     /** Its calls (by tool_use id) that reached the write log before it paused: their write keys. */
     made: z.record(z.string(), z.string().min(1)).optional(),
+    /** Its writes that ran and did not take effect, by tool_use id as redacted at rest. */
+    notMade: z.record(z.string(), NotMadeAnswerSchema).optional(),
   })
   .strict()
   .superRefine((pending, context) => {
@@ -146,6 +157,17 @@ const PendingApprovalSchema = z
         path: ['made', id],
         message:
           'is not the id of a paused call (in calls): a write made before the pause is one of them',
+      });
+    }
+    // Resume answers these without running them: each must be a call of the batch, of its tool.
+    for (const [id, answer] of Object.entries(pending.notMade ?? {})) {
+      const ofTool = (call: { id: string; name: string }) =>
+        call.name === answer.tool && (call.id === id || call.id === redactText(id));
+      if (pending.calls.some(ofTool)) continue;
+      context.addIssue({
+        code: 'custom',
+        path: ['notMade', id],
+        message: `is not the id of a paused call of that tool (${answer.tool}, in calls): a write that failed before the pause is one of them`,
       });
     }
   });

@@ -1,7 +1,7 @@
 import { redactText } from '../core/redact.js';
 import { keptAtRest, type WriteLog } from './idempotency.js';
 import type { ToolOutcome } from './pipeline.js';
-import type { PendingApproval } from './run-snapshot.js';
+import type { NotMadeAnswer, PendingApproval } from './run-snapshot.js';
 import type { ToolCall } from './types.js';
 
 /**
@@ -12,10 +12,14 @@ import type { ToolCall } from './types.js';
  * log still keeps each write from running twice (it is keyed by arguments, not by id). So do
  * calls whose id the redaction at rest changes (`call-4111111111111111`): a checkpoint masks
  * the ids in its calls (values) but not those in `made` (keys), which would then match none.
+ * A write that ran and did not take effect is kept with its answer (`notMade`), which resume
+ * gives again: the log would let it run again. Those are kept under the id as masked at rest,
+ * as a human's answers are, and trusted only where that masked id names one call; a failed
+ * write under a shared id runs again on resume (the model never saw its failure).
  */
 
 /** The batch's writes that may have run (made or started) before it paused: their write keys. */
-export function madeWrites(
+function madeWrites(
   calls: readonly ToolCall[],
   outcomes: readonly ToolOutcome[],
 ): Record<string, string> | undefined {
@@ -31,8 +35,19 @@ export function madeWrites(
   return made.length > 0 ? Object.fromEntries(made) : undefined;
 }
 
+/** What the pipeline that runs a paused batch again answers without running (pipeline options). */
+export function resumedBatch(pending: PendingApproval): {
+  madeBeforePause: Map<string, string>;
+  notMadeBeforePause: Map<string, NotMadeAnswer>;
+} {
+  return {
+    madeBeforePause: madeBeforePause(pending),
+    notMadeBeforePause: notMadeBeforePause(pending),
+  };
+}
+
 /** The write keys resume answers from the log, by tool_use id: only ids of one paused call. */
-export function madeBeforePause(pending: PendingApproval): Map<string, string> {
+function madeBeforePause(pending: PendingApproval): Map<string, string> {
   const single = singleIds(pending.calls.map(({ id }) => id));
   return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
 }
@@ -49,6 +64,60 @@ export function madeKeyOf(
   // Another tool's write under this id says nothing of this call: it passes its gates.
   const entry = writes?.get(key) ?? writes?.unresolved(key);
   return entry?.tool === tool ? key : undefined;
+}
+
+/**
+ * What a batch that pauses keeps of the writes it ran, for resume: those that may have written
+ * (`made`, answered from the write log) and those that did not take effect (`notMade`, answered
+ * with their failure, which the write log would not stop from running again). A cancelled
+ * resume adds what it ran to what the batch kept before (`earlier`).
+ */
+export function ranBeforePause(
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+  earlier?: Pick<PendingApproval, 'made' | 'notMade'>,
+): Pick<PendingApproval, 'made' | 'notMade'> {
+  const made = madeWrites(calls, outcomes);
+  const notMade = notMadeWrites(calls, outcomes);
+  return {
+    ...((earlier?.made || made) && { made: { ...earlier?.made, ...made } }),
+    ...((earlier?.notMade || notMade) && { notMade: { ...earlier?.notMade, ...notMade } }),
+  };
+}
+
+/**
+ * The batch's writes that ran and did not take effect: their answers, by tool_use id as the
+ * checkpoint keeps it (redacted, as its calls are), only for ids that name one call there.
+ */
+function notMadeWrites(
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+): Record<string, NotMadeAnswer> | undefined {
+  const single = singleIds(calls.map(({ id }) => redactText(id)));
+  const kept = outcomes.flatMap(({ record, result, notMade }) => {
+    const id = redactText(record.id);
+    const { decision } = record;
+    if (!notMade || !single.has(id)) return [];
+    if (decision !== 'failed' && decision !== 'timeout' && decision !== 'cancelled') return [];
+    return [[id, { tool: record.tool, decision, content: result.content }] as const];
+  });
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+/** The answers resume gives the batch's writes that did not take effect: ids of one paused call. */
+function notMadeBeforePause(pending: PendingApproval): Map<string, NotMadeAnswer> {
+  const single = singleIds(pending.calls.map(({ id }) => redactText(id)));
+  return new Map(Object.entries(pending.notMade ?? {}).filter(([id]) => single.has(id)));
+}
+
+/** The answer kept for a call that ran before the pause and did not take effect, when of this tool. */
+export function notMadeAnswerOf(
+  id: string,
+  tool: string,
+  notMade: ReadonlyMap<string, NotMadeAnswer> | undefined,
+): NotMadeAnswer | undefined {
+  const answer = notMade?.get(redactText(id));
+  return answer?.tool === tool ? answer : undefined;
 }
 
 /**

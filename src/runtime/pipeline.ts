@@ -4,10 +4,11 @@ import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
-import { madeKeyOf } from './paused-batch.js';
+import { madeKeyOf, notMadeAnswerOf } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
 import { checkPermission, HARNESS_FAULT, logged, runPostToolUse } from './pipeline-guards.js';
 import { runPreToolUse } from './pre-tool-use.js';
+import type { NotMadeAnswer } from './run-snapshot.js';
 import { inBatch } from './run-state-view.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
@@ -62,6 +63,12 @@ export interface ToolPipelineOptions {
    * approval again: a gate that now refuses or breaks would tell the model they did not run.
    */
   madeBeforePause?: ReadonlyMap<string, string>;
+  /**
+   * A paused batch run again: its writes that ran before the pause and did not take effect, by
+   * tool_use id as kept at rest. Each is given the answer it had, and is not run again: the model
+   * never saw that answer, and did not ask for a second attempt.
+   */
+  notMadeBeforePause?: ReadonlyMap<string, NotMadeAnswer>;
 }
 
 export interface ToolOutcome {
@@ -77,6 +84,11 @@ export interface ToolOutcome {
   fatal?: string;
   /** The key of the write this call made, started or was answered with from the write log. */
   writeKey?: string;
+  /**
+   * A write that ran and did not take effect: its intent was cleared, so the write log would let
+   * it run again. A batch that pauses keeps its answer for resume (`notMadeBeforePause`).
+   */
+  notMade?: true;
 }
 
 export interface ToolPipeline {
@@ -92,7 +104,7 @@ type Finish = (
   decision: Decision,
   content: string,
   isError: boolean,
-  extra?: { replayed?: boolean; deferred?: string; fatal?: string },
+  extra?: { replayed?: boolean; deferred?: string; fatal?: string; notMade?: true },
 ) => ToolOutcome;
 
 /**
@@ -129,6 +141,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         result: isError ? { ...result, is_error: true } : result,
         ...(extra.deferred !== undefined && { deferred: extra.deferred }),
         ...(extra.fatal !== undefined && { fatal: extra.fatal }),
+        ...(extra.notMade && { notMade: true as const }),
       };
     };
 
@@ -207,6 +220,10 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       if (!unresolved) return undefined;
       return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
     };
+
+    // It ran before the pause and did not take effect: the same answer, not a second attempt.
+    const kept = notMadeAnswerOf(call.id, tool.name, options.notMadeBeforePause);
+    if (kept) return finish(kept.decision, kept.content, true, { notMade: true });
 
     const madeKey = madeKeyOf(call.id, tool.name, options.madeBeforePause, options.writes);
     if (madeKey !== undefined) {
@@ -353,6 +370,7 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
           ...(cleared !== undefined && {
             fatal: `${tool.name} failed, and the write log could not record that write ${writeKey} did not take effect: ${cleared}; it is left with an unknown outcome for a human to resolve`,
           }),
+          ...(cleared === undefined && tool.effect === 'write' && { notMade: true }),
         });
       }
 

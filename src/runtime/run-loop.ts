@@ -12,10 +12,10 @@ import {
   answersOf,
   batchAnswers,
   keepAnswer,
-  madeBeforePause,
-  madeWrites,
+  ranBeforePause,
+  resumedBatch,
 } from './paused-batch.js';
-import { createToolPipeline, type ToolOutcome } from './pipeline.js';
+import { createToolPipeline, type ToolOutcome, type ToolPipelineOptions } from './pipeline.js';
 import { recordCalls as recordFinished } from './record-calls.js';
 import {
   type FinishedRun,
@@ -104,7 +104,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       if (typeof answer === 'boolean') keepAnswer(answers, call.id, answer);
       return answer;
     });
-  const pipelineFor = (approver: Approver | undefined, madeBeforePause?: Map<string, string>) =>
+  type Resumed = Pick<ToolPipelineOptions, 'madeBeforePause' | 'notMadeBeforePause'>;
+  const pipelineFor = (approver: Approver | undefined, resumed: Resumed = {}) =>
     createToolPipeline({
       tools: harness.tools,
       ...(harness.validate !== undefined && { validate: harness.validate }),
@@ -116,7 +117,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       ...(context.writes && { writes: context.writes }),
       ...(checkpoints && { canDefer: true }),
       ...(context.signal && { signal: context.signal }),
-      ...(madeBeforePause && { madeBeforePause }),
+      ...resumed,
     });
   const pipeline = pipelineFor(remembering(context.approver));
   const runState: RunState = {
@@ -238,14 +239,13 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
         ? []
         : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
     );
-    // Calls that may have written: run again on resume, they are answered from the write log.
-    const made = madeWrites(calls, outcomes);
+    // Writes that ran: run again on resume, they are answered from the log or with their failure.
     state.pending = {
       step: state.step,
       calls: [...calls],
       requests,
       answers: Object.fromEntries(answers),
-      ...(made && { made }),
+      ...ranBeforePause(calls, outcomes),
     };
     for (const request of requests) {
       trace?.write({
@@ -291,17 +291,16 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     const approver: Approver = async (call, reason, approval) =>
       decided(call.id) ?? (context.approver ? context.approver(call, reason, approval) : 'defer');
     answers = new Map(given);
-    const made = madeBeforePause(pending);
-    const outcomes = await runBatch(pending.calls, pipelineFor(remembering(approver), made));
+    const resumed = pipelineFor(remembering(approver), resumedBatch(pending));
+    const outcomes = await runBatch(pending.calls, resumed);
     if (!Array.isArray(outcomes)) return outcomes;
     if (context.signal?.aborted) {
       // The batch stays pending, with the human's answers: resume runs it again, and the writes
-      // it made meanwhile are answered from the write log.
-      const madeNow = madeWrites(pending.calls, outcomes);
+      // it ran meanwhile are answered from the write log or with their failure.
       state.pending = {
         ...pending,
         answers: Object.fromEntries(answers),
-        ...((pending.made || madeNow) && { made: { ...pending.made, ...madeNow } }),
+        ...ranBeforePause(pending.calls, outcomes, pending),
       };
       return cancelledDuringBatch();
     }

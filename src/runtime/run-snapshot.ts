@@ -2,7 +2,19 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 import type { HistorySummary } from './history-summary.js';
 import type { WriteRecord } from './idempotency.js';
-import type { RunMode, RunStats, RunStatus, ToolCall, ToolCallRecord } from './types.js';
+import type { Decision, RunMode, RunStats, RunStatus, ToolCall, ToolCallRecord } from './types.js';
+
+/**
+ * What a write of a paused batch was answered when it ran and did not take effect (it threw,
+ * or said so at its deadline or the run's cancellation): its intent was cleared, so the write
+ * log would let it run again. Resume gives the model this answer instead.
+ */
+export interface NotMadeAnswer {
+  tool: string;
+  decision: Extract<Decision, 'failed' | 'timeout' | 'cancelled'>;
+  /** The tool_result the model would have read (after PostToolUse hooks). */
+  content: string;
+}
 
 /** Calls of one step that wait for a human, with the answers given before the run paused. */
 export interface PendingApproval {
@@ -12,6 +24,8 @@ export interface PendingApproval {
   answers: Record<string, boolean>;
   /** Calls of the batch (by tool_use id) that reached the write log before the pause: their keys. */
   made?: Record<string, string> | undefined;
+  /** Writes of the batch that ran and did not take effect, by tool_use id as kept at rest. */
+  notMade?: Record<string, NotMadeAnswer> | undefined;
 }
 
 /** Everything the loop changes as it runs: what a checkpoint saves and a resume restores. */
