@@ -46,6 +46,7 @@ export {
   type ModelFailureKind,
   SecretLeakError,
   ToolTimeoutError,
+  WriteNotMadeError,
 } from './core/errors.js';
 export { redactText, redactValue } from './core/redact.js';
 // evals

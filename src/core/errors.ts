@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'fixture_secret'
   | 'model_api'
   | 'tool_timeout'
+  | 'write_not_made'
   | 'hook_timeout'
   | 'call_ended'
   | 'secret_leak'
@@ -83,6 +84,44 @@ export class ModelApiError extends HarnessError {
 export class ToolTimeoutError extends HarnessError {
   constructor(tool: string, timeoutMs: number) {
     super('tool_timeout', `${tool} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The brand of a WriteNotMadeError: the same symbol in every copy of this package. */
+const WRITE_NOT_MADE: unique symbol = Symbol.for('harness-evals.WriteNotMadeError');
+
+/**
+ * Thrown by a write tool to say that its write certainly did not take effect: it aborted before
+ * sending, or it checked with the downstream system. A write that fails once its signal aborted
+ * (its timeout, the run's cancellation) is otherwise left with an unknown outcome for a human;
+ * with this error its intent is cleared, and the model is told that it did not take effect.
+ * Only the error the tool throws counts, not one in the `cause` of another: whatever wrapped it
+ * may have failed after a write. Recognised across copies of the package (`isWriteNotMade`).
+ *
+ * @example
+ * execute: async ({ amount }, { signal }) => {
+ *   if (signal.aborted) throw new WriteNotMadeError('the charge was not sent');
+ *   return bank.charge(amount, { signal });
+ * }
+ */
+export class WriteNotMadeError extends HarnessError {
+  readonly [WRITE_NOT_MADE] = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('write_not_made', message, options);
+  }
+}
+
+/** A WriteNotMadeError of this copy of the package or of another (by its brand); never throws. */
+export function isWriteNotMade(thrown: unknown): boolean {
+  try {
+    return (
+      typeof thrown === 'object' &&
+      thrown !== null &&
+      (thrown as { [WRITE_NOT_MADE]?: unknown })[WRITE_NOT_MADE] === true
+    );
+  } catch {
+    // A Proxy may throw on any read: it is not proof that nothing was written.
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@ import { callClock } from '../core/call-clock.js';
 import { callSignal } from '../core/call-signal.js';
 import type { Clock } from '../core/clock.js';
 import { raceDeadline } from '../core/deadline.js';
-import { CallEndedError, errorMessage, ToolTimeoutError } from '../core/errors.js';
+import { CallEndedError, errorMessage, isWriteNotMade, ToolTimeoutError } from '../core/errors.js';
 import { withClock } from './run-state-view.js';
 import type { RunState, ToolDefinition } from './types.js';
 import type { LateOutcome } from './write-attempt.js';
@@ -15,9 +15,10 @@ export type Executed =
   | { kind: 'ok'; value: unknown }
   /**
    * `stopped`: it failed after its signal aborted (the run was cancelled): whatever its error,
-   * it may have been stopped mid-way, not have failed by itself.
+   * it may have been stopped mid-way, not have failed by itself. `notMade`: its error is a
+   * WriteNotMadeError, the tool's word that its write did not take effect.
    */
-  | { kind: 'failed'; message: string; stopped?: true }
+  | { kind: 'failed'; message: string; stopped?: true; notMade?: true }
   | { kind: 'timeout'; ms: number; late: LateOutcome }
   /** The run's signal had aborted: the tool was not called. */
   | { kind: 'not_run' };
@@ -71,6 +72,7 @@ export async function executeTool(
           kind: 'failed',
           message: errorMessage(error),
           ...(signal.aborted && { stopped: true as const }),
+          ...(isWriteNotMade(error) && { notMade: true as const }),
         };
       },
     );

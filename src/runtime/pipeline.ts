@@ -24,7 +24,7 @@ import type {
 } from './types.js';
 import { validateInput } from './validate.js';
 import {
-  stoppedWriteMessage,
+  stoppedWrite,
   timedOutMessage,
   unknownOutcomeMessage,
   writeAttempt,
@@ -351,13 +351,11 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
         const extra = await clearNotRun(tool.name, attempt, writeKey);
         return finish('cancelled', notRunMessage(tool.name), true, extra);
       }
+      // Its signal aborted after it started: it may have written first, unless it says not.
+      const stopped = attempt && (await stoppedWrite(tool.name, attempt, executed, writeKey));
+      if (stopped) return finish(stopped.decision, stopped.content, true, stopped);
       if (executed.kind === 'timeout') {
-        attempt?.settleLate(executed.late);
-        return finish('timeout', timedOutMessage(tool.name, executed.ms, !!attempt), true);
-      }
-      if (executed.kind === 'failed' && executed.stopped && attempt) {
-        // Its signal aborted after it started: it may have written first, the intent stays.
-        return finish('outcome_unknown', stoppedWriteMessage(tool.name), true);
+        return finish('timeout', timedOutMessage(tool.name, executed.ms, false), true);
       }
       if (executed.kind === 'failed') {
         const cleared = await logged(() => attempt?.failed());

@@ -17,7 +17,10 @@ export type Decision =
    * Also a write that failed after the run was cancelled: it may have written first.
    */
   | 'outcome_unknown'
-  /** The run was cancelled before the tool was called: it did not run. */
+  /**
+   * The run was cancelled before the tool was called: it did not run. Also a write the
+   * cancellation stopped that threw a WriteNotMadeError: it did not take effect.
+   */
   | 'cancelled';
 
 export type ToolEffect = 'read' | 'write';
