@@ -444,8 +444,9 @@ describe('createChatCompletion: the deadline on the whole call', () => {
 
   it('is retried like a dropped connection by the agent, with the deadline the context gives', async () => {
     api.script(stall, json(completion()));
+    // Long enough for the second, answered call on a loaded machine (it failed under load at 50 ms).
     const result = await createChatCompletionsAgent({ tools: [], maxRetries: 1 })(
-      testAgentContext({ fetch, baseURL: api.url, modelTimeoutMs: 50 }),
+      testAgentContext({ fetch, baseURL: api.url, modelTimeoutMs: 1000 }),
     );
     expect(result.answer).toBe('hello');
     expect(api.requests).toHaveLength(2);

@@ -56,7 +56,7 @@ describe('npm run trace', () => {
     expect(table.stdout).toContain('Tools (1 calls)');
     expect(table.stdout).toMatch(/│ r1\.jsonl\s+│ T1\s+│ upgraded │ done/);
     const markdown = await traceCli([dir, '--markdown']);
-    expect(markdown.stdout).toContain('| get_order | 1 | 3 | 3 | 0% | allow 1 |');
+    expect(markdown.stdout).toContain('| get\\_order | 1 | 3 | 3 | 0% | allow 1 |');
   });
 
   it('exits 2 with one line for a path that does not exist', async () => {
