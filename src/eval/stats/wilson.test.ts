@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalQuantile, twoSidedZ } from './interval.js';
-import { passKIntervals, wilsonInterval } from './wilson.js';
+import { passKIntervals, wilsonInterval, wilsonScore } from './wilson.js';
 
 // scipy.stats.binomtest(c, n).proportion_ci(0.95, method='wilson'); see reference/compute-reference.py
 const WILSON: Array<[n: number, c: number, lower: number, upper: number]> = [
@@ -28,6 +28,22 @@ describe('wilsonInterval', () => {
   it('refuses impossible counts', () => {
     expect(() => wilsonInterval(3, 4)).toThrow(/c <= n/);
     expect(() => wilsonInterval(2.5, 1)).toThrow(RangeError);
+  });
+});
+
+describe('wilsonScore', () => {
+  it('is wilsonInterval at whole counts and narrows as the effective n grows', () => {
+    expect(wilsonScore(2 / 3, 3)).toEqual(wilsonInterval(3, 2));
+    expect(wilsonScore(0, 9)).toEqual(wilsonInterval(9, 0));
+    const between = wilsonScore(0.5, 11.7);
+    expect(between.lower).toBeGreaterThan(wilsonInterval(10, 5)!.lower);
+    expect(between.lower).toBeLessThan(wilsonInterval(12, 6)!.lower);
+  });
+
+  it('refuses a rate outside [0, 1] or no trials', () => {
+    expect(() => wilsonScore(1.2, 3)).toThrow(/0 <= rate <= 1 and n > 0, got rate=1.2 n=3/);
+    expect(() => wilsonScore(0.5, 0)).toThrow(RangeError);
+    expect(() => wilsonScore(Number.NaN, 3)).toThrow(RangeError);
   });
 });
 
