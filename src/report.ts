@@ -20,5 +20,7 @@ export {
 } from './eval/stats/difference.js';
 export { type DropTest, testDrop } from './eval/stats/drop-test.js';
 export type { Interval } from './eval/stats/interval.js';
+export { pooledRate, suitePassKIntervals } from './eval/stats/suite-interval.js';
+export type { PassCounts } from './eval/stats/two-level-bootstrap.js';
 export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
 export type { Floor, TrialRecord } from './eval/trial-record.js';

@@ -1,8 +1,9 @@
 import { mean } from '../metrics.js';
-import { bootstrapMean } from '../stats/bootstrap.js';
 import { pairedDifference, rateDifference } from '../stats/difference.js';
 import { CONFIDENCE, type Interval } from '../stats/interval.js';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../stats/random.js';
+import { suitePassKIntervals } from '../stats/suite-interval.js';
+import type { PassCounts } from '../stats/two-level-bootstrap.js';
 import { passKIntervals, wilsonInterval } from '../stats/wilson.js';
 import type { RateIntervals, Statistics, SuiteDelta, TaskSummary } from './report-schema.js';
 
@@ -14,9 +15,10 @@ export const STATISTICS: Statistics = {
     passK:
       'pass^k and pass@k: the Wilson ends of the per-trial rate p mapped through p^k and 1-(1-p)^k, widened to hold the unbiased estimate',
     suite:
-      'percentile bootstrap over the tasks of the suite (seeded; at least 2 tasks): how much tasks differ, not the trials within one',
+      'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
     taskDelta: "Newcombe's hybrid score interval for a difference of two rates (method 10)",
-    suiteDelta: 'percentile bootstrap over tasks of the paired per-task difference (seeded)',
+    suiteDelta:
+      "the wider of a two-level percentile bootstrap of the paired per-task difference (tasks, then each variant's trials within each drawn task; seeded) and Newcombe's interval of the two pooled suite rates",
     dropTest:
       'one-sided Fisher exact test on pass@1 counts against the reference; used when cassettes differ',
   },
@@ -37,24 +39,28 @@ export function taskIntervals(n: number, passed: number, maxK: number): RateInte
   return { passAt1: orNull(wilsonInterval(n, passed)), passAtK, passHatK };
 }
 
-/** Bootstrap intervals of the suite means; at k only when every task has a value (like the mean). */
+/**
+ * Intervals of the suite means over tasks (see suitePassKIntervals): at k only when every task
+ * reached k (like the mean), and none below MIN_TASKS_FOR_BOOTSTRAP tasks.
+ */
 export function suiteIntervals(tasks: readonly TaskSummary[]): RateIntervals {
-  const over = (values: ReadonlyArray<number | null>) =>
-    values.includes(null) || values.length < MIN_TASKS_FOR_BOOTSTRAP
-      ? null
-      : orNull(bootstrapMean(values as number[]));
-  const byK = (pick: (task: TaskSummary) => Record<string, number | null>) => {
-    const keys = [...new Set(tasks.flatMap((task) => Object.keys(pick(task))))];
-    const intervals: Record<string, Interval | null> = {};
-    for (const key of keys.sort((a, b) => Number(a) - Number(b))) {
-      intervals[key] = over(tasks.map((task) => pick(task)[key] ?? null));
-    }
-    return intervals;
-  };
+  const keys = [...new Set(tasks.flatMap((task) => Object.keys(task.passAtK)))].sort(
+    (a, b) => Number(a) - Number(b),
+  );
+  // Where the suite mean is null (a task without a value), so is its interval.
+  const everyTask = (value: (task: TaskSummary) => number | null | undefined) =>
+    tasks.length >= MIN_TASKS_FOR_BOOTSTRAP && tasks.every((task) => value(task) != null);
+  const ks = [...new Set([1, ...keys.map(Number)])].filter((k) =>
+    everyTask((task) => (k === 1 ? task.passAt1 : task.passAtK[String(k)])),
+  );
+  const byK = suitePassKIntervals(tasks, ks);
+  const at = (k: number) => byK[ks.indexOf(k)];
+  const pick = (metric: 'passAtK' | 'passHatK') =>
+    Object.fromEntries(keys.map((key) => [key, at(Number(key))?.[metric] ?? null]));
   return {
-    passAt1: over(tasks.map((task) => task.passAt1)),
-    passAtK: byK((task) => task.passAtK),
-    passHatK: byK((task) => task.passHatK),
+    passAt1: at(1)?.passAtK ?? null,
+    passAtK: pick('passAtK'),
+    passHatK: pick('passHatK'),
   };
 }
 
@@ -70,20 +76,25 @@ export function taskDeltaInterval(
   };
 }
 
-/** A bootstrap over fewer tasks than this says nothing: one task resamples to itself. */
+/**
+ * A suite interval over fewer tasks than this says nothing about how tasks differ: one task
+ * resamples to itself, and its own interval is already in the task table.
+ */
 export const MIN_TASKS_FOR_BOOTSTRAP = 2;
 
 /** Suite pass@1 of `other` minus `reference`, paired by task over tasks both counted. */
 export function suiteDelta(
   against: string,
-  pairs: ReadonlyArray<readonly [number, number]>,
+  pairs: ReadonlyArray<readonly [before: PassCounts, after: PassCounts]>,
 ): SuiteDelta {
   const difference = pairs.length >= MIN_TASKS_FOR_BOOTSTRAP ? pairedDifference(pairs) : undefined;
-  const value = mean(pairs.map(([before, after]) => after - before)) ?? null;
+  const value = mean(
+    pairs.map(([before, after]) => after.passed / after.n - before.passed / before.n),
+  );
   return {
     against,
     tasks: pairs.length,
-    passAt1: value,
+    passAt1: value ?? null,
     passAt1Interval: difference?.interval ?? null,
     distinguishable: difference?.distinguishable ?? null,
   };

@@ -84,10 +84,10 @@ describe('renderMarkdown', () => {
       '| T1 | baseline | 2,000 | 200 | 500 | 0 | 4.0 | 3.0 | 0.7 | 0.0 | 300 | 500 | 20 |',
     );
     expect(markdown).toContain(
-      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [1.00, 1.00] | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
+      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [0.56, 1.00] | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
     );
     expect(markdown).toMatch(
-      /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \\\[\+0\.67, \+1\.00\\\], distinguishable/,
+      /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \\\[\+0\.21, \+1\.00\\\], distinguishable/,
     );
   });
 

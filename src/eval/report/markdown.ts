@@ -177,7 +177,7 @@ function summarySection(model: ReportModel): string {
   return [
     '## Suite summary',
     '',
-    'Means over tasks (intervals: bootstrap over tasks); a task with no counted trial is left out and named.',
+    'Means over tasks (intervals: bootstrap over tasks and the trials within each); a task with no counted trial is left out and named.',
     '',
     table(head, rows, 'llrrrrrr'),
     ...(deltas.length > 0 ? ['', ...deltas] : []),

@@ -102,7 +102,7 @@ export const VariantSummarySchema = z
     passAt1: RateSchema.nullable(),
     passAtK: RateByKSchema,
     passHatK: RateByKSchema,
-    /** Bootstrap over the tasks of the suite. */
+    /** Two-level bootstrap over the tasks and their trials, never narrower than the pooled trials allow. */
     intervals: RateIntervalsSchema,
     tokens: TokensSchema,
     steps: MeanSchema,

@@ -1,4 +1,5 @@
 import { mean } from '../metrics.js';
+import type { PassCounts } from '../stats/two-level-bootstrap.js';
 import { suiteDelta, suiteIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import type { TaskSummary, VariantSummary } from './report-schema.js';
@@ -78,17 +79,17 @@ function withSuiteDeltas(
     if (variants.length !== 2) return summary;
     const reference = deltaReference(variants);
     if (reference === summary) return summary;
-    const rate = (task: string, variant: string) =>
+    const counted = (task: string, variant: string) =>
       tasks.find(
         (row) =>
           row.suite === summary.suite && row.task === task && row.variant === variant && row.n > 0,
-      )?.passAt1 ?? null;
-    const pairs: Array<[number, number]> = [];
+      );
+    const pairs: Array<[PassCounts, PassCounts]> = [];
     for (const task of new Set(
       tasks.filter((row) => row.suite === summary.suite).map((row) => row.task),
     )) {
-      const [before, after] = [rate(task, reference.variant), rate(task, summary.variant)];
-      if (before !== null && after !== null) pairs.push([before, after]);
+      const [before, after] = [counted(task, reference.variant), counted(task, summary.variant)];
+      if (before && after) pairs.push([before, after]);
     }
     return { ...summary, delta: suiteDelta(reference.variant, pairs) };
   });

@@ -20,7 +20,7 @@ export function quantile(sorted: readonly number[], q: number): number {
  * Percentile bootstrap interval of the mean of `values` (resampled with replacement).
  * Deterministic for a given seed. Undefined for no values.
  *
- * @example bootstrapMean([1, 0.67, 1, 0.33]) // suite pass@1 over four tasks
+ * @example bootstrapMean([1, 0.67, 1, 0.33]) // the mean of four values (suites use suitePassKIntervals)
  */
 export function bootstrapMean(
   values: readonly number[],

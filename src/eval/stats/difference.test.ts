@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bootstrapMean, quantile } from './bootstrap.js';
 import { pairedDifference, rateDifference } from './difference.js';
 import { seededRandom } from './random.js';
+import { wilsonInterval } from './wilson.js';
 
 // Newcombe (1998) method 10 written out over scipy's Wilson ends; see reference/compute-reference.py
 const NEWCOMBE: Array<[number, number, number, number, number, number, number]> = [
@@ -31,21 +32,23 @@ describe('rateDifference (unpaired)', () => {
   });
 });
 
-describe('pairedDifference (bootstrap over pairs)', () => {
-  // Same mulberry32 stream in Python, numpy percentile; see reference/compute-reference.py
-  const pairs: Array<[number, number]> = [
-    [0, 1],
-    [1, 1],
-    [0, 1],
-    [1 / 3, 1],
-    [0, 2 / 3],
-    [2 / 3, 1],
-  ];
+describe('pairedDifference (two-level bootstrap over tasks and their trials)', () => {
+  const counts = (n: number, passed: number) => ({ n, passed });
+  // See reference/compute-reference.py: the same mulberry32 stream, scipy's binomial CDF
+  const pairs = [
+    [counts(3, 0), counts(3, 3)],
+    [counts(3, 3), counts(3, 3)],
+    [counts(3, 0), counts(3, 3)],
+    [counts(3, 1), counts(3, 3)],
+    [counts(3, 0), counts(3, 2)],
+    [counts(3, 2), counts(3, 3)],
+  ] as const;
 
-  it('matches the reference bootstrap for seed 7', () => {
+  it('matches the reference two-level bootstrap for seed 7', () => {
     const difference = pairedDifference(pairs, { seed: 7, resamples: 2000 });
     expect(difference?.value).toBeCloseTo(0.6111111111, 8);
-    expect(difference?.interval.lower).toBeCloseTo(0.3333333333, 8);
+    // wider than the pooled floor [0.3056, 0.7877] here, so the bootstrap's ends show
+    expect(difference?.interval.lower).toBeCloseTo(0.2777777778, 8);
     expect(difference?.interval.upper).toBeCloseTo(0.8888888889, 8);
     expect(difference?.distinguishable).toBe(true);
   });
@@ -53,21 +56,64 @@ describe('pairedDifference (bootstrap over pairs)', () => {
   it('is deterministic for a seed and moves with another seed', () => {
     const first = pairedDifference(pairs, { seed: 7 });
     expect(pairedDifference(pairs, { seed: 7 })).toEqual(first);
+    const finer = [
+      [counts(7, 2), counts(9, 6)],
+      [counts(5, 1), counts(8, 8)],
+      [counts(10, 3), counts(6, 4)],
+    ] as const;
+    expect(pairedDifference(finer, { seed: 1 })).not.toEqual(pairedDifference(finer, { seed: 2 }));
     const values = [0.1, 0.9, 0.4, 0.3, 0.75, 0.2, 0.55];
     expect(bootstrapMean(values, { seed: 1 })).not.toEqual(bootstrapMean(values, { seed: 2 }));
   });
 
-  it('collapses to the point when every pair moved by the same amount', () => {
+  it('does not call 1/3 -> 2/3 on two tasks distinguishable: it holds rateDifference(6, 2, 6, 4)', () => {
     const difference = pairedDifference([
-      [0.5, 0.5],
-      [1, 1],
+      [counts(3, 1), counts(3, 2)],
+      [counts(3, 1), counts(3, 2)],
     ]);
-    expect(difference).toEqual({
-      value: 0,
-      interval: { lower: 0, upper: 0 },
-      distinguishable: false,
-    });
+    const pooled = rateDifference(6, 2, 6, 4)!;
+    expect(difference?.value).toBeCloseTo(1 / 3, 12);
+    expect(difference?.distinguishable).toBe(false);
+    expect(difference?.interval.lower).toBeLessThanOrEqual(pooled.interval.lower);
+    expect(difference?.interval.upper).toBeGreaterThanOrEqual(pooled.interval.upper);
+  });
+
+  it('gives 0/1 -> 1/1 on two tasks the pooled 0/2 -> 2/2 interval, not [1, 1]', () => {
+    const difference = pairedDifference([
+      [counts(1, 0), counts(1, 1)],
+      [counts(1, 0), counts(1, 1)],
+    ]);
+    expect(difference?.interval.lower).toBeCloseTo(rateDifference(2, 0, 2, 2)!.interval.lower, 12);
+    expect(difference?.interval.upper).toBe(1);
+  });
+
+  it('keeps the interval of pairs that all moved alike: no change is not a certain 0', () => {
+    const difference = pairedDifference([
+      [counts(3, 3), counts(3, 3)],
+      [counts(3, 3), counts(3, 3)],
+    ]);
+    expect(difference?.value).toBe(0);
+    // Newcombe of 6/6 -> 6/6: either rate may be as low as 0.61
+    expect(difference?.interval.lower).toBeCloseTo(-(1 - wilsonInterval(6, 6)!.lower), 12);
+    expect(difference?.interval.upper).toBeCloseTo(1 - wilsonInterval(6, 6)!.lower, 12);
+    expect(difference?.distinguishable).toBe(false);
     expect(pairedDifference([])).toBeUndefined();
+  });
+
+  it('refuses counts no task can have, naming the task', () => {
+    expect(() => pairedDifference([[counts(3, 1), counts(0, 0)]])).toThrow(
+      /task 1 needs whole numbers 0 <= passed <= n with n >= 1, got passed=0 n=0/,
+    );
+    expect(() => pairedDifference([[counts(3, 4), counts(3, 1)]])).toThrow(RangeError);
+  });
+});
+
+describe('bootstrapMean', () => {
+  it('matches the reference bootstrap over values for seed 7', () => {
+    const differences = [1, 0, 1, 2 / 3, 2 / 3, 1 / 3];
+    const interval = bootstrapMean(differences, { seed: 7, resamples: 2000 });
+    expect(interval?.lower).toBeCloseTo(0.3333333333, 8);
+    expect(interval?.upper).toBeCloseTo(0.8888888889, 8);
   });
 });
 

@@ -23,7 +23,8 @@ export function dropPValue(
 }
 
 const logFactorials: number[] = [0];
-function logFactorial(n: number): number {
+/** ln(n!), memoised: the hypergeometric here and the binomial of the two-level bootstrap. */
+export function logFactorial(n: number): number {
   for (let i = logFactorials.length; i <= n; i++)
     logFactorials[i] = logFactorials[i - 1]! + Math.log(i);
   return logFactorials[n]!;

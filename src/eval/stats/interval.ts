@@ -43,3 +43,8 @@ export function twoSidedZ(confidence: number = CONFIDENCE): number {
   }
   return normalQuantile(1 - (1 - confidence) / 2);
 }
+
+/** The smallest interval holding both: the wider reading wins at each end. */
+export function hull(first: Interval, second: Interval): Interval {
+  return { lower: Math.min(first.lower, second.lower), upper: Math.max(first.upper, second.upper) };
+}

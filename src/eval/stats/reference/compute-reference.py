@@ -3,11 +3,12 @@
 Run: python3 src/eval/stats/reference/compute-reference.py
 Wilson and Clopper-Pearson come from scipy.stats.binomtest, the one-sided drop test from
 scipy.stats.fisher_exact, Newcombe's method 10 is written out from his 1998 paper, and the
-bootstrap replays the same mulberry32 stream with numpy's linear percentile.
+bootstraps replay the same mulberry32 stream with numpy's linear percentile (the two-level one
+redraws a task's passes through scipy.stats.binom's CDF).
 """
 import math
 import numpy as np
-from scipy.stats import binomtest, fisher_exact
+from scipy.stats import binom, binomtest, fisher_exact
 
 def wilson(n, c):
     ci = binomtest(c, n).proportion_ci(confidence_level=0.95, method="wilson")
@@ -80,3 +81,51 @@ diffs = [a - b for b, a in pairs]
 low, high = bootstrap_mean(diffs, 7, 2000)
 print(f"  mean {sum(diffs) / len(diffs):.10f} [{low:.10f}, {high:.10f}]")
 print("mulberry32(1) first three:", [f"{x:.10f}" for x in (lambda r: [r(), r(), r()])(mulberry32(1))])
+
+
+def wilson_score(rate, n, z=1.959963984540054):
+    """Wilson written out, for an effective n that need not be whole."""
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = (z / (1 + z * z / n)) * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n))
+    return (0.0 if rate == 0 else max(0.0, centre - half), 1.0 if rate == 1 else min(1.0, centre + half))
+
+print("wilson written out agrees with scipy:", all(
+    abs(a - b) < 1e-12 for n, c in [(3, 0), (3, 2), (30, 27), (9, 0)]
+    for a, b in zip(wilson_score(c / n, n), wilson(n, c))))
+
+def pooled(counts):
+    rate = sum(c / n for n, c in counts) / len(counts)
+    return rate, len(counts) ** 2 / sum(1 / n for n, _ in counts)
+
+def two_level(tasks, scores, seed, resamples):
+    """tasks: per task a list of arms (n, c); scores(arm index, n, c) -> value added."""
+    rnd = mulberry32(seed)
+    cdfs = [[np.append(binom.cdf(np.arange(n), n, c / n), 1.0) for n, c in arms] for arms in tasks]
+    means = []
+    for _ in range(resamples):
+        total = 0.0
+        for _ in range(len(tasks)):
+            t = int(math.floor(rnd() * len(tasks)))
+            for a, (n, _c) in enumerate(tasks[t]):
+                drawn = int(np.searchsorted(cdfs[t][a], rnd(), side="right"))
+                total += scores(a, n, drawn)
+        means.append(total / len(tasks))
+    return np.percentile(means, 2.5), np.percentile(means, 97.5)
+
+print("paired two-level bootstrap, after - before, seed 7, 2000 resamples, and the pooled floor")
+count_pairs = [((3, 0), (3, 3)), ((3, 3), (3, 3)), ((3, 0), (3, 3)), ((3, 1), (3, 3)),
+               ((3, 0), (3, 2)), ((3, 2), (3, 3))]
+low, high = two_level([list(p) for p in count_pairs],
+                      lambda a, n, c: (c / n) if a == 1 else -(c / n), 7, 2000)
+(rb, nb), (ra, na) = pooled([b for b, _ in count_pairs]), pooled([a for _, a in count_pairs])
+lb, ub = wilson_score(rb, nb)
+la, ua = wilson_score(ra, na)
+d = ra - rb
+floor = (max(-1, d - math.sqrt((ra - la) ** 2 + (ub - rb) ** 2)), min(1, d + math.sqrt((ua - ra) ** 2 + (rb - lb) ** 2)))
+print(f"  mean {d:.10f} bootstrap [{low:.10f}, {high:.10f}] floor [{floor[0]:.10f}, {floor[1]:.10f}]")
+
+print("suite pass@1 two-level bootstrap, seed 7, 2000 resamples, and the pooled floor (unequal n)")
+suite = [(3, 1), (3, 3), (2, 0), (5, 4)]
+low, high = two_level([[t] for t in suite], lambda a, n, c: c / n, 7, 2000)
+rate, n_eff = pooled(suite)
+print(f"  mean {rate:.10f} n_eff {n_eff:.10f} bootstrap [{low:.10f}, {high:.10f}] floor {tuple(round(x, 10) for x in wilson_score(rate, n_eff))}")
