@@ -127,6 +127,25 @@ describe('agent adapters through record and replay', () => {
         .split('\n')
         .map((line) => JSON.parse(line).type);
       expect(trace).toEqual(['run_start', 'tool_call', 'run_end']);
+      // The transcript the worker hands the HTML report, decoded from the replayed cassette.
+      const { transcript } = replayed;
+      expect([transcript?.system, transcript?.user]).toEqual([
+        'You report the weather.',
+        'What is the weather in Oslo?',
+      ]);
+      const toolBlocks = transcript?.turns.flatMap((turn) =>
+        turn.blocks.filter((block) => block.kind === 'tool'),
+      );
+      expect(toolBlocks).toMatchObject([
+        {
+          call: {
+            name: 'get_weather',
+            input: '{\n  "city": "Oslo"\n}',
+            result: 'Oslo: 4 °C, rain',
+          },
+        },
+      ]);
+      expect(transcript?.finalAnswer).toBe('It is 4 °C and raining in Oslo.');
 
       const changed = taskFor(id, provider, build('You report the weather, briefly.'));
       const stale = await runTrial({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
+import { streamedWeatherCassette, weatherCassette } from './test-chat-cassettes.js';
 import { makeRecord } from './test-records.js';
 import { decodeTranscript } from './transcript.js';
 
@@ -84,5 +85,31 @@ describe('renderHtml', () => {
   it('keeps rates as numbers: a long decimal is not taken for a card number', async () => {
     const { html } = await render();
     expect(embeddedData(html).model.scores.rows[0].passAt1).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('embeds the transcript of a Chat Completions trial, JSON or streamed', () => {
+    const records = [1, 2].map((trial) => makeRecord({ suite: 'weather', task: 'W1', trial }));
+    const report = buildReport({
+      records,
+      trials: 2,
+      floors: [],
+      generatedAt: '2026-01-09T10:00:00Z',
+    });
+    const html = renderHtml(
+      report,
+      [weatherCassette(), streamedWeatherCassette()].map((cassette, index) => ({
+        record: records[index]!,
+        transcript: { transcript: decodeTranscript(cassette) },
+      })),
+    );
+    for (const { transcript } of embeddedData(html).details) {
+      expect(transcript.system).toBe('You report the weather.');
+      expect(transcript.user).toBe('What is the weather in Oslo?');
+      expect(transcript.turns[0].blocks[0].call).toMatchObject({
+        name: 'get_weather',
+        result: 'Oslo: 4 °C, rain',
+      });
+      expect(transcript.finalAnswer).toBe('It is 4 °C and raining in Oslo.');
+    }
   });
 });

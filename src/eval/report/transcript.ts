@@ -5,54 +5,23 @@ import {
   type SseEvent,
 } from '../../replay/cassette.js';
 import type { TraceEvent } from '../../runtime/trace.js';
+import { decodeChatTranscript, isChatCompletionsExchange } from './chat-transcript.js';
+import {
+  type Block,
+  finalAnswerOf,
+  type Transcript,
+  type TranscriptBlock,
+  type TranscriptToolCall,
+  type TranscriptTurn,
+  textOf,
+} from './transcript-model.js';
 
-/** One tool call as the model asked for it and as the harness answered it. */
-export interface TranscriptToolCall {
-  name: string;
-  /** The input as JSON text. */
-  input: string;
-  /** The harness's decision label from the trace (allow, deny, timeout, ...), when traced. */
-  decision?: string;
-  ms?: number;
-  /** The tool_result text exactly as the model saw it (truncation and timeout notices included). */
-  result?: string;
-  isError?: boolean;
-}
-
-export type TranscriptBlock =
-  | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string }
-  | { kind: 'tool'; call: TranscriptToolCall };
-
-/** One model call: what the assistant said and did, with its tokens and recorded latency. */
-export interface TranscriptTurn {
-  step: number;
-  stopReason: string | null;
-  blocks: TranscriptBlock[];
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
-  latencyMs: number;
-  /** An error response (status and message) instead of a message. */
-  error?: string;
-}
-
-/** A trial's conversation, decoded from its cassette (plus decisions and timings from its trace). */
-export interface Transcript {
-  system: string;
-  user: string;
-  turns: TranscriptTurn[];
-  finalAnswer: string;
-}
-
-type Block = Record<string, unknown>;
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block: Block) => (typeof block.text === 'string' ? block.text : ''))
-    .filter((text) => text !== '')
-    .join('\n');
-}
+export type {
+  Transcript,
+  TranscriptBlock,
+  TranscriptToolCall,
+  TranscriptTurn,
+} from './transcript-model.js';
 
 /** The message a streamed response adds up to: content blocks and usage. */
 function assembleStream(events: readonly SseEvent[]): Block {
@@ -144,6 +113,10 @@ export function decodeTranscript(
   const exchanges = cassette.exchanges.filter((exchange) =>
     exchange.request.path.startsWith('/v1/messages'),
   );
+  // An agent on Chat Completions (createChatCompletionsAgent, provider: 'openai').
+  if (exchanges.length === 0 && cassette.exchanges.some(isChatCompletionsExchange)) {
+    return decodeChatTranscript(cassette.exchanges.filter(isChatCompletionsExchange));
+  }
   const first = (exchanges[0]?.request.body ?? {}) as Block;
   const firstMessage = Array.isArray(first.messages)
     ? (first.messages[0] as Block | undefined)
@@ -191,13 +164,10 @@ export function decodeTranscript(
       ...(error && { error }),
     };
   });
-  const last = turns.at(-1);
   return {
     system: textOf(first.system),
     user: textOf(firstMessage?.content),
     turns,
-    finalAnswer: (last?.blocks ?? [])
-      .flatMap((block) => (block.kind === 'text' ? [block.text] : []))
-      .join('\n'),
+    finalAnswer: finalAnswerOf(turns),
   };
 }

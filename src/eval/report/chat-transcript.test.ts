@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ANSWER,
+  chatAnswer,
+  chatCassette,
+  chatChunk,
+  chatExchange,
+  SYSTEM,
+  streamedWeatherCassette,
+  USER,
+  WEATHER_CALL,
+  weatherCassette,
+} from './test-chat-cassettes.js';
+import { decodeTranscript, type Transcript } from './transcript.js';
+
+const calls = (transcript: Transcript) =>
+  transcript.turns.flatMap((turn) =>
+    turn.blocks.flatMap((block) => (block.kind === 'tool' ? [block.call] : [])),
+  );
+
+const DONE = '[DONE]';
+
+describe('decodeTranscript of a Chat Completions cassette', () => {
+  it('rebuilds the conversation from JSON answers: system, user, tool call and result, answer', () => {
+    const transcript = decodeTranscript(weatherCassette());
+    expect(transcript.system).toBe('You report the weather.');
+    expect(transcript.user).toBe('What is the weather in Oslo?');
+    expect(transcript.turns).toEqual([
+      {
+        step: 1,
+        stopReason: 'tool_calls',
+        blocks: [
+          {
+            kind: 'tool',
+            call: {
+              name: 'get_weather',
+              input: '{\n  "city": "Oslo"\n}',
+              result: 'Oslo: 4 °C, rain',
+            },
+          },
+        ],
+        // prompt_tokens include the cached ones: they count as cache reads, as in the token tables.
+        tokens: { input: 67, output: 12, cacheRead: 20, cacheWrite: 0 },
+        latencyMs: 181,
+      },
+      {
+        step: 2,
+        stopReason: 'stop',
+        blocks: [{ kind: 'text', text: ANSWER }],
+        tokens: { input: 50, output: 10, cacheRead: 0, cacheWrite: 0 },
+        latencyMs: 100,
+      },
+    ]);
+    expect(transcript.finalAnswer).toBe(ANSWER);
+  });
+
+  it('assembles streamed answers: content and tool-call deltas, usage from the last chunk', () => {
+    const transcript = decodeTranscript(streamedWeatherCassette());
+    expect(transcript.system).toBe('You report the weather.');
+    expect(transcript.user).toBe('What is the weather in Oslo?');
+    expect(calls(transcript)).toEqual([
+      { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+    ]);
+    expect(transcript.turns.map((turn) => turn.stopReason)).toEqual(['tool_calls', 'stop']);
+    expect(transcript.turns[0]?.tokens).toEqual({
+      input: 87,
+      output: 12,
+      cacheRead: 0,
+      cacheWrite: 0,
+    });
+    expect(transcript.finalAnswer).toBe(ANSWER);
+  });
+
+  it('gives a call sent without an id the id the adapter gave it, so its result is found', () => {
+    const idless = { ...WEATHER_CALL, id: undefined };
+    const called = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ ...WEATHER_CALL, id: 'call_0' }],
+    };
+    const result = { role: 'tool', tool_call_id: 'call_0', content: 'Oslo: 4 °C, rain' };
+    for (const answer of [
+      chatAnswer({ content: null, tool_calls: [idless] }, 'tool_calls'),
+      [
+        chatChunk({ tool_calls: [{ index: 0, function: WEATHER_CALL.function }] }, 'tool_calls'),
+        DONE,
+      ],
+    ]) {
+      const transcript = decodeTranscript(
+        chatCassette([
+          chatExchange([SYSTEM, USER], answer),
+          chatExchange([SYSTEM, USER, called, result], chatAnswer({ content: ANSWER })),
+        ]),
+      );
+      expect(calls(transcript)).toEqual([
+        { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+      ]);
+    }
+  });
+
+  it('shows arguments that are not JSON as the text the model sent', () => {
+    const cut = { ...WEATHER_CALL, function: { name: 'get_weather', arguments: '{"city": "Os' } };
+    for (const answer of [
+      chatAnswer({ content: null, tool_calls: [cut] }, 'length'),
+      [chatChunk({ tool_calls: [{ index: 0, ...cut }] }, 'length'), DONE],
+    ]) {
+      const transcript = decodeTranscript(chatCassette([chatExchange([USER], answer)]));
+      expect(calls(transcript)).toEqual([{ name: 'get_weather', input: '{"city": "Os' }]);
+      expect(transcript.turns[0]?.stopReason).toBe('length');
+    }
+  });
+
+  it('reads system and user text sent as content parts, under a prefixed path', () => {
+    const cassette = chatCassette([
+      chatExchange(
+        [
+          { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+          { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+        ],
+        chatAnswer({ content: 'Rain.' }),
+      ),
+    ]);
+    const [exchange] = cassette.exchanges;
+    if (exchange) exchange.request.path = '/v1/chat/completions';
+    const transcript = decodeTranscript(cassette);
+    expect([transcript.system, transcript.user, transcript.finalAnswer]).toEqual([
+      'Be brief.',
+      'Weather?',
+      'Rain.',
+    ]);
+  });
+
+  it('names a hostile tool-call index in the turn instead of building an array for it', () => {
+    for (const index of [1e9, 2 ** 32, 5, -1, 1.5, '__proto__', 'length']) {
+      const transcript = decodeTranscript(
+        chatCassette([
+          chatExchange(
+            [USER],
+            [
+              chatChunk({ tool_calls: [{ index, function: WEATHER_CALL.function }] }, 'tool_calls'),
+              DONE,
+            ],
+          ),
+        ]),
+      );
+      expect(transcript.turns).toHaveLength(1);
+      expect(transcript.turns[0]?.blocks).toEqual([]);
+      expect(transcript.turns[0]?.error).toMatch(
+        /tool_calls\[0\]\.index is .*, not the index of a tool call/,
+      );
+    }
+  });
+
+  it('keeps the trial readable when a hand-edited answer is not a chat completion', () => {
+    const answers: Array<[unknown, RegExp]> = [
+      [null, /not a chat completion: the body is null/],
+      ['<html>bad gateway</html>', /not a chat completion: the body is text/],
+      [{ choices: 'x' }, /choices is a string, not an array/],
+      [chatAnswer({ content: 42 }), /choices\[0\]\.message\.content is 42/],
+      [chatAnswer({ content: null, tool_calls: [{ id: 'c' }] }), /function is missing/],
+      [[chatChunk({ content: 'half' })], /the stream ended before data: \[DONE\]/],
+      [['not json'], /data chunk 1 is not JSON/],
+      [
+        [{ error: { message: 'overloaded', type: 'server_error' } }],
+        /the stream sent an error \(server_error\): overloaded/,
+      ],
+    ];
+    for (const [answer, reason] of answers) {
+      const transcript = decodeTranscript(
+        chatCassette([chatExchange([SYSTEM, USER], answer), chatExchange([USER], chatAnswer({}))]),
+      );
+      expect(transcript.user).toBe('What is the weather in Oslo?');
+      expect(transcript.turns).toHaveLength(2);
+      expect(transcript.turns[0]?.error).toMatch(reason);
+      expect(transcript.turns[0]?.blocks).toEqual([]);
+      expect(transcript.turns[0]?.tokens).toEqual({
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+      });
+    }
+  });
+
+  it('shows an error status with what the server said', () => {
+    const transcript = decodeTranscript(
+      chatCassette([chatExchange([USER], { error: { message: 'rate limited' } }, { status: 429 })]),
+    );
+    expect(transcript.turns[0]?.error).toBe('HTTP 429: {"message":"rate limited"}');
+  });
+
+  it('reads hand-edited requests without throwing: messages that are not objects are skipped', () => {
+    const hostileRequests: unknown[] = [
+      null,
+      'text',
+      [null, 7, { role: 'user', content: 42 }],
+      [{ role: 'assistant', tool_calls: 'x' }, { role: 'assistant', tool_calls: [null, 3] }, USER],
+      [{ role: 'tool', tool_call_id: 'call_abc', content: { nested: true } }, USER],
+    ];
+    for (const messages of hostileRequests) {
+      const exchange = chatExchange(
+        [],
+        chatAnswer({ content: null, tool_calls: [{ ...WEATHER_CALL, id: null }] }, 'tool_calls'),
+      );
+      (exchange.request.body as { messages: unknown }).messages = messages;
+      const transcript = decodeTranscript(chatCassette([exchange]));
+      expect(calls(transcript).map((call) => call.name)).toEqual(['get_weather']);
+      expect(transcript.system).toBe('');
+    }
+    const body = chatExchange([], chatAnswer({ content: 'ok' }));
+    body.request.body = null;
+    expect(decodeTranscript(chatCassette([body])).finalAnswer).toBe('ok');
+  });
+});

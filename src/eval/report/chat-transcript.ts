@@ -1,0 +1,165 @@
+import { chatCompletionsUsage } from '../../adapters/usage.js';
+import { type Exchange, isSseResponse } from '../../replay/cassette.js';
+import { isJsonObject } from '../../runtime/answer-fields.js';
+import {
+  type ChatStreamError,
+  chatCompletionProblem,
+  chatStreamVerdict,
+} from '../../runtime/chat-completion-check.js';
+import { type SentMessage, withCallIds } from '../../runtime/tool-call-ids.js';
+import {
+  type Block,
+  finalAnswerOf,
+  type Transcript,
+  type TranscriptBlock,
+  type TranscriptToolCall,
+  type TranscriptTurn,
+  textOf,
+} from './transcript-model.js';
+
+/** A Chat Completions call: `POST {baseURL}/chat/completions`, as createChatCompletion sends it. */
+export function isChatCompletionsExchange(exchange: Exchange): boolean {
+  return (exchange.request.path.split('?')[0] ?? '').endsWith('/chat/completions');
+}
+
+/** An answer that passed the adapter's own check (chat-completion-check.ts). */
+interface CheckedCompletion {
+  choices: [{ message: CheckedMessage; finish_reason: string }];
+  usage?: unknown;
+}
+
+interface CheckedMessage {
+  content?: string | null;
+  tool_calls?: Array<{ id?: unknown; function: { name: string; arguments: string } }> | null;
+}
+
+/** The request's messages that are objects: a cassette edited by hand may hold anything. */
+function requestMessages(exchange: Exchange): Block[] {
+  const body = exchange.request.body;
+  const messages = isJsonObject(body) ? body.messages : undefined;
+  return Array.isArray(messages) ? messages.filter(isJsonObject) : [];
+}
+
+/** The messages as withCallIds reads them, so an id-less call gets the id the adapter gave it. */
+function sentMessages(messages: readonly Block[]): SentMessage[] {
+  return messages.map((message) => ({
+    role: typeof message.role === 'string' ? message.role : '',
+    ...(Array.isArray(message.tool_calls) && {
+      tool_calls: message.tool_calls.filter(isJsonObject),
+    }),
+    tool_call_id: message.tool_call_id,
+  }));
+}
+
+/** Each `role: "tool"` message's text by the id of the call it answers. */
+function toolResults(exchanges: readonly Exchange[]): Map<string, string> {
+  const results = new Map<string, string>();
+  for (const exchange of exchanges) {
+    for (const message of requestMessages(exchange)) {
+      if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') continue;
+      results.set(message.tool_call_id, textOf(message.content));
+    }
+  }
+  return results;
+}
+
+function streamErrorText({ type, code, detail }: ChatStreamError): string {
+  const named = [type, code !== undefined && `code ${code}`].filter(Boolean).join(', ');
+  return `the stream sent an error${named ? ` (${named})` : ''}: ${detail}`;
+}
+
+/**
+ * The answer as the adapter read it: a JSON body or the SSE chunks folded by the adapter's own
+ * stream reader (which refuses a tool-call index that is not an existing call's or the next
+ * one's), both checked as the adapter checks them; else why it is no answer.
+ */
+function completionOf(exchange: Exchange): { completion: CheckedCompletion } | { error: string } {
+  const { response } = exchange;
+  if (response.status >= 400) {
+    const body = isSseResponse(response)
+      ? response.events.map((event) => event.data)
+      : response.body;
+    const said = (isJsonObject(body) ? body.error : undefined) ?? body ?? {};
+    return { error: `HTTP ${response.status}: ${JSON.stringify(said)}` };
+  }
+  if (isSseResponse(response)) {
+    const verdict = chatStreamVerdict(response.events);
+    if (verdict.error !== undefined) return { error: streamErrorText(verdict.error) };
+    if (verdict.completion === undefined)
+      return { error: `not a chat completion: ${verdict.problem ?? 'no answer'}` };
+    return { completion: verdict.completion as CheckedCompletion };
+  }
+  const problem = chatCompletionProblem(response.body);
+  if (problem !== undefined) return { error: `not a chat completion: ${problem}` };
+  return { completion: response.body as CheckedCompletion };
+}
+
+/** Arguments as indented JSON, or as the text the model sent when it is not JSON (cut off at max_tokens). */
+function inputText(args: string): string {
+  try {
+    // The adapter reads empty arguments as no arguments.
+    return JSON.stringify(JSON.parse(args || '{}'), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+function decodeTurn(
+  exchange: Exchange,
+  step: number,
+  results: ReadonlyMap<string, string>,
+): TranscriptTurn {
+  const answer = completionOf(exchange);
+  if ('error' in answer) {
+    const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    return { step, stopReason: null, blocks: [], tokens, latencyMs: exchange.latencyMs, ...answer };
+  }
+  const [{ message, finish_reason }] = answer.completion.choices;
+  const blocks: TranscriptBlock[] = [];
+  if (typeof message.content === 'string' && message.content !== '')
+    blocks.push({ kind: 'text', text: message.content });
+  const sent = sentMessages(requestMessages(exchange));
+  for (const { id, function: fn } of withCallIds(message.tool_calls ?? [], sent)) {
+    const { name, arguments: args } = fn;
+    const call: TranscriptToolCall = { name, input: inputText(args) };
+    const result = results.get(id);
+    if (result !== undefined) call.result = result;
+    blocks.push({ kind: 'tool', call });
+  }
+  const usage = chatCompletionsUsage(answer.completion.usage);
+  return {
+    step,
+    stopReason: finish_reason,
+    blocks,
+    tokens: {
+      input: usage.inputTokens ?? 0,
+      output: usage.outputTokens ?? 0,
+      cacheRead: usage.cacheReadTokens ?? 0,
+      cacheWrite: usage.cacheWriteTokens ?? 0,
+    },
+    latencyMs: exchange.latencyMs,
+  };
+}
+
+/**
+ * The conversation of a Chat Completions trial (createChatCompletionsAgent): the first
+ * request's system and user messages, one turn per answer, each tool call with the `role:
+ * "tool"` message that answered it. No decisions or durations: an adapter's trace has neither
+ * (the adapter runs its tools itself). Never throws on what a hand-edited cassette holds; an
+ * answer that is not one shows as the turn's error.
+ */
+export function decodeChatTranscript(exchanges: readonly Exchange[]): Transcript {
+  const first = exchanges[0] ? requestMessages(exchanges[0]) : [];
+  const results = toolResults(exchanges);
+  const turns = exchanges.map((exchange, index) => decodeTurn(exchange, index + 1, results));
+  return {
+    system: first
+      .filter((message) => message.role === 'system' || message.role === 'developer')
+      .map((message) => textOf(message.content))
+      .filter((text) => text !== '')
+      .join('\n'),
+    user: textOf(first.find((message) => message.role === 'user')?.content),
+    turns,
+    finalAnswer: finalAnswerOf(turns),
+  };
+}
