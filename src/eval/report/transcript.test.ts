@@ -234,4 +234,59 @@ describe('decodeTranscript', () => {
     ]);
     expect(turn?.stopReason).toBe('max_tokens');
   });
+
+  it('names a hostile block index of a hand-edited stream in the turn, without building an array for it', () => {
+    const event = (data: Record<string, unknown>) => ({ event: String(data.type), data });
+    for (const index of [2 ** 32 - 2, 1e6, 1, -1, 0.5, '__proto__']) {
+      const cassette: Cassette = {
+        version: 1,
+        meta: {
+          task: 'T1',
+          variant: 'upgraded',
+          trial: 1,
+          recordedAt: '2026-01-01T00:00:00Z',
+          now: '2026-01-01T00:00:00Z',
+          model: 'm',
+          sdkVersion: '1',
+          source: 'live',
+          host: 'api',
+        },
+        exchanges: [
+          {
+            request: { method: 'POST', path: '/v1/messages', headers: {}, body: { messages: [] } },
+            response: {
+              status: 200,
+              headers: {},
+              events: [
+                event({ type: 'message_start', message: { usage: { input_tokens: 7 } } }),
+                event({ type: 'content_block_start', index, content_block: { type: 'text' } }),
+                event({
+                  type: 'content_block_delta',
+                  index,
+                  delta: { type: 'text_delta', text: 'hi' },
+                }),
+                event({ type: 'message_delta', delta: { stop_reason: 'end_turn' } }),
+              ],
+            },
+            latencyMs: 5,
+          },
+        ],
+      };
+      const [turn] = decodeTranscript(cassette).turns;
+      expect(turn?.blocks).toEqual([]);
+      expect(turn?.error).toMatch(/content_block_start index .* is not the next block \(0\)/);
+    }
+  });
+
+  it('skips messages and blocks that are not objects in a hand-edited cassette', async () => {
+    const cassette = await fixture('T3/upgraded/trial-1.json');
+    const [first] = cassette.exchanges;
+    const body = first?.request.body as { messages: unknown[] };
+    body.messages.push(null, 7);
+    const answer = first?.response as { body: { content: unknown[] } };
+    answer.body.content.unshift(null);
+    const transcript = decodeTranscript(cassette);
+    expect(transcript.user).toBe('Has the refund for order ORD4004 arrived?');
+    expect(transcript.turns[0]?.blocks.length).toBeGreaterThan(0);
+  });
 });

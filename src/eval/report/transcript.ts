@@ -1,9 +1,11 @@
+import { valueOrKind } from '../../core/value-kind.js';
 import {
   type Cassette,
   type Exchange,
   isSseResponse,
   type SseEvent,
 } from '../../replay/cassette.js';
+import { isJsonObject } from '../../runtime/answer-fields.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeChatTranscript, isChatCompletionsExchange } from './chat-transcript.js';
 import {
@@ -23,8 +25,12 @@ export type {
   TranscriptTurn,
 } from './transcript-model.js';
 
-/** The message a streamed response adds up to: content blocks and usage. */
-function assembleStream(events: readonly SseEvent[]): Block {
+/**
+ * The message a streamed response adds up to: content blocks and usage. A block index that is
+ * not the next one (a hand-edited cassette) is skipped and named in `problems`: a sparse array
+ * of 2^32 slots takes minutes to walk.
+ */
+function assembleStream(events: readonly SseEvent[], problems: string[]): Block {
   const message: Block = { content: [] as Block[], usage: {} };
   const content = message.content as Block[];
   const partialJson: string[] = [];
@@ -34,11 +40,20 @@ function assembleStream(events: readonly SseEvent[]): Block {
       const start = (event.message ?? {}) as Block;
       message.usage = { ...(start.usage as Block) };
     } else if (event.type === 'content_block_start') {
-      content[Number(event.index)] = { ...(event.content_block as Block) };
-      partialJson[Number(event.index)] = '';
+      const index = Number(event.index);
+      if (!Number.isInteger(index) || index < 0 || index > content.length) {
+        problems.push(
+          `content_block_start index ${valueOrKind(event.index)} is not the next block (${content.length}): block skipped`,
+        );
+        continue;
+      }
+      content[index] = { ...(event.content_block as Block) };
+      partialJson[index] = '';
     } else if (event.type === 'content_block_delta') {
       const index = Number(event.index);
-      const block = content[index] ?? {};
+      const block = content[index];
+      // A delta of no started block adds to nothing.
+      if (block === undefined) continue;
       const delta = (event.delta ?? {}) as Block;
       if (delta.type === 'text_delta') block.text = `${block.text ?? ''}${delta.text}`;
       if (delta.type === 'thinking_delta')
@@ -63,9 +78,9 @@ function assembleStream(events: readonly SseEvent[]): Block {
   return message;
 }
 
-function responseMessage(exchange: Exchange): Block {
+function responseMessage(exchange: Exchange, problems: string[]): Block {
   const { response } = exchange;
-  if (isSseResponse(response)) return assembleStream(response.events);
+  if (isSseResponse(response)) return assembleStream(response.events, problems);
   return (response.body ?? {}) as Block;
 }
 
@@ -76,9 +91,9 @@ function toolResults(
   for (const exchange of exchanges) {
     const messages = ((exchange.request.body ?? {}) as Block).messages;
     if (!Array.isArray(messages)) continue;
-    for (const message of messages as Block[]) {
+    for (const message of messages.filter(isJsonObject)) {
       if (!Array.isArray(message.content)) continue;
-      for (const block of message.content as Block[]) {
+      for (const block of message.content.filter(isJsonObject)) {
         if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
         results.set(block.tool_use_id, {
           text: textOf(block.content),
@@ -125,11 +140,14 @@ export function decodeTranscript(
   const calls = trace.filter((event) => event.type === 'tool_call');
   const turns = exchanges.map((exchange, index): TranscriptTurn => {
     const step = index + 1;
-    const message = responseMessage(exchange);
+    const problems: string[] = [];
+    const message = responseMessage(exchange, problems);
     const traced = calls.filter((event) => event.step === step);
     const blocks: TranscriptBlock[] = [];
     let toolIndex = 0;
-    for (const block of Array.isArray(message.content) ? (message.content as Block[]) : []) {
+    for (const block of Array.isArray(message.content)
+      ? message.content.filter(isJsonObject)
+      : []) {
       if (block.type === 'text' && typeof block.text === 'string')
         blocks.push({ kind: 'text', text: block.text });
       if (block.type === 'thinking' && typeof block.thinking === 'string')
@@ -154,7 +172,9 @@ export function decodeTranscript(
     }
     const status = exchange.response.status;
     const error =
-      status >= 400 ? `HTTP ${status}: ${JSON.stringify(message.error ?? message)}` : undefined;
+      status >= 400
+        ? `HTTP ${status}: ${JSON.stringify(message.error ?? message)}`
+        : problems.join('; ') || undefined;
     return {
       step,
       stopReason: typeof message.stop_reason === 'string' ? message.stop_reason : null,
