@@ -142,10 +142,13 @@ export class HookTimeoutError extends HarnessError {
  * running cannot move the run's time. `clocks` names the clock as the user code sees it.
  */
 export class CallEndedError extends HarnessError {
-  constructor(userCode: string, clocks: string) {
+  /** `startedAfter`: the wait began after the call ended (a clock kept for a later call). */
+  constructor(userCode: string, clocks: string, startedAfter = false) {
     super(
       'call_ended',
-      `the call of ${userCode} had ended: its waits on ${clocks} end with it, so code it left running cannot move the run's time (await every wait before returning)`,
+      startedAfter
+        ? `a wait on a clock kept from an earlier call of ${userCode}: ${clocks} belong to one call and end with it, so keep no clock across calls; wait on the clock of the call that is running`
+        : `the call of ${userCode} had ended: its waits on ${clocks} end with it, so code it left running cannot move the run's time (await every wait before returning)`,
     );
   }
 }

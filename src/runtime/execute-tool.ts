@@ -50,10 +50,10 @@ export async function executeTool(
   const run = (raceClock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
     const linked = callSignal(deadline, options.signal);
     const signal = linked.signal();
-    const clock = callClock(raceClock);
+    const clock = callClock(raceClock, state.clock.hold !== undefined);
     const ended = () => {
       linked.release();
-      clock.end(() => new CallEndedError(tool.name, CLOCKS));
+      clock.end((after) => new CallEndedError(tool.name, CLOCKS, after));
     };
     return (async () =>
       tool.execute(args as never, {

@@ -61,10 +61,10 @@ export function callHook<T>(
     () => new HookTimeoutError(label, timeoutMs),
     (raceClock, expired): HookCall<T> | Promise<HookCall<T>> => {
       signal = callSignal(expired, runSignal);
-      const clock = callClock(raceClock);
+      const clock = callClock(raceClock, run.clock.hold !== undefined);
       // Its waits end with its call: one left running cannot move the run's time later.
       const ended = (call: HookCall<T>): HookCall<T> => {
-        clock.end(() => new CallEndedError(label, 'run.clock'));
+        clock.end((after) => new CallEndedError(label, 'run.clock', after));
         return call;
       };
       try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Clock, VirtualClock } from '../core/clock.js';
+import { type Clock, createRealClock, type VirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import { createToolPipeline } from './pipeline.js';
 import { testRunState } from './testing/run-state.js';
@@ -110,11 +110,60 @@ describe('a tool that returned and left a wait running on its clock', () => {
     await createToolPipeline({ tools: [tool] }).run({ id: 'a', name: tool.name, input: {} }, state);
     leaveWait(kept!.clock, seen);
     await settle();
-    expect(seen.ended).toBeInstanceOf(Error);
+    // Not "await every wait": the tool did; it kept a clock for later (a rate limiter made once).
+    expect((seen.ended as Error | undefined)?.message).toBe(
+      'a wait on a clock kept from an earlier call of get_quick: context.clock and context.run.clock belong to one call and end with it, so keep no clock across calls; wait on the clock of the call that is running',
+    );
     expect(seen.wokeAt).toBeUndefined();
     expect(clock.pending()).toBe(0);
     expect(clock.now()).toBe(0);
   });
+});
+
+/** `clock` with its waits cut to 20 ms: a real test cannot wait 5 s. */
+const shortWaits = (clock: Clock): Clock => ({
+  now: () => clock.now(),
+  sleep: () => clock.sleep(20),
+});
+
+describe('on a real clock (live runs)', () => {
+  // Real time moves anyway: a live tool's background work (a cache's expiry) must run, and must
+  // not become an unhandled rejection that ends the agent process.
+  it.each([false, true])(
+    'a wait a tool or hook left running wakes as it would have (timeouts %s)',
+    async (timeouts) => {
+      const seen: Leftover = {};
+      const hookSeen: Leftover = {};
+      const tool = defineTool({
+        name: 'get_rate',
+        description: 'Answers, and evicts its cache entry later',
+        effect: 'read',
+        timeoutMs: 3000,
+        parameters: z.object({}),
+        execute: (_args, context) => {
+          leaveWait(shortWaits(context.clock), seen);
+          return 'rate';
+        },
+      });
+      const state = testRunState({ clock: createRealClock() });
+      const { record } = await createToolPipeline({
+        tools: [tool],
+        timeouts,
+        hooks: {
+          preToolUse: [
+            (_call, run) => {
+              leaveWait(shortWaits(run.clock), hookSeen);
+              return undefined;
+            },
+          ],
+        },
+      }).run({ id: 'a', name: tool.name, input: {} }, state);
+      expect(record.decision).toBe('allow');
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect([seen.ended, hookSeen.ended]).toEqual([undefined, undefined]);
+      expect([typeof seen.wokeAt, typeof hookSeen.wokeAt]).toEqual(['number', 'number']);
+    },
+  );
 });
 
 describe('a hook that answered and left a wait running on run.clock', () => {

@@ -80,8 +80,9 @@ export interface ToolExecuteContext {
   /** Aborted when the call times out or the run is cancelled: stop work when it fires. */
   signal: AbortSignal;
   /**
-   * The run's clock for this call (so is `run.clock`). Its waits end with the call: one still
-   * pending when the tool returns (or times out) rejects, and a later one at once.
+   * The run's clock for this call (so is `run.clock`). On a virtual clock (evals, tests) its
+   * waits end with the call: one still pending when the tool returns (or times out) rejects,
+   * and a later one at once; keep no clock across calls. A live run's real clock is the run's.
    */
   clock: Clock;
   run: RunState;
