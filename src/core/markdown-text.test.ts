@@ -31,3 +31,10 @@ describe('escapeHtmlText', () => {
     expect(escapeHtmlText('T_1 <b> & a|b\nc')).toBe('T_1 &lt;b> &amp; a|b c');
   });
 });
+
+describe('bidirectional controls', () => {
+  it('are shown as escapes in cells, list items and summaries: text cannot show reordered', () => {
+    expect(escapeText('Refund \u202eevil\u202c')).toBe('Refund \\\\u202eevil\\\\u202c');
+    expect(escapeHtmlText('x \u2067y')).toBe('x \\u2067y');
+  });
+});

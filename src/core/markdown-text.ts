@@ -1,3 +1,5 @@
+import { showBidiControls } from './terminal-text.js';
+
 /** Every line break CommonMark knows, a lone CR included. */
 export const LINE_BREAK = /\r\n|\r|\n/g;
 
@@ -7,9 +9,12 @@ export const LINE_BREAK = /\r\n|\r|\n/g;
  */
 const MARKDOWN_PUNCTUATION = /[\\`*_~[\]|]/g;
 
-/** Text safe as raw HTML (a `<summary>`): no tag, no entity, one line. */
+/** Text safe as raw HTML (a `<summary>`): no tag, no entity, one line, no reordering. */
 export function escapeHtmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(LINE_BREAK, ' ');
+  return showBidiControls(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(LINE_BREAK, ' ');
 }
 
 /**

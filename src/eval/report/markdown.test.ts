@@ -191,6 +191,18 @@ describe('renderMarkdown', () => {
     expect(tricky).toContain('````text\n```\nstill inside\n````');
   });
 
+  it('shows bidirectional controls as escapes in cells and failure blocks', () => {
+    const text = render([
+      makeRecord({
+        title: 'Refund \u202eevil\u202c',
+        outcome: 'failed',
+        messages: ['answer \u202e1000$\u202c'],
+      }),
+    ]);
+    expect(text).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('answer \\u202e1000$\\u202c');
+  });
+
   it('masks card numbers and credentials in failure and stale-fixture messages', () => {
     const text = render([
       makeRecord({

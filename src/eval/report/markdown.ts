@@ -1,5 +1,5 @@
 import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
-import { escapeForTerminal } from '../../core/terminal-text.js';
+import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
   formatAmount,
@@ -27,7 +27,7 @@ function fenceFor(text: string, minimum: number): string {
 }
 
 export function inlineCode(text: string): string {
-  const flat = text.replace(LINE_BREAK, ' ');
+  const flat = showBidiControls(text).replace(LINE_BREAK, ' ');
   const fence = fenceFor(flat, 1);
   // CommonMark strips one space each side, which is only needed next to a backtick.
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -35,8 +35,9 @@ export function inlineCode(text: string): string {
 }
 
 export function codeBlock(text: string, language = ''): string {
-  const fence = fenceFor(text, 3);
-  return `${fence}${language}\n${text}\n${fence}`;
+  const shown = showBidiControls(text);
+  const fence = fenceFor(shown, 3);
+  return `${fence}${language}\n${shown}\n${fence}`;
 }
 
 /** A GFM table; `align` has one letter per column, l or r (default: all left). */
