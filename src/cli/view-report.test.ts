@@ -40,11 +40,11 @@ describe('npm run view', () => {
   });
 
   it('answers only requests addressed to this machine (no DNS rebinding)', async () => {
-    const server = await serveReport({ file: report });
+    const server = await serveReport({ file: report, allowHosts: ['Box-8080.app.github.dev'] });
     const { port } = new URL(server.url);
-    const statusFor = (host: string) =>
+    const statusFor = (host: string, path = '/') =>
       new Promise<{ status: number; body: string }>((done, fail) => {
-        const asked = request(server.url, { headers: { host } }, (response) => {
+        const asked = request(server.url, { headers: { host }, path }, (response) => {
           let body = '';
           response.on('data', (chunk) => (body += chunk));
           response.on('end', () => done({ status: response.statusCode ?? 0, body }));
@@ -58,11 +58,30 @@ describe('npm run view', () => {
       expect(rebound.body).not.toContain('<title>r</title>');
       expect(rebound.body).toContain(`http://127.0.0.1:${port}/`);
       // A forwarded port keeps the loopback name, not the port.
-      for (const host of [`127.0.0.1:${port}`, 'localhost:8080', 'LOCALHOST', '[::1]:9000']) {
+      for (const host of [
+        `127.0.0.1:${port}`,
+        'localhost:8080',
+        'LOCALHOST',
+        '[::1]:9000',
+        'box-8080.app.github.dev',
+      ]) {
         expect((await statusFor(host)).status, host).toBe(200);
       }
+      // Look-alikes, userinfo tricks, and a full URL as the target (it names its own host).
+      for (const host of ['localhost:1@evil.example', 'localhost.', '127.1', 'evil.github.dev']) {
+        expect((await statusFor(host)).status, host).toBe(403);
+      }
+      expect((await statusFor('localhost', 'http://attacker.example/')).status).toBe(403);
     } finally {
       await server.close();
+    }
+  });
+
+  it('refuses an --allow-host that is not a bare host name, naming it', async () => {
+    for (const name of ['https://box.dev', 'box.dev:8080', 'box.dev/x', '', '*.dev']) {
+      await expect(serveReport({ file: report, allowHosts: [name] })).rejects.toThrow(
+        `--allow-host ${JSON.stringify(name)}: give a host name`,
+      );
     }
   });
 

@@ -27,36 +27,55 @@ export function reportUrl(file: string): string {
 }
 
 /** The names this machine answers to: any other Host is a page whose name was rebound to it. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** A request's Host header without its port, lower-cased ('' when there is none). */
-function hostName(host: string | undefined): string {
-  const name = (host ?? '').trim().toLowerCase();
-  return name.startsWith('[') ? name.slice(0, name.indexOf(']') + 1) : name.split(':')[0]!;
+/** A host name `--allow-host` takes: a DNS name or an IPv4 address, no port, no path. */
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/i;
+
+/** Checks a name given to `--allow-host`; the error names it and the shape it must have. */
+export function allowedHostName(name: string): string {
+  if (!HOST_NAME.test(name)) {
+    throw new ConfigError(
+      `--allow-host ${JSON.stringify(name)}: give a host name as the browser's address bar shows it, without scheme, port or path (e.g. my-box-8080.app.github.dev)`,
+    );
+  }
+  return name.toLowerCase();
+}
+
+/** Whether a request's Host header is exactly one of `names`, with an optional port. */
+function hostAllowed(host: string | undefined, names: readonly string[]): boolean {
+  if (host === undefined) return false;
+  const match = /^(.+?)(?::(\d{1,5}))?$/.exec(host.toLowerCase());
+  return match !== null && names.includes(match[1]!);
 }
 
 /**
  * Serve one report file on 127.0.0.1 (for a machine whose browser cannot open file:// paths,
  * e.g. a container with a forwarded port). Every path answers with the report; it is re-read
- * on each request, so a new eval run shows on reload. Only requests for a loopback name are
- * answered (any port, for forwarded ones): a web page whose own name was rebound to 127.0.0.1
- * (DNS rebinding) would otherwise read the report, prompts and tool results included.
+ * on each request, so a new eval run shows on reload. Only requests for a loopback name, or a
+ * name in `allowHosts` (a cloud IDE's forwarding address), are answered, any port: a web page
+ * whose own name was rebound to 127.0.0.1 (DNS rebinding) would otherwise read the report,
+ * prompts and tool results included.
  */
 export async function serveReport(options: {
   file: string;
   port?: number;
+  allowHosts?: readonly string[];
 }): Promise<{ url: string; close: () => Promise<void> }> {
+  const names = [...LOOPBACK_HOSTS, ...(options.allowHosts ?? []).map(allowedHostName)];
   const server = createServer((request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    if (!LOOPBACK_HOSTS.has(hostName(request.headers.host))) {
+    // A browser sends a path; a full URL as the target would name a host of its own.
+    if (!request.url?.startsWith('/') || !hostAllowed(request.headers.host, names)) {
       const { port } = server.address() as AddressInfo;
       response
         .writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
         .end(
-          `This report is served to this machine only: open http://127.0.0.1:${port}/ (or localhost).\n`,
+          `This report is served to this machine only: open http://127.0.0.1:${port}/ (or localhost). Behind a forwarding proxy (a cloud IDE), allow its host name: npm run view -- --serve --allow-host NAME\n`,
         );
       return;
     }

@@ -2,14 +2,17 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/errors.js';
 import { positiveInteger } from './args.js';
-import { reportUrl, resolveReport, serveReport } from './view-report.js';
+import { allowedHostName, reportUrl, resolveReport, serveReport } from './view-report.js';
 
-const USAGE = `usage: npm run view -- [FILE] [--serve [--port N]] [--no-open]
+const USAGE = `usage: npm run view -- [FILE] [--serve [--port N] [--allow-host NAME]] [--no-open]
 
 Shows the HTML eval report (default reports/latest.html, written by npm run eval).
   FILE        another report, e.g. a CI artifact you downloaded
   --serve     serve it on 127.0.0.1 and print the URL (until Ctrl-C)
   --port N    the port for --serve (default: any free port)
+  --allow-host NAME
+              also answer requests for NAME (a cloud IDE's forwarding address);
+              --serve answers 127.0.0.1, localhost and [::1] only. Repeatable.
   --no-open   only print the URL; never start a browser
 Without --serve it prints the file:// URL and, in an interactive terminal, opens it.`;
 
@@ -36,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     options: {
       serve: { type: 'boolean' },
       port: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
       'no-open': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -48,6 +52,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`view: give one report file, got ${positionals.length}\n\n${USAGE}`);
     return 2;
   }
+  const allowHosts = (values['allow-host'] ?? []).map(allowedHostName);
+  if (allowHosts.length > 0 && !values.serve) {
+    console.error(`view: --allow-host is for --serve\n\n${USAGE}`);
+    return 2;
+  }
   const file = resolveReport(process.cwd(), positionals[0]);
   if (!values.serve) {
     const url = reportUrl(file);
@@ -56,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const port = values.port === undefined ? 0 : positiveInteger('--port', values.port, 0, 65535);
-  const server = await serveReport({ file, port });
+  const server = await serveReport({ file, port, allowHosts });
   console.log(`serving ${file} at ${server.url} (Ctrl-C to stop)`);
   if (!values['no-open']) open(server.url);
   process.once('SIGINT', () => void server.close());
