@@ -147,21 +147,7 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
       });
     },
   );
-  // The run reached for the network: that is the fault, not the exchanges it left unused.
-  const refused = networkRefusalIn(replayed.error);
-  if (refused) return { record: { ...base, messages: [refused.message] }, error: refused };
-  if (replayed.problem) {
-    const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
-    return {
-      record: {
-        ...base,
-        outcome,
-        messages: [replayed.problem.message],
-        rerecordCommand: replayed.rerecordCommand,
-      },
-    };
-  }
-  // Where the replayed answers came from, errored trials too: the report's header names it.
+  // Where the replayed answers came from, failed and stale trials too: the report's header names it.
   const provenance = {
     ...(replayed.meta && {
       source: replayed.meta.source,
@@ -171,6 +157,23 @@ async function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise
     }),
     ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
   };
+  // The run reached for the network: that is the fault, not the exchanges it left unused.
+  const refused = networkRefusalIn(replayed.error);
+  if (refused) {
+    return { record: { ...base, ...provenance, messages: [refused.message] }, error: refused };
+  }
+  if (replayed.problem) {
+    const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
+    return {
+      record: {
+        ...base,
+        ...provenance,
+        outcome,
+        messages: [replayed.problem.message],
+        rerecordCommand: replayed.rerecordCommand,
+      },
+    };
+  }
   if (replayed.error !== undefined || !replayed.value) {
     const message = errorMessage(replayed.error);
     return { record: { ...base, ...provenance, messages: [message] }, error: replayed.error };

@@ -69,6 +69,33 @@ describe('a replayed trial that errors', () => {
   });
 });
 
+describe('a replayed trial that reached for the network', () => {
+  it('keeps where its cassette came from too', async () => {
+    const outcome = await runTrial({
+      task: {
+        agent: defineAgent({
+          suite: 'refund-desk',
+          variants: REFUND_DESK_VARIANTS,
+          run: async () => {
+            await globalThis.fetch('http://127.0.0.1:9/');
+            return { answer: 'unreachable' };
+          },
+        }),
+        id: 'T2',
+        title: 'Order not found',
+        prompt: 'How far along is the refund for order ORD3003?',
+        check: () => {},
+      },
+      variant: 'upgraded',
+      trial: 1,
+      settings: readEvalSettings({ HARNESS_EVAL_ROOT: project, HARNESS_EVAL_TRIALS: '1' }),
+    });
+    expect(outcome.record.outcome).toBe('errored');
+    expect(outcome.record.messages.join('; ')).toMatch(/network/i);
+    expect(outcome.record).toMatchObject({ source: 'simulator', cassetteHash: expect.any(String) });
+  });
+});
+
 describe('a replayed trial hands over its transcript', () => {
   it('equal to the one the report would read back from its cassette and trace', async () => {
     const agent = defineAgent({
