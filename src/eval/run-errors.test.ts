@@ -1,29 +1,22 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Reporter } from 'vitest/node';
-import { captureCli } from '../cli/cli-testing.js';
-import { runEvalCli } from '../cli/eval.js';
 import { describeRunError } from './reporter.js';
+import {
+  CARD,
+  evalIn,
+  hostileCheck,
+  KEY,
+  projectWith,
+  REPOSITORY_ROOT,
+  readReport,
+  removeEvalProjects,
+  writeEval,
+} from './testing/hostile-eval-project.js';
 
 // Errors thrown outside any test's own flow (a timer, a promise nobody awaits, a worker that
 // died) used to vanish: no line printed, and the gate passed.
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const KEY = 'sk-ant-api03-PLANTED0123456789abcdef';
-const CARD = '6222020200112233445';
-const readReport = (project: string, ext: string) =>
-  readFileSync(join(project, `reports/latest.${ext}`), 'utf8');
 
 /** Replaces vitest for the test that simulates a failed worker; the real one otherwise. */
 const fakeRun = vi.hoisted(() => ({
@@ -47,66 +40,11 @@ vi.mock('vitest/node', async (original) => {
   };
 });
 
-const projects: string[] = [];
 afterEach(() => {
   fakeRun.current = undefined;
   vi.restoreAllMocks();
-  for (const dir of projects.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeEvalProjects();
 });
-
-/** A throwaway project whose only eval file is `evalFile`, replaying the committed T2 cassettes. */
-function projectWith(evalFile: string): string {
-  const project = mkdtempSync(join(tmpdir(), 'eval-run-errors-'));
-  projects.push(project);
-  for (const name of ['dist', 'node_modules', 'fixtures']) {
-    symlinkSync(join(root, name), join(project, name));
-  }
-  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
-    cpSync(join(root, name), join(project, name));
-  }
-  mkdirSync(join(project, 'evals'));
-  cpSync(join(root, 'evals/refund-desk.agent.ts'), join(project, 'evals/refund-desk.agent.ts'));
-  mkdirSync(join(project, 'reports'));
-  cpSync(evalFile, join(project, 'evals/t2-hostile.eval.ts'));
-  return project;
-}
-
-async function evalIn(project: string, args: string[]) {
-  vi.spyOn(process, 'cwd').mockReturnValue(project);
-  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-  try {
-    return await captureCli(() => runEvalCli(args));
-  } finally {
-    vi.unstubAllEnvs();
-  }
-}
-
-const hostileCheck = (body: string) =>
-  [
-    "import { defineTask } from 'harness-evals';",
-    "import { expect } from 'vitest';",
-    "import { refundDesk } from './refund-desk.agent.js';",
-    '',
-    'defineTask({',
-    '  agent: refundDesk,',
-    "  id: 'T2',",
-    "  title: 'Order not found',",
-    "  prompt: 'How far along is the refund for order ORD3003?',",
-    '  check: async ({ answer }) => {',
-    `    ${body}`,
-    '    expect(answer).toBeTruthy();',
-    '  },',
-    '});',
-    '',
-  ].join('\n');
-
-function writeEval(body: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-run-errors-src-'));
-  projects.push(dir);
-  const file = join(dir, 't2-hostile.eval.ts');
-  writeFileSync(file, hostileCheck(body));
-  return file;
-}
 
 describe('errors outside any trial fail the eval gate, named', () => {
   it('an unhandled rejection and a timer that throws, in every trial: one reason each, counted', {
@@ -227,7 +165,10 @@ describe('a --task run loads only the eval files that name the task', () => {
     writeFileSync(join(project, 'evals/t3-broken.eval.ts'), "throw new Error('loaded');\n");
     // The reference's other rows were not selected: not compared, and not "gone" either,
     // though no loaded file declares them.
-    cpSync(join(root, 'reports/reference.json'), join(project, 'reports/reference.json'));
+    cpSync(
+      join(REPOSITORY_ROOT, 'reports/reference.json'),
+      join(project, 'reports/reference.json'),
+    );
     const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).not.toContain('failed to load');
