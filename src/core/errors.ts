@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'run_lock_invalid'
   | 'trace_exists'
   | 'trace_write'
-  | 'network_refused';
+  | 'network_refused'
+  | 'stray_timers';
 
 export class HarnessError extends Error {
   readonly code: ErrorCode;

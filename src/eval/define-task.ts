@@ -1,4 +1,4 @@
-import { describe, it, TestRunner } from 'vitest';
+import { afterAll, describe, it, type TestContext, TestRunner } from 'vitest';
 import type { RunResult } from '../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../runtime/types.js';
 import type { Policy } from '../simulator/policy.js';
@@ -6,6 +6,7 @@ import type { AgentSpec } from './agent-spec.js';
 import type { Transcript } from './report/transcript.js';
 import { readEvalSettings } from './settings.js';
 import { shardOfTrial } from './shard.js';
+import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './stray-timers.js';
 import { checkTaskDeclaration } from './task-declaration.js';
 import { declarationSite, registerTask } from './task-registry.js';
 import type { Floor, TrialRecord } from './trial-record.js';
@@ -81,6 +82,9 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
     shardOfTrial(`${task.agent.suite}/${task.id}`, position++, shard.count) === shard.index;
   describe(task.agent.suite, () => {
     describe.concurrent(`${task.id} ${task.title}`, () => {
+      // Vitest ends its worker right after the last test: what a timer a trial left throws
+      // later is lost. Waited for here, it is one of the run's errors (stray-timers.ts).
+      afterAll(() => settleStrayTimers(), STRAY_TIMER_WAIT_MS + 10_000);
       for (const variant of variants) {
         const variantSelected = selected && settings.selectsVariant(variant);
         const trials = variantSelected ? settings.trialNumbers.filter(() => inShard()) : [];
@@ -90,43 +94,47 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
           it.skip(`${variant} ${variantSelected ? 'in other shards' : 'not selected'}`, () => {});
         }
         for (const trial of trials) {
-          it(`${variant} trial ${trial}`, async (context) => {
-            context.task.meta.floors = task.floors ?? [];
-            const outcome = await runTrial({ task, variant, trial, settings });
-            context.task.meta.trial = outcome.record;
-            if (outcome.transcript) context.task.meta.transcript = outcome.transcript;
-            if (outcome.record.outcome === 'stale' || outcome.record.outcome === 'missing') {
-              // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
-              context.skip(outcome.record.messages[0] ?? outcome.record.outcome);
-            }
-            if (outcome.error) throw outcome.error;
-            if (!outcome.run) return;
-            let returned: unknown;
-            try {
-              returned = await task.check({
-                answer: outcome.run.answer,
-                result: outcome.run,
-                stats: outcome.run.stats,
-                toolCalls: outcome.run.toolCalls,
-                variant,
-                trial,
-              });
-            } catch (error) {
-              const assertion = error instanceof Error && error.name === 'AssertionError';
-              context.task.meta.trial = {
-                ...outcome.record,
-                outcome: assertion ? 'failed' : 'errored',
-                messages: [error instanceof Error ? error.message : String(error)],
-              };
-              throw error;
-            }
-            const refused = refusedBy(returned);
-            if (refused) {
-              context.task.meta.trial = { ...outcome.record, ...refused };
-              throw new Error(refused.messages[0]);
-            }
-            context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
-          });
+          const name = `${variant} trial ${trial}`;
+          it(
+            name,
+            inTrialScope(`${task.id} ${name}`, async (context: TestContext) => {
+              context.task.meta.floors = task.floors ?? [];
+              const outcome = await runTrial({ task, variant, trial, settings });
+              context.task.meta.trial = outcome.record;
+              if (outcome.transcript) context.task.meta.transcript = outcome.transcript;
+              if (outcome.record.outcome === 'stale' || outcome.record.outcome === 'missing') {
+                // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
+                context.skip(outcome.record.messages[0] ?? outcome.record.outcome);
+              }
+              if (outcome.error) throw outcome.error;
+              if (!outcome.run) return;
+              let returned: unknown;
+              try {
+                returned = await task.check({
+                  answer: outcome.run.answer,
+                  result: outcome.run,
+                  stats: outcome.run.stats,
+                  toolCalls: outcome.run.toolCalls,
+                  variant,
+                  trial,
+                });
+              } catch (error) {
+                const assertion = error instanceof Error && error.name === 'AssertionError';
+                context.task.meta.trial = {
+                  ...outcome.record,
+                  outcome: assertion ? 'failed' : 'errored',
+                  messages: [error instanceof Error ? error.message : String(error)],
+                };
+                throw error;
+              }
+              const refused = refusedBy(returned);
+              if (refused) {
+                context.task.meta.trial = { ...outcome.record, ...refused };
+                throw new Error(refused.messages[0]);
+              }
+              context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
+            }),
+          );
         }
       }
     });

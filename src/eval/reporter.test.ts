@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestCase } from 'vitest/node';
+import type { TestCase, TestSuite } from 'vitest/node';
 import { EvalReporter } from './reporter.js';
 
 /** What vitest hands the reporter for a trial test that failed before it wrote a record. */
@@ -68,6 +68,18 @@ describe('EvalReporter', () => {
     expect(reporter.unfinished).toEqual([]);
     expect(reporter.loadErrors).toEqual([
       'hang > G1 Hanging lookup > a plain test failed without a verdict: boom',
+    ]);
+  });
+
+  it("names a describe block whose hook failed, e.g. a task's wait for its stray timers", () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    reporter.onTestSuiteResult({
+      fullName: 'hang > G1 Hanging lookup',
+      module: { moduleId: '/project/evals/hang.eval.ts' },
+      errors: () => [{ message: '1 timer set by G1 baseline trial 1 was still pending' }],
+    } as unknown as TestSuite);
+    expect(reporter.loadErrors).toEqual([
+      'evals/hang.eval.ts: hang > G1 Hanging lookup: 1 timer set by G1 baseline trial 1 was still pending',
     ]);
   });
 

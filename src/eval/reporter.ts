@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestSuite } from 'vitest/node';
 import { keyOf } from './report/compare.js';
 import type { TrialTranscript } from './report/load-transcripts.js';
 import { redactForReport } from './report/redact.js';
@@ -163,6 +163,14 @@ export class EvalReporter implements Reporter {
         redactForReport(describeRunError(error, this.root, times)),
       ),
     );
+  }
+
+  /** A hook of a describe block that failed, e.g. a task's wait for its trials' stray timers. */
+  onTestSuiteResult(testSuite: TestSuite): void {
+    const file = relative(this.root, testSuite.module.moduleId);
+    for (const error of testSuite.errors()) {
+      this.loadErrors.push(redactForReport(`${file}: ${testSuite.fullName}: ${error.message}`));
+    }
   }
 
   onTestModuleEnd(testModule: TestModule): void {

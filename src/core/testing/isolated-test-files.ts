@@ -18,6 +18,7 @@ export const ISOLATED_TEST_FILES = [
   'src/adapters/adapters-record-live.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
   'src/cli/eval-shard.test.ts',
+  'src/eval/late-run-errors.test.ts',
   'src/cli/record-secrets.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.
   'src/eval/task-registry.test.ts',
