@@ -9,7 +9,8 @@ import {
 } from './testing/hostile-eval-project.js';
 
 // Vitest ends its worker thread a few ms after the last eval file's last test: a timer a
-// trial left behind never fired, and the gate passed.
+// trial left behind never fired, and an error raised in those few ms reached the main thread
+// after the run's errors were handed to the reporter. Either way the gate passed.
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -66,6 +67,26 @@ describe('errors after the last trial fail the eval gate, named', () => {
     expect(gateOf(project).reasons).toEqual([
       expect.stringMatching(
         /^evals\/t2-hostile\.eval\.ts: refund-desk > T2 Order not found: 2 timers set by T2 baseline trial 1 and T2 upgraded trial 1 were still pending 2 s after its last trial; .*clear each \(clearTimeout, clearInterval\) or unref\(\) it in the agent, tool or check that sets it$/,
+      ),
+    ]);
+  });
+
+  it('an error raised while vitest ends the worker, after the run has ended', {
+    timeout: 120_000,
+  }, async () => {
+    // Vitest's own clean-up step in the worker (internal API) runs once the worker said its files
+    // were done. An error thrown there 300 ms later reaches the main thread after the run's end
+    // was reported (on a machine loaded enough to take longer, before it: the gate fails too).
+    const project = projectWith(
+      writeEval(
+        "(globalThis as any).__vitest_worker__.onCleanup(async () => { setTimeout(() => { throw new Error('thrown at the worker end'); }, 300); await new Promise((resolve) => setTimeout(resolve, 350)); });",
+      ),
+    );
+    const { code, stdout, stderr } = await evalIn(project, ['--task', 'T2', '--trials', '1']);
+    expect(code, stdout + stderr).toBe(1);
+    expect(gateOf(project).reasons).toEqual([
+      expect.stringMatching(
+        /^uncaught exception during the run, \d times?: thrown at the worker end/,
       ),
     ]);
   });

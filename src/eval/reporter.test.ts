@@ -83,6 +83,18 @@ describe('EvalReporter', () => {
     ]);
   });
 
+  it('counts an error vitest caught after the run ended once, beside those handed over', () => {
+    const reporter = new EvalReporter({ root: '/project' });
+    const early = { message: 'early', type: 'Uncaught Exception' };
+    const late = { message: 'late', type: 'Uncaught Exception' };
+    reporter.onTestRunEnd([], [early]);
+    reporter.addLateErrors([early, late]);
+    expect(reporter.runErrors).toEqual([
+      'uncaught exception during the run: early',
+      'uncaught exception during the run: late',
+    ]);
+  });
+
   // A --task run that falls back loads the files its first pass left out, with this reporter.
   it('ends a run made in two passes with each reason once, counted over both passes', () => {
     const reporter = new EvalReporter({ root: '/project' });

@@ -54,6 +54,8 @@ export class EvalReporter implements Reporter {
   /** The duplicate-declaration reasons in loadErrors, and each run error's count, so far. */
   private duplicateReasons: string[] = [];
   private readonly runErrorCounts = new Map<string, { error: SerializedError; times: number }>();
+  /** The unhandled errors each run's end handed over, to tell a late one (addLateErrors) apart. */
+  private readonly handedOver = new WeakSet<object>();
 
   constructor(options: {
     root: string;
@@ -149,6 +151,25 @@ export class EvalReporter implements Reporter {
       .filter((seen) => seen.size > 1)
       .map((seen) => duplicateTaskReason([...seen.values()]));
     this.loadErrors.splice(0, Infinity, ...kept, ...this.duplicateReasons);
+    for (const error of errors) this.handedOver.add(error);
+    this.countRunErrors(errors);
+  }
+
+  /**
+   * Errors vitest caught after it reported the run's end (`vitest.state.getUnhandledErrors()`
+   * once it closed): raised while its worker was ending, they reached the main thread too late
+   * for onTestRunEnd. Each one that was not handed over there is a reason as well.
+   */
+  addLateErrors(errors: ReadonlyArray<unknown>): void {
+    const late = errors.filter(
+      (error): error is SerializedError =>
+        typeof error === 'object' && error !== null && !this.handedOver.has(error),
+    );
+    for (const error of late) this.handedOver.add(error);
+    this.countRunErrors(late);
+  }
+
+  private countRunErrors(errors: ReadonlyArray<SerializedError>): void {
     // The same error from many trials is one reason with a count, not hundreds of lines.
     for (const error of errors) {
       const key = describeRunError(error, this.root);

@@ -35,6 +35,7 @@ vi.mock('vitest/node', async (original) => {
         globTestSpecifications: async () => [],
         start: () => fake(reporter),
         close: async () => {},
+        state: { getUnhandledErrors: () => [] },
       };
     }) as typeof real.createVitest,
   };

@@ -215,6 +215,8 @@ async function runVitest(run: {
     }
   } finally {
     await vitest.close();
+    // An error raised while vitest ended its worker arrives after the run's end was reported.
+    run.reporter.addLateErrors(vitest.state.getUnhandledErrors());
   }
 }
 
