@@ -6,6 +6,7 @@ import { createWriteLog } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { heldLookup } from './testing/held-tool.js';
 import { testRunState } from './testing/run-state.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { chargeTool } from './testing/write-tools.js';
@@ -21,6 +22,7 @@ const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z
 const ask = {
   decide: () => ({ effect: 'ask' as const, rule: undefined, reason: 'charges need a human' }),
 };
+const allow = { effect: 'allow' as const, rule: undefined, reason: 'reads are fine' };
 const charge = (amount: number, id = `call-${amount}`): ToolCall => ({
   id,
   name: 'charge',
@@ -102,16 +104,14 @@ describe('the approval step of a cancelled run', () => {
     expect(executed).toEqual([]);
   });
 
-  it('stops waiting for an open question when the run is cancelled; a later yes runs nothing', async () => {
+  it('stops waiting for an open question when the run is cancelled', async () => {
     const run = new AbortController();
     const { tool, executed } = chargeTool();
-    const writes = createWriteLog([], async () => {});
     const held = heldApprover();
     const pipeline = createToolPipeline({
       tools: [tool],
       permissions: ask,
       approver: held.approver,
-      writes,
       signal: run.signal,
     });
     const running = pipeline.run(charge(5), testRunState({ mode: 'interactive' }));
@@ -123,10 +123,34 @@ describe('the approval step of a cancelled run', () => {
     const outcome = await running;
     expect(outcome.record.decision).toBe('cancelled');
     expect(outcome.result.content).toMatch(/^charge was not run: the run was cancelled/);
+    expect(executed).toEqual([]);
+  });
 
-    // The human answers yes a moment later: the question was withdrawn, nothing runs.
+  it('runs nothing on a yes to the withdrawn question that comes while the batch still runs', async () => {
+    const run = new AbortController();
+    const { tool, executed } = chargeTool();
+    const lookup = heldLookup();
+    const writes = createWriteLog([], async () => {});
+    const held = heldApprover();
+    const pipeline = createToolPipeline({
+      tools: [tool, lookup.tool],
+      permissions: { decide: (name) => (name === 'charge' ? ask.decide() : allow) },
+      approver: held.approver,
+      writes,
+      signal: run.signal,
+    });
+    lookup.hold();
+    const lookupCall = { id: 'call-l', name: 'lookup', input: {} };
+    const running = pipeline.runAll([charge(5), lookupCall], testRunState({ mode: 'interactive' }));
+    await vi.waitFor(() => expect(held.asked).toHaveLength(1));
+    run.abort(new Error('the user pressed Ctrl-C'));
+    await turn();
+    // Its human answers yes (an approver that ignores its signal keeps showing the question).
     held.answers[0]?.(true);
     for (let turns = 0; turns < 3; turns += 1) await turn();
+    lookup.release();
+    const outcomes = await running;
+    expect(outcomes.map((outcome) => outcome.record.decision)).toEqual(['cancelled', 'allow']);
     expect(executed).toEqual([]);
     expect(writes.list()).toEqual([]);
     expect(writes.unresolvedList()).toEqual([]);
@@ -227,7 +251,7 @@ describe('a paused batch resumed by a cancelled run', () => {
     expect(stored?.pendingApproval?.answers).toEqual(kept);
   });
 
-  it('stops waiting for its open question when cancelled; a later yes neither runs nor is kept', async () => {
+  it('stops waiting for its open question when cancelled, and asks it again on the next resume', async () => {
     const { harness, executed, checkpoints, kept } = await pausedBatch();
     const run = new AbortController();
     const held = heldApprover();
@@ -248,9 +272,6 @@ describe('a paused batch resumed by a cancelled run', () => {
     const result = await resumed;
     expect(result.status).toBe('error');
     expect(result.detail).toMatch(/^the run was cancelled while its tool calls ran/);
-
-    held.answers[0]?.(true);
-    for (let turns = 0; turns < 3; turns += 1) await turn();
     expect(executed).toEqual([]);
     const stored = await checkpoints.load('r');
     expect(stored?.state).toBe('awaiting_approval');
@@ -272,5 +293,70 @@ describe('a paused batch resumed by a cancelled run', () => {
     expect(executed).toEqual([7]);
     expect(again.toolCalls.map((call) => call.decision)).toEqual(['ask_denied', 'ask_approved']);
     model.assertDone();
+  });
+
+  it('does not keep a yes to its withdrawn question that comes while another call still runs', async () => {
+    const { tool, executed } = chargeTool();
+    const lookup = heldLookup();
+    const harness: Harness = {
+      name: 'charge-desk',
+      tools: [tool, lookup.tool],
+      system: () => 'You are a test agent.',
+      permissions: {
+        rules: [],
+        decide: (name) => (name === 'charge' ? ask.decide() : allow),
+      },
+      limits: { maxSteps: 5 },
+    };
+    const checkpoints = createMemoryCheckpointStore();
+    const paused = await runAgent({
+      harness,
+      model: createScriptedModel([
+        toolTurn([charge(7), { id: 'call-l', name: 'lookup', input: {} }]),
+      ]),
+      modelId: 'scripted',
+      prompt: 'charge 7',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => 'defer',
+      runId: 'r',
+      checkpoints,
+    });
+    expect(paused.status).toBe('awaiting_approval');
+
+    lookup.hold();
+    const run = new AbortController();
+    const held = heldApprover();
+    const resumed = resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness,
+      model: createScriptedModel([]),
+      clock: clock(),
+      approver: held.approver,
+      signal: run.signal,
+    });
+    await vi.waitFor(() => expect(held.asked).toHaveLength(1));
+    run.abort(new Error('the user pressed Ctrl-C'));
+    await turn();
+    // Its human answers yes while the lookup still runs (the approver ignores its signal).
+    held.answers[0]?.(true);
+    await turn();
+    lookup.release();
+    expect((await resumed).status).toBe('error');
+    expect(executed).toEqual([]);
+    const stored = await checkpoints.load('r');
+    expect(stored?.pendingApproval?.answers).toEqual({});
+
+    // The next resume has no one to ask and no --approve: the batch stays paused, nothing runs.
+    const again = await resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness,
+      model: createScriptedModel([]),
+      clock: clock(),
+    });
+    expect(again.status).toBe('awaiting_approval');
+    expect(executed).toEqual([]);
   });
 });

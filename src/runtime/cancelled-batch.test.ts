@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
-import { createMemoryCheckpointStore } from './checkpoint-store.js';
+import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { blockRepeatedCall } from './hooks/block-repeated-call.js';
@@ -33,6 +33,19 @@ function lookupTool() {
     },
   }) as ToolDefinition;
   return { tool, looked };
+}
+
+/** A memory store that calls `onIntent` as each write intent is appended, before it is kept. */
+function storeWatchingIntents(onIntent: (input: unknown) => void | Promise<void>) {
+  const store = createMemoryCheckpointStore();
+  const checkpoints: CheckpointStore = {
+    ...store,
+    async appendWrite(runId, entry) {
+      if ('kind' in entry && entry.kind === 'intent') await onIntent(entry.input);
+      return store.appendWrite(runId, entry);
+    },
+  };
+  return checkpoints;
 }
 
 describe('a run cancelled during a batch of tool calls', () => {
@@ -105,7 +118,9 @@ describe('a run cancelled during a batch of tool calls', () => {
       },
       limits: { maxSteps: 5 },
     };
-    const checkpoints = createMemoryCheckpointStore();
+    const run = new AbortController();
+    // The run is cancelled once the human approved, as the charge's intent is logged.
+    const checkpoints = storeWatchingIntents(() => run.abort(new Error('the user pressed Ctrl-C')));
     const paused = await runAgent({
       harness,
       model: createScriptedModel([toolTurn([{ name: 'charge', input: { amount: 5 } }])]),
@@ -121,17 +136,13 @@ describe('a run cancelled during a batch of tool calls', () => {
     const id = paused.pendingApprovals?.[0]?.id ?? '';
 
     // The human approves, and the run is cancelled before the charge starts.
-    const run = new AbortController();
     const cancelled = await resumeAgent({
       runId: 'r',
       checkpoints,
       harness,
       model: createScriptedModel([]),
       clock: clock(),
-      approver: async () => {
-        run.abort(new Error('the user pressed Ctrl-C'));
-        return true;
-      },
+      approver: async () => true,
       signal: run.signal,
     });
     expect(cancelled.status).toBe('error');
@@ -169,7 +180,17 @@ describe('a run cancelled during a batch of tool calls', () => {
       },
       limits: { maxSteps: 5 },
     };
-    const checkpoints = createMemoryCheckpointStore();
+    let sevenApproved = () => {};
+    const approvedSeven = new Promise<void>((resolve) => {
+      sevenApproved = resolve;
+    });
+    // The first charge goes through once the second is approved (a turn later: the answer is
+    // kept), and the second starts once the first went through and the run was cancelled.
+    const checkpoints = storeWatchingIntents(async (input) => {
+      if ((input as { amount: number }).amount === 7) return fiveCharged;
+      await approvedSeven;
+      await new Promise(setImmediate);
+    });
     const charges = [5, 7].map((amount) => ({ name: 'charge', input: { amount } }));
     const paused = await runAgent({
       harness,
@@ -190,9 +211,8 @@ describe('a run cancelled during a batch of tool calls', () => {
       harness,
       model: createScriptedModel([]),
       clock: clock(),
-      // The second charge is approved once the first went through and the run was cancelled.
       approver: async (call) => {
-        if ((call.input as { amount: number }).amount === 7) await fiveCharged;
+        if ((call.input as { amount: number }).amount === 7) sevenApproved();
         return true;
       },
       signal: run.signal,

@@ -101,7 +101,10 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     approver &&
     (async (call, reason, approval) => {
       const answer = await approver(call, reason, approval);
-      if (typeof answer === 'boolean') keepAnswer(answers, call.id, answer);
+      // A withdrawn question's answer (the run was cancelled) is not used, nor kept for resume.
+      if (typeof answer === 'boolean' && !approval?.signal.aborted) {
+        keepAnswer(answers, call.id, answer);
+      }
       return answer;
     });
   type Resumed = Pick<ToolPipelineOptions, 'madeBeforePause' | 'notMadeBeforePause'>;
