@@ -141,7 +141,7 @@ const PendingApprovalSchema = z
     answers: z.record(z.string(), z.boolean()),
     /** Its calls (by tool_use id) that reached the write log before it paused: their write keys. */
     made: z.record(z.string(), z.string().min(1)).optional(),
-    /** Its writes that ran and did not take effect, by tool_use id as redacted at rest. */
+    /** Its writes that ran and did not take effect or timed out, by tool_use id as redacted at rest. */
     notMade: z.record(z.string(), NotMadeAnswerSchema).optional(),
   })
   .strict()
@@ -167,7 +167,7 @@ const PendingApprovalSchema = z
       context.addIssue({
         code: 'custom',
         path: ['notMade', id],
-        message: `is not the id of a paused call of that tool (${answer.tool}, in calls): a write that failed before the pause is one of them`,
+        message: `is not the id of a paused call of that tool (${answer.tool}, in calls): a write that failed or timed out before the pause is one of them`,
       });
     }
   });

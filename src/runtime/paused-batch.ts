@@ -13,7 +13,8 @@ import type { ToolCall } from './types.js';
  * calls whose id the redaction at rest changes (`call-4111111111111111`): a checkpoint masks
  * the ids in its calls (values) but not those in `made` (keys), which would then match none.
  * A write that ran and did not take effect is kept with its answer (`notMade`), which resume
- * gives again: the log would let it run again. Those are kept under the id as masked at rest,
+ * gives again: the log would let it run again. So is a write that timed out: the model was
+ * told its outcome is unknown, and its late outcome must change neither that nor run it again. Those are kept under the id as masked at rest,
  * as a human's answers are, and trusted only where that masked id names one call; a failed
  * write under a shared id runs again on resume (the model never saw its failure).
  */
@@ -86,8 +87,10 @@ export function ranBeforePause(
 }
 
 /**
- * The batch's writes that ran and did not take effect: their answers, by tool_use id as the
- * checkpoint keeps it (redacted, as its calls are), only for ids that name one call there.
+ * The batch's writes that ran and did not take effect, and those that timed out: their answers,
+ * by tool_use id as the checkpoint keeps it (redacted, as its calls are), only for ids that name
+ * one call there. A timed-out write keeps the answer the model would have read (its outcome is
+ * unknown): what it does later (a late WriteNotMadeError clears its intent) must not run it again.
  */
 function notMadeWrites(
   calls: readonly ToolCall[],
@@ -97,7 +100,8 @@ function notMadeWrites(
   const kept = outcomes.flatMap(({ record, result, notMade }) => {
     const id = redactText(record.id);
     const { decision } = record;
-    if (!notMade || !single.has(id)) return [];
+    const timedOut = decision === 'timeout' && record.effect === 'write';
+    if (!(notMade || timedOut) || !single.has(id)) return [];
     if (decision !== 'failed' && decision !== 'timeout' && decision !== 'cancelled') return [];
     return [[id, { tool: record.tool, decision, content: result.content }] as const];
   });

@@ -225,6 +225,8 @@ describe('a resumed paused batch, on a write that already ran before the pause',
     const [saved] = toolResults(model.requests[0]!);
     expect(saved?.content).toContain('its outcome is unknown');
     expect(saved?.content).not.toContain('not executed');
-    expect(result.toolCalls[0]).toMatchObject({ tool: 'save_note', decision: 'outcome_unknown' });
+    // The answer the batch gave it before the pause, its timeout; a human still resolves it.
+    expect(result.toolCalls[0]).toMatchObject({ tool: 'save_note', decision: 'timeout' });
+    expect(result.unresolvedWrites?.map((write) => write.tool)).toEqual(['save_note']);
   });
 });

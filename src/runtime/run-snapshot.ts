@@ -7,7 +7,8 @@ import type { Decision, RunMode, RunStats, RunStatus, ToolCall, ToolCallRecord }
 /**
  * What a write of a paused batch was answered when it ran and did not take effect (it threw,
  * or said so at its deadline or the run's cancellation): its intent was cleared, so the write
- * log would let it run again. Resume gives the model this answer instead.
+ * log would let it run again. Or when it timed out: its late outcome may clear its intent too.
+ * Resume gives the model this answer instead.
  */
 export interface NotMadeAnswer {
   tool: string;
@@ -24,7 +25,7 @@ export interface PendingApproval {
   answers: Record<string, boolean>;
   /** Calls of the batch (by tool_use id) that reached the write log before the pause: their keys. */
   made?: Record<string, string> | undefined;
-  /** Writes of the batch that ran and did not take effect, by tool_use id as kept at rest. */
+  /** Writes of the batch that ran and did not take effect or timed out, by tool_use id as kept at rest. */
   notMade?: Record<string, NotMadeAnswer> | undefined;
 }
 
