@@ -13,6 +13,7 @@ import {
   unknownRunError,
 } from './checkpoint-store.js';
 import type { WriteRecord } from './idempotency.js';
+import { fromCheckpoint, toCheckpoint } from './run-snapshot.js';
 import { emptyStats } from './stop-rules.js';
 
 let dir: string;
@@ -109,10 +110,30 @@ describe('createFileCheckpointStore', () => {
 
   it('refuses a checkpoint written by another format version', async () => {
     const store = createFileCheckpointStore({ dir });
-    writeFileSync(join(dir, 'run-1.json'), JSON.stringify({ ...checkpoint(2), version: 2 }));
+    writeFileSync(join(dir, 'run-1.json'), JSON.stringify({ ...checkpoint(2), version: 3 }));
     const error = await caught(store.load('run-1'));
     expect(error.code).toBe('checkpoint_version');
-    expect(error.message).toContain('uses checkpoint format v2; this build reads v1');
+    expect(error.message).toContain('uses checkpoint format v3; this build reads v1 and v2');
+  });
+
+  it('names the format version before the shape: a newer format is not called damaged', async () => {
+    const store = createFileCheckpointStore({ dir });
+    const newer = { ...checkpoint(2), version: 3, reviewedBy: 'a key this build does not know' };
+    writeFileSync(join(dir, 'run-1.json'), JSON.stringify(newer));
+    const error = await caught(store.load('run-1'));
+    expect(error.code).toBe('checkpoint_version');
+    expect(error.message).toContain('Resume it with the version of harness-evals that wrote it');
+  });
+
+  it('writes format v2 and reads v1, as earlier builds wrote it', async () => {
+    const store = createFileCheckpointStore({ dir });
+    writeFileSync(join(dir, 'run-1.json'), JSON.stringify(checkpoint(2)));
+    const older = await store.load('run-1');
+    expect(older?.version).toBe(1);
+    const meta = { variant: 'upgraded', model: 'm', mode: 'interactive' as const, writes: [] };
+    await store.save(toCheckpoint(fromCheckpoint(older!), { ...meta, now: 0 }));
+    expect(JSON.parse(readFileSync(join(dir, 'run-1.json'), 'utf8')).version).toBe(2);
+    expect((await store.load('run-1'))?.step).toBe(2);
   });
 
   it('appends writes durably and reads them back in order', async () => {

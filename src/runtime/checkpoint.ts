@@ -3,8 +3,15 @@ import { type ErrorCode, HarnessError } from '../core/errors.js';
 import { parseWith } from '../core/parse.js';
 import { redactText } from '../core/redact.js';
 
-/** The checkpoint format this build reads and writes; bump it when the shape changes. */
-export const CHECKPOINT_VERSION = 1;
+/**
+ * The checkpoint format this build writes; bump it when the shape changes, so that an older
+ * build names the version instead of calling the file damaged. v2 added `pendingApproval.made`
+ * and `notMade`, and the `cancelled` decision and `run_cancelled` clearing.
+ */
+export const CHECKPOINT_VERSION = 2;
+
+/** The formats this build reads: v1 (builds just before v2 wrote some of v2's keys under it). */
+const READ_VERSIONS: readonly number[] = [1, CHECKPOINT_VERSION];
 
 /** A checkpoint that is missing, corrupt, from another format version, or clashes with the run. */
 export class CheckpointError extends HarnessError {
@@ -179,7 +186,7 @@ const PendingApprovalSchema = z
  */
 export const CheckpointSchema = z
   .object({
-    version: z.literal(CHECKPOINT_VERSION),
+    version: z.union([z.literal(1), z.literal(CHECKPOINT_VERSION)]),
     runId: z.string().min(1),
     state: z.enum(['running', 'awaiting_approval', 'finished']),
     variant: z.string(),
@@ -242,10 +249,11 @@ export function parseCheckpoint(text: string, source: string): Checkpoint {
     });
   }
   const version = (data as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version !== CHECKPOINT_VERSION) {
+  // Before the shape: a newer format's keys are not damage.
+  if (typeof version === 'number' && !READ_VERSIONS.includes(version)) {
     throw new CheckpointError(
       'checkpoint_version',
-      `${source} uses checkpoint format v${version}; this build reads v${CHECKPOINT_VERSION}. Resume it with the version of harness-evals that wrote it, or start a new run (without --resume).`,
+      `${source} uses checkpoint format v${version}; this build reads ${READ_VERSIONS.map((known) => `v${known}`).join(' and ')}. Resume it with the version of harness-evals that wrote it, or start a new run (without --resume).`,
     );
   }
   return parseWith(

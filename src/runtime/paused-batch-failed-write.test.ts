@@ -295,7 +295,7 @@ describe('a resumed paused batch, on a write that threw before the pause', () =>
 
 describe('a checkpoint of a paused batch with failed writes', () => {
   const paused = (notMade: unknown) => ({
-    version: 1,
+    version: 2,
     runId: 'run-1',
     state: 'awaiting_approval',
     variant: 'v',

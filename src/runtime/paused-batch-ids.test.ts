@@ -242,7 +242,7 @@ describe('the pipeline on a write made before the pause', () => {
 
 describe('a checkpoint of a paused batch', () => {
   const paused = (made: Record<string, string>) => ({
-    version: 1,
+    version: 2,
     runId: 'run-1',
     state: 'awaiting_approval',
     variant: 'v',
