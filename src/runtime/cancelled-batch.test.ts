@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
@@ -7,9 +7,10 @@ import type { Harness } from './harness.js';
 import { blockRepeatedCall } from './hooks/block-repeated-call.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { heldLookup } from './testing/held-tool.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { chargeTool } from './testing/write-tools.js';
-import type { ToolDefinition } from './types.js';
+import type { ApprovalAnswer, Approver, ToolDefinition } from './types.js';
 
 /**
  * A run cancelled while its tool calls run ends as a cancelled model call does: failed and
@@ -225,6 +226,83 @@ describe('a run cancelled during a batch of tool calls', () => {
     expect(resumed.status).toBe('done');
     expect(executed).toEqual([5, 7]);
     expect(resumed.writes?.map((write) => write.input)).toEqual([{ amount: 5 }, { amount: 7 }]);
+    model.assertDone();
+  });
+
+  it('ends in error, resumable, when cancelled while one call is deferred and another asked', async () => {
+    const { tool, executed } = chargeTool();
+    const lookup = heldLookup();
+    const harness: Harness = {
+      name: 'charge-desk',
+      tools: [tool, lookup.tool],
+      system: () => 'You are a test agent.',
+      permissions: {
+        rules: [],
+        decide: (name) =>
+          name === 'charge'
+            ? { effect: 'ask', rule: undefined, reason: 'charges need a human' }
+            : { effect: 'allow', rule: undefined, reason: 'reads are fine' },
+      },
+      limits: { maxSteps: 5 },
+    };
+    const run = new AbortController();
+    const open: Array<(answer: ApprovalAnswer) => void> = [];
+    // The 5 waits for a human (later); the 7 is asked, and its human is slow.
+    const approver: Approver = (call) =>
+      (call.input as { amount: number }).amount === 5
+        ? Promise.resolve('defer')
+        : new Promise((resolve) => open.push(resolve));
+    const checkpoints = createMemoryCheckpointStore();
+    const calls = [
+      { name: 'charge', input: { amount: 5 }, id: 'call-5' },
+      { name: 'charge', input: { amount: 7 }, id: 'call-7' },
+      { name: 'lookup', input: {}, id: 'call-l' },
+    ];
+    lookup.hold();
+    const running = runAgent({
+      harness,
+      model: createScriptedModel([toolTurn(calls)]),
+      modelId: 'scripted',
+      prompt: 'charge twice',
+      clock: clock(),
+      mode: 'interactive',
+      approver,
+      runId: 'r',
+      checkpoints,
+      signal: run.signal,
+    });
+    await vi.waitFor(() => expect(open).toHaveLength(1));
+    run.abort(new Error('the user pressed Ctrl-C'));
+    await new Promise(setImmediate);
+    // The withdrawn question's yes, while the lookup still runs, is not kept.
+    open[0]?.(true);
+    lookup.release();
+    const result = await running;
+    expect(result.status).toBe('error');
+    expect(result.detail).toMatch(/^the run was cancelled while its tool calls ran/);
+    expect(executed).toEqual([]);
+    const stored = await checkpoints.load('r');
+    expect(stored?.state).toBe('awaiting_approval');
+    expect(stored?.pendingApproval?.requests.map((request) => request.id)).toEqual(['call-5']);
+    expect(stored?.pendingApproval?.answers).toEqual({});
+
+    // Resumed, both charges are asked about: the one deferred and the one withdrawn.
+    const asked: string[] = [];
+    const model = createScriptedModel([textTurn('charged both')]);
+    const resumed = await resumeAgent({
+      runId: 'r',
+      checkpoints,
+      harness,
+      model,
+      clock: clock(),
+      approver: async (call) => {
+        asked.push(call.id);
+        return true;
+      },
+    });
+    expect(resumed.status).toBe('done');
+    expect(asked.sort()).toEqual(['call-5', 'call-7']);
+    expect(executed.sort()).toEqual([5, 7]);
     model.assertDone();
   });
 });

@@ -68,6 +68,31 @@ export function madeKeyOf(
 }
 
 /**
+ * A batch that waits for a human: its calls, those deferred as requests, the answers given
+ * (by id as kept at rest), and what its writes did (`ranBeforePause`), for resume.
+ */
+export function pausedBatch(
+  step: number,
+  calls: readonly ToolCall[],
+  outcomes: readonly ToolOutcome[],
+  answers: ReadonlyMap<string, boolean>,
+): PendingApproval {
+  const requests = outcomes.flatMap(({ record, deferred }) =>
+    deferred === undefined
+      ? []
+      : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
+  );
+  const answered = Object.fromEntries(answers);
+  return {
+    step,
+    calls: [...calls],
+    requests,
+    answers: answered,
+    ...ranBeforePause(calls, outcomes),
+  };
+}
+
+/**
  * What a batch that pauses keeps of the writes it ran, for resume: those that may have written
  * (`made`, answered from the write log) and those that did not take effect (`notMade`, answered
  * with their failure, which the write log would not stop from running again). A cancelled

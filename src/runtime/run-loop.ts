@@ -10,11 +10,12 @@ import type { MessageRequest, ModelCallOptions, ModelClient } from './model-clie
 import { contentOf, responseText, toolCallsOf } from './model-turn.js';
 import {
   answersOf,
-  batchAnswers,
   keepAnswer,
+  pausedBatch,
   ranBeforePause,
   resumedBatch,
 } from './paused-batch.js';
+import { type ApprovalDecisions, pausedBatchApprover } from './paused-batch-approver.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipelineOptions } from './pipeline.js';
 import { recordCalls as recordFinished } from './record-calls.js';
 import {
@@ -42,8 +43,7 @@ export interface RoleModels {
   summarize?: string;
 }
 
-/** Answers for calls a paused run waits on: one for all, or per tool_use id. */
-export type ApprovalDecisions = boolean | Record<string, boolean>;
+export type { ApprovalDecisions } from './paused-batch-approver.js';
 
 export interface RunResult {
   runId: string;
@@ -237,19 +237,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
   };
 
   const pause = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]) => {
-    const requests = outcomes.flatMap(({ record, deferred }) =>
-      deferred === undefined
-        ? []
-        : [{ id: record.id, tool: record.tool, input: record.input, reason: deferred }],
-    );
-    // Writes that ran: run again on resume, they are answered from the log or with their failure.
-    state.pending = {
-      step: state.step,
-      calls: [...calls],
-      requests,
-      answers: Object.fromEntries(answers),
-      ...ranBeforePause(calls, outcomes),
-    };
+    state.pending = pausedBatch(state.step, calls, outcomes, answers);
+    const { requests } = state.pending;
     for (const request of requests) {
       trace?.write({
         type: 'approval_pending',
@@ -285,15 +274,8 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
 
   /** Re-run the paused batch with the human's answers; writes already made come from the log. */
   const settlePending = async (pending: PendingApproval): Promise<RunResult | undefined> => {
-    const given = answersOf(pending.answers);
-    const { approvals } = context;
-    const byId = typeof approvals === 'object' ? answersOf(approvals) : undefined;
-    const answerOf = batchAnswers(pending.calls);
-    const decided = (id: string): boolean | undefined =>
-      answerOf(given, id) ?? (typeof approvals === 'boolean' ? approvals : answerOf(byId, id));
-    const approver: Approver = async (call, reason, approval) =>
-      decided(call.id) ?? (context.approver ? context.approver(call, reason, approval) : 'defer');
-    answers = new Map(given);
+    const approver = pausedBatchApprover(pending, context.approvals, context.approver);
+    answers = answersOf(pending.answers);
     const resumed = pipelineFor(remembering(approver), resumedBatch(pending));
     const outcomes = await runBatch(pending.calls, resumed);
     if (!Array.isArray(outcomes)) return outcomes;
@@ -401,7 +383,12 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     answers = new Map();
     const outcomes = await runBatch(calls, pipeline);
     if (!Array.isArray(outcomes)) return outcomes;
-    if (outcomes.some((outcome) => outcome.deferred !== undefined)) return pause(calls, outcomes);
+    if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
+      if (!context.signal?.aborted) return pause(calls, outcomes);
+      // Cancelled while a call waits for a human: the batch stays paused, the run ends cancelled.
+      state.pending = pausedBatch(state.step, calls, outcomes, answers);
+      return cancelledDuringBatch();
+    }
     const stopped = await completeStep(outcomes);
     if (stopped) return stopped;
   }
