@@ -166,10 +166,11 @@ const PendingApprovalSchema = z
           'is not the id of a paused call (in calls): a write made before the pause is one of them',
       });
     }
-    // Resume answers these without running them: each must be a call of the batch, of its tool.
+    // Resume answers these without running them: each must be a call of the batch, of its tool,
+    // under the id resume looks it up by (as masked at rest): another would be ignored, unsaid.
     for (const [id, answer] of Object.entries(pending.notMade ?? {})) {
       const ofTool = (call: { id: string; name: string }) =>
-        call.name === answer.tool && (call.id === id || call.id === redactText(id));
+        call.name === answer.tool && redactText(call.id) === id;
       if (pending.calls.some(ofTool)) continue;
       context.addIssue({
         code: 'custom',

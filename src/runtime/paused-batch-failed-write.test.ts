@@ -367,4 +367,24 @@ describe('a checkpoint of a paused batch with failed writes', () => {
   ])('is refused with %s, naming the file and the field', (_what, notMade, message) => {
     expect(() => parse(notMade)).toThrow(message);
   });
+
+  it('is refused with an id other than its call has at rest: resume would match no call', () => {
+    // The call's id is masked at rest; a hand-edited key with the whole number matches none.
+    const checkpoint = paused({ [cardId]: failure });
+    checkpoint.pendingApproval.calls[0] = {
+      id: 'call-4111****1111',
+      name: 'charge',
+      input: { amount: 10 },
+    };
+    expect(() => parseCheckpoint(JSON.stringify(checkpoint), 'run-1.json')).toThrow(
+      /^run-1\.json: pendingApproval\.notMade\.call-4111111111111111: is not the id of a paused call/,
+    );
+  });
+
+  it('is read with the masked id of a call a store kept unmasked, as resume matches it', () => {
+    const checkpoint = paused({ 'call-4111****1111': failure });
+    checkpoint.pendingApproval.calls[0] = { id: cardId, name: 'charge', input: { amount: 10 } };
+    const parsed = parseCheckpoint(JSON.stringify(checkpoint), 'run-1.json');
+    expect(Object.keys(parsed.pendingApproval?.notMade ?? {})).toEqual(['call-4111****1111']);
+  });
 });
