@@ -98,6 +98,8 @@ const WRITE_NOT_MADE: unique symbol = Symbol.for('harness-evals.WriteNotMadeErro
  * with this error its intent is cleared, and the model is told that it did not take effect.
  * Only the error the tool throws counts, not one in the `cause` of another: whatever wrapped it
  * may have failed after a write. Recognised across copies of the package (`isWriteNotMade`).
+ * A tool that makes two writes (refund, then notify) converts one thrown after its first write
+ * took effect into another error: that write was made, and its intent must stay.
  *
  * @example
  * execute: async ({ amount }, { signal }) => {
@@ -106,11 +108,14 @@ const WRITE_NOT_MADE: unique symbol = Symbol.for('harness-evals.WriteNotMadeErro
  * }
  */
 export class WriteNotMadeError extends HarnessError {
-  readonly [WRITE_NOT_MADE] = true;
+  declare readonly [WRITE_NOT_MADE]: true;
   constructor(message: string, options?: { cause?: unknown }) {
     super('write_not_made', message, options);
   }
 }
+// On the prototype, not enumerable: `{ ...error }` or `Object.assign(wrapper, error)` does not
+// copy it, so a wrapper (which may have failed after a write) is not taken for the tool's word.
+Object.defineProperty(WriteNotMadeError.prototype, WRITE_NOT_MADE, { value: true });
 
 /** A WriteNotMadeError of this copy of the package or of another (by its brand); never throws. */
 export function isWriteNotMade(thrown: unknown): boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
-import { WriteNotMadeError } from '../core/errors.js';
+import { isWriteNotMade, WriteNotMadeError } from '../core/errors.js';
 import * as entry from '../index.js';
 import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
@@ -76,6 +76,16 @@ describe('WriteNotMadeError', () => {
     expect(error).toBeInstanceOf(entry.HarnessError);
     expect(error).toMatchObject({ name: 'WriteNotMadeError', code: 'write_not_made' });
   });
+
+  it('is recognised by a brand it does not carry as its own: a copy of its fields is not one', () => {
+    const error = new WriteNotMadeError('the payment was never sent');
+    class NeverSentError extends WriteNotMadeError {}
+    expect(isWriteNotMade(error)).toBe(true);
+    expect(isWriteNotMade(new NeverSentError('never sent'))).toBe(true);
+    expect(Object.getOwnPropertySymbols(error)).toEqual([]);
+    expect(isWriteNotMade({ ...error })).toBe(false);
+    expect(isWriteNotMade(Object.assign(new Error('wrapped'), error))).toBe(false);
+  });
 });
 
 describe('a write that times out and says it wrote nothing', () => {
@@ -108,6 +118,11 @@ describe('a write that times out and says it wrote nothing', () => {
       'an error whose cause is a WriteNotMadeError',
       () => new Error('payment failed', { cause: new WriteNotMadeError('never sent') }),
     ],
+    [
+      "an error given a WriteNotMadeError's properties (Object.assign)",
+      () => Object.assign(new Error('payment failed'), new WriteNotMadeError('never sent')),
+    ],
+    ['a copy of a WriteNotMadeError ({ ...error })', () => ({ ...new WriteNotMadeError('x') })],
   ])('with %s: its outcome stays unknown, for a human', async (_what, atDeadline) => {
     const payment = slowPayment(atDeadline);
     const { log, entries } = memoryLog();
