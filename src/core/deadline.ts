@@ -7,9 +7,10 @@ export type Raced<T> = { kind: 'settled'; outcome: T } | { kind: 'timeout'; late
  * both end user code. `work` gets the clock to wait on and the signal that aborts with
  * `reason()` at the deadline (asked for when needed: creating one costs more than a hook that
  * answers at once). It must not throw or reject (map a failure to an outcome), and answers
- * with a promise when it may take time. Its sleeps on the clock it gets end at the deadline
- * (they reject with `reason()`, and later ones at once), signal or not: abandoned work cannot
- * move the run's virtual time after the run moved on.
+ * with a promise when it may take time. On a virtual clock its sleeps on the clock it gets end
+ * at the deadline (they reject with `reason()`, and later ones at once), signal or not:
+ * abandoned work cannot move the run's virtual time after the run moved on. A real clock is
+ * handed on as it is; the signal still aborts at the deadline.
  *
  * On a virtual clock the work holds time still while it runs, so real I/O cannot lose the race
  * to a deadline that is not due; time moves while it sleeps on the clock it is handed. Work
@@ -29,7 +30,9 @@ export function raceDeadline<T>(
   const hold = clock.hold?.();
   let running: T | Promise<T>;
   try {
-    running = work(new EndingAt(hold?.clock ?? clock, cancel.signal), cancel.signal);
+    // A real clock is handed on as it is: real time moves anyway, and a live tool's background
+    // wait (a cache's expiry) must neither fail at the deadline nor crash the process.
+    running = work(hold ? new EndingAt(hold.clock, cancel.signal) : clock, cancel.signal);
   } catch (error) {
     // Against the contract, but a hold never released would stop the virtual clock for good.
     hold?.release();

@@ -121,9 +121,9 @@ describe('a tool that returned and left a wait running on its clock', () => {
 });
 
 /** `clock` with its waits cut to 20 ms: a real test cannot wait 5 s. */
-const shortWaits = (clock: Clock): Clock => ({
+const shortWaits = (clock: Clock, ms = 20): Clock => ({
   now: () => clock.now(),
-  sleep: () => clock.sleep(20),
+  sleep: () => clock.sleep(ms),
 });
 
 describe('on a real clock (live runs)', () => {
@@ -164,6 +164,33 @@ describe('on a real clock (live runs)', () => {
       expect([typeof seen.wokeAt, typeof hookSeen.wokeAt]).toEqual(['number', 'number']);
     },
   );
+});
+
+describe('on a real clock, a tool that timed out', () => {
+  it('keeps the background wait it left: it wakes, and nothing rejects', async () => {
+    const seen: Leftover = {};
+    const tool = defineTool({
+      name: 'get_rate',
+      description: 'Leaves a cache expiry behind, then hangs past its timeout',
+      effect: 'read',
+      timeoutMs: 30,
+      parameters: z.object({}),
+      execute: async (_args, context) => {
+        leaveWait(shortWaits(context.clock, 60), seen);
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        return 'late';
+      },
+    });
+    const state = testRunState({ clock: createRealClock() });
+    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
+      { id: 'a', name: tool.name, input: {} },
+      state,
+    );
+    expect(record.decision).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(seen.ended).toBeUndefined();
+    expect(typeof seen.wokeAt).toBe('number');
+  });
 });
 
 describe('a hook that answered and left a wait running on run.clock', () => {
