@@ -72,7 +72,7 @@ describe('errors outside any trial fail the eval gate, named', () => {
       /^unhandled rejection during the run, 4 times: rejected and never awaited, card 6222\*\*\*\*3445 \(thrown at Object\.check \(evals\/t2-hostile\.eval\.ts:11:\d+\), (while "[^"]+" ran or after it, )?in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
     );
     expect(exception).toMatch(
-      /^uncaught exception during the run, 4 times: boom from a timer, key sk-ant-\[redacted\] \(thrown at evals\/t2-hostile\.eval\.ts:/,
+      /^uncaught exception during the run, 4 times: boom from a timer, key sk-ant-\[redacted\] \(thrown at Timeout\._onTimeout/,
     );
     for (const output of [
       stdout,
