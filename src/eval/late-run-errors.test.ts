@@ -32,7 +32,7 @@ describe('errors after the last trial fail the eval gate, named', () => {
     expect(gate.passed).toBe(false);
     expect(gate.reasons).toHaveLength(1);
     expect(gate.reasons[0]).toMatch(
-      /^uncaught exception during the run, 2 times: late by a second, key sk-ant-\[redacted\] \(thrown at evals\/t2-hostile\.eval\.ts:11:\d+, in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
+      /^uncaught exception during the run, 2 times: late by a second, key sk-ant-\[redacted\] \(thrown at Timeout\._onTimeout \(evals\/t2-hostile\.eval\.ts:11:\d+\), in evals\/t2-hostile\.eval\.ts\)\. .*await or catch it/,
     );
     expect(stdout).not.toContain(KEY);
   });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HarnessError } from '../core/errors.js';
 
@@ -7,13 +8,6 @@ import { HarnessError } from '../core/errors.js';
  * never fires, so an error it would throw is lost and the gate passes. Each task waits for
  * them after its last trial (settleStrayTimers), so what they throw is one of the run's errors.
  * Only timers the trials set count: vitest's own (it keeps one for up to 100 ms) do not.
- *
- * How: from the first trial on, the global setTimeout, setInterval and setImmediate note each
- * timer set while a trial runs, or by the callback of a timer so noted (vitest holds its own
- * copies, taken when it loaded). No async hook: one would slow every promise of every trial.
- * With trials running at once (describe.concurrent), a timer is put down to every trial that
- * was running when it was set. `timers/promises` and timers set at an eval file's import are
- * not seen.
  */
 
 /** How long a task waits, after its last trial, for the timers its trials left pending. */
@@ -23,96 +17,38 @@ const POLL_MS = 5;
 type Timer = NodeJS.Timeout | NodeJS.Immediate;
 interface SetByTrial {
   timer: Timer;
-  trials: readonly string[];
+  trial: string;
 }
 
-/** Trials running now, each with how many times (a retried or repeated name). */
-const running = new Map<string, number>();
-/** The trials a noted timer's callback runs for, while it runs. */
-let inCallback: readonly string[] | undefined;
+/** The trial whose code is running, inherited by every timer and callback it starts. */
+const trialScope = new AsyncLocalStorage<string>();
 const tracked = new Set<SetByTrial>();
-/** The globals as they were, while they are wrapped; undefined while they are not. */
-let unpatch: (() => void) | undefined;
+let hooked = false;
 let pruneAt = 256;
 
 /**
  * `test` (a vitest test function) with the timers and immediates it sets, and the ones those
- * set, tracked under `trial`. The globals are wrapped at the first trial: an import costs nothing.
+ * set, tracked under `trial`. The hook starts with the first trial: an import costs nothing.
  */
 export function inTrialScope<Context>(
   trial: string,
   test: (context: Context) => Promise<void>,
 ): (context: Context) => Promise<void> {
-  return async (context) => {
-    if (unpatch === undefined) unpatch = patchTimers();
-    running.set(trial, (running.get(trial) ?? 0) + 1);
-    try {
-      await test(context);
-    } finally {
-      const left = (running.get(trial) ?? 1) - 1;
-      if (left === 0) running.delete(trial);
-      else running.set(trial, left);
+  return (context) => {
+    if (!hooked) {
+      // Only `init`: a destroy hook would make Node track every promise's end too.
+      createHook({ init: track }).enable();
+      hooked = true;
     }
+    return trialScope.run(trial, () => test(context));
   };
 }
 
-/** Who a timer set now belongs to: the callback's trials, else the trials running, else none. */
-function owners(): readonly string[] | undefined {
-  if (inCallback !== undefined) return inCallback;
-  return running.size === 0 ? undefined : [...running.keys()];
-}
-
-/** The callback, run as `trials`' code: the timers it sets are theirs too. */
-function ownedBy<Args extends unknown[]>(
-  trials: readonly string[],
-  callback: (...args: Args) => void,
-): (...args: Args) => void {
-  return (...args) => {
-    const outer = inCallback;
-    inCallback = trials;
-    try {
-      callback(...args);
-    } finally {
-      inCallback = outer;
-    }
-  };
-}
-
-/** Wraps the three globals; resolves to what puts back those still wrapped. */
-function patchTimers(): () => void {
-  type Setter = (callback: (...args: unknown[]) => void, ...rest: unknown[]) => Timer;
-  const wrap = (name: 'setTimeout' | 'setInterval' | 'setImmediate') => {
-    const original = globalThis[name] as unknown as Setter;
-    const noting: Setter = (callback, ...rest) => {
-      const trials = owners();
-      if (trials === undefined || typeof callback !== 'function') {
-        return original(callback, ...rest);
-      }
-      const timer = original(ownedBy(trials, callback), ...rest);
-      track(timer, trials);
-      return timer;
-    };
-    // Their own properties come along: util.promisify(setTimeout) keeps its promisify.custom.
-    for (const key of Reflect.ownKeys(original)) {
-      if (key === 'length' || key === 'name' || key === 'prototype') continue;
-      Object.defineProperty(noting, key, Object.getOwnPropertyDescriptor(original, key)!);
-    }
-    Object.defineProperty(noting, 'name', { value: name });
-    const globals = globalThis as Record<string, unknown>;
-    globals[name] = noting;
-    // Not over what came after (vi.useFakeTimers() on top of it puts ours back when it ends).
-    return () => {
-      if (globals[name] === noting) globals[name] = original;
-    };
-  };
-  const restores = [wrap('setTimeout'), wrap('setInterval'), wrap('setImmediate')];
-  return () => {
-    for (const restore of restores) restore();
-  };
-}
-
-function track(timer: Timer, trials: readonly string[]): void {
-  tracked.add({ timer, trials });
+function track(_id: number, type: string, _trigger: number, resource: object): void {
+  if (type !== 'Timeout' && type !== 'Immediate') return;
+  const trial = trialScope.getStore();
+  if (trial === undefined) return;
+  tracked.add({ timer: resource as Timer, trial });
   if (tracked.size >= pruneAt) {
     pendingTimers();
     pruneAt = Math.max(256, tracked.size * 2);
@@ -143,18 +79,6 @@ function pendingTimers(): SetByTrial[] {
  * StrayTimerError naming the trials whose timers are still pending then, and forgets those.
  */
 export async function settleStrayTimers(waitMs = STRAY_TIMER_WAIT_MS): Promise<void> {
-  try {
-    await settle(waitMs);
-  } finally {
-    // Between tasks the globals are vitest's again: the next task's first trial wraps them.
-    if (running.size === 0) {
-      unpatch?.();
-      unpatch = undefined;
-    }
-  }
-}
-
-async function settle(waitMs: number): Promise<void> {
   const deadline = performance.now() + waitMs;
   for (;;) {
     const pending = pendingTimers();
@@ -162,7 +86,7 @@ async function settle(waitMs: number): Promise<void> {
     if (performance.now() >= deadline) {
       for (const entry of pending) tracked.delete(entry);
       throw new StrayTimerError(
-        pending.map((entry) => entry.trials),
+        pending.map((entry) => entry.trial),
         waitMs,
       );
     }
@@ -172,9 +96,8 @@ async function settle(waitMs: number): Promise<void> {
 
 /** Timers the trials set that were still pending once the task stopped waiting for them. */
 export class StrayTimerError extends HarnessError {
-  /** `trials`: per timer, the trial (or the trials running at once) that set it. */
-  constructor(trials: ReadonlyArray<string | readonly string[]>, waitMs: number) {
-    const names = [...new Set(trials.flat())].sort();
+  constructor(trials: readonly string[], waitMs: number) {
+    const names = [...new Set(trials)].sort();
     const shown =
       names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more trials`] : names;
     const listed =
