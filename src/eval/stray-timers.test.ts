@@ -52,6 +52,40 @@ describe('settleStrayTimers', () => {
     expect(ran).toBe(true);
   });
 
+  // Set after the trial returned, by code it started: an un-awaited helper that awaits a sleep
+  // first, and the promise timers. A wrapper of the global setTimeout missed each (found by review).
+  it.each([
+    [
+      'an un-awaited helper, after its own await',
+      (done: () => void) => {
+        void (async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          setTimeout(done, 30);
+        })();
+      },
+    ],
+    ['node:timers/promises', (done: () => void) => void sleep(40).then(done)],
+    [
+      'an async timer callback',
+      (done: () => void) => {
+        setTimeout(async () => {
+          await null;
+          setTimeout(done, 30);
+        }, 10);
+      },
+    ],
+  ])('waits for a timer set by %s once the trial returned', async (_shape, start) => {
+    let ran = false;
+    await inTrialScope('T9 baseline trial 1', async () => {
+      start(() => {
+        ran = true;
+      });
+    })(undefined);
+    expect(ran).toBe(false);
+    await settleStrayTimers(60_000);
+    expect(ran).toBe(true);
+  });
+
   it('ignores timers set outside any trial', async () => {
     await inTrialScope('T9 baseline trial 1', async () => {})(undefined);
     const outside = setTimeout(() => {}, 60_000);
