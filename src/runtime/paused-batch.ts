@@ -19,15 +19,20 @@ import type { ToolCall } from './types.js';
  * write under a shared id runs again on resume (the model never saw its failure).
  */
 
-/** The batch's writes that may have run (made or started) before it paused: their write keys. */
+/**
+ * The batch's writes that may have run (made or started) before it paused: their write keys. Not
+ * a write the run was cancelled before (`cancelled` without a `notMade`): it never ran, its
+ * intent was cleared, and resume runs it as any call that did not run.
+ */
 function madeWrites(
   calls: readonly ToolCall[],
   outcomes: readonly ToolOutcome[],
 ): Record<string, string> | undefined {
   const single = singleIds(calls.map(({ id }) => id));
-  const made = outcomes.flatMap(({ record, deferred, writeKey }) =>
+  const made = outcomes.flatMap(({ record, deferred, writeKey, notMade }) =>
     deferred === undefined &&
     writeKey !== undefined &&
+    (record.decision !== 'cancelled' || notMade) &&
     single.has(record.id) &&
     keptAtRest(record.id)
       ? [[record.id, writeKey] as const]
@@ -54,6 +59,24 @@ function madeBeforePause(pending: PendingApproval): Map<string, string> {
 }
 
 /** The key of the write a call made before the pause, when the log's entry for it is this tool's. */
+/**
+ * Why a call that reached the write log before the pause is not run on resume although the log
+ * no longer holds its write: its intent was cleared since (a late "not made", a human's
+ * resolution) or, in a checkpoint an older build wrote, its failure was not kept. The model
+ * never asked for a second attempt; it may call the tool again. Undefined for any other call.
+ */
+export function settledSincePause(
+  id: string,
+  tool: string,
+  made: ReadonlyMap<string, string> | undefined,
+  writes: WriteLog | undefined,
+): string | undefined {
+  const key = made?.get(id);
+  if (key === undefined || writes === undefined) return undefined;
+  if (writes.get(key) !== undefined || writes.unresolved(key) !== undefined) return undefined;
+  return `${tool} was started before the run paused for approval, and its write has since been settled as not made; it was not run again when the run resumed. Call it again if it is still needed.`;
+}
+
 export function madeKeyOf(
   id: string,
   tool: string,

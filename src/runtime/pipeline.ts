@@ -4,7 +4,7 @@ import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
-import { madeKeyOf, notMadeAnswerOf } from './paused-batch.js';
+import { madeKeyOf, notMadeAnswerOf, settledSincePause } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
 import { checkPermission, HARNESS_FAULT, logged, runPostToolUse } from './pipeline-guards.js';
 import { runPreToolUse } from './pre-tool-use.js';
@@ -230,6 +230,8 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       const answered = await oneWriteAtATime(madeKey, async () => fromLog(madeKey));
       if (answered) return { ...answered, writeKey: madeKey };
     }
+    const settled = settledSincePause(call.id, tool.name, options.madeBeforePause, options.writes);
+    if (settled !== undefined) return finish('failed', settled, true);
 
     if (options.validate) {
       const checked = validated(input);
