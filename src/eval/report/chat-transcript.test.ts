@@ -98,6 +98,34 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
     }
   });
 
+  it('gives each turn its own results when a server reuses a call id in every turn', () => {
+    const call = (city: string) => ({
+      id: 'call_0',
+      type: 'function',
+      function: { name: 'get', arguments: JSON.stringify({ city }) },
+    });
+    const asked = (city: string) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call(city)],
+    });
+    const result = (text: string) => ({ role: 'tool', tool_call_id: 'call_0', content: text });
+    const transcript = decodeTranscript(
+      chatCassette([
+        chatExchange([SYSTEM, USER], chatAnswer({ tool_calls: [call('A')] }, 'tool_calls')),
+        chatExchange(
+          [SYSTEM, USER, asked('A'), result('RESULT-A')],
+          chatAnswer({ tool_calls: [call('B')] }, 'tool_calls'),
+        ),
+        chatExchange(
+          [SYSTEM, USER, asked('A'), result('RESULT-A'), asked('B'), result('RESULT-B')],
+          chatAnswer({ content: 'done' }),
+        ),
+      ]),
+    );
+    expect(calls(transcript).map((found) => found.result)).toEqual(['RESULT-A', 'RESULT-B']);
+  });
+
   it('shows arguments that are not JSON as the text the model sent', () => {
     const cut = { ...WEATHER_CALL, function: { name: 'get_weather', arguments: '{"city": "Os' } };
     for (const answer of [

@@ -51,14 +51,20 @@ function sentMessages(messages: readonly Block[]): SentMessage[] {
   }));
 }
 
-/** Each `role: "tool"` message's text by the id of the call it answers. */
-function toolResults(exchanges: readonly Exchange[]): Map<string, string> {
+/**
+ * The results a turn's calls got, by call id: the `role: "tool"` messages the next request sends
+ * after its last assistant message (that turn's answer). Per turn, not per trial: a server that
+ * reuses an id in every turn (`call_0`) would otherwise show the last turn's result everywhere.
+ */
+function resultsOfTurn(next: Exchange | undefined): Map<string, string> {
   const results = new Map<string, string>();
-  for (const exchange of exchanges) {
-    for (const message of requestMessages(exchange)) {
-      if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') continue;
+  if (next === undefined) return results;
+  const messages = requestMessages(next);
+  const answered = messages.findLastIndex((message) => message.role === 'assistant');
+  for (const message of messages.slice(answered + 1)) {
+    if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') continue;
+    if (!results.has(message.tool_call_id))
       results.set(message.tool_call_id, textOf(message.content));
-    }
   }
   return results;
 }
@@ -145,13 +151,14 @@ function decodeTurn(
  * The conversation of a Chat Completions trial (createChatCompletionsAgent): the first
  * request's system and user messages, one turn per answer, each tool call with the `role:
  * "tool"` message that answered it. No decisions or durations: an adapter's trace has neither
- * (the adapter runs its tools itself). Never throws on what a hand-edited cassette holds; an
- * answer that is not one shows as the turn's error.
+ * (the adapter runs its tools itself). Never throws on what a cassette that passed readCassette's
+ * checks holds (a hand-edited one included); an answer that is not one shows as the turn's error.
  */
 export function decodeChatTranscript(exchanges: readonly Exchange[]): Transcript {
   const first = exchanges[0] ? requestMessages(exchanges[0]) : [];
-  const results = toolResults(exchanges);
-  const turns = exchanges.map((exchange, index) => decodeTurn(exchange, index + 1, results));
+  const turns = exchanges.map((exchange, index) =>
+    decodeTurn(exchange, index + 1, resultsOfTurn(exchanges[index + 1])),
+  );
   return {
     system: first
       .filter((message) => message.role === 'system' || message.role === 'developer')
