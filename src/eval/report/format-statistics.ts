@@ -15,7 +15,7 @@ export function dropTestCell(entry: ComparisonEntry, alpha: number): string {
   return `p = ${test.pValue.toFixed(3)}: noise; ${settle} settle it`;
 }
 
-/** "refund-desk upgraded vs baseline (6 tasks, paired): Δ pass@1 +0.67 [+0.33, +1.00], distinguishable". */
+/** "refund-desk upgraded vs baseline (6 tasks, paired): Δ pass@1 +0.61 [+0.28, +0.89], distinguishable". */
 export function suiteDeltaLine(row: VariantSummary): string {
   const delta = row.delta;
   if (!delta) return '';

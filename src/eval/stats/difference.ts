@@ -57,12 +57,21 @@ const signedRates = (n: number, sign: number) =>
  * Undefined for no pairs.
  *
  * @example pairedDifference([[{ n: 3, passed: 1 }, { n: 3, passed: 2 }], [{ n: 3, passed: 1 }, { n: 3, passed: 2 }]])
- * // value 0.33, interval ≈ [-0.19, 0.82]: not distinguishable
+ * // value 0.33, interval ≈ [-0.19, 0.83]: not distinguishable
  */
 export function pairedDifference(
   pairs: ReadonlyArray<readonly [before: PassCounts, after: PassCounts]>,
   options: BootstrapOptions = {},
 ): DifferenceEstimate | undefined {
+  // It took per-task rates once: such a call is named, not failed deep inside.
+  for (const [index, pair] of pairs.entries()) {
+    const counts = Array.isArray(pair) ? pair : [];
+    if (counts.length !== 2 || !counts.every(isPassCounts)) {
+      throw new TypeError(
+        `pairedDifference: pair ${index} is not [{ n, passed }, { n, passed }] (before, after pass counts of one task); rates are no longer taken`,
+      );
+    }
+  }
   const before = pooledRate(pairs.map(([counts]) => counts));
   const after = pooledRate(pairs.map(([, counts]) => counts));
   if (!before || !after) return undefined;
@@ -82,4 +91,13 @@ export function pairedDifference(
     wilsonScore(after.rate, after.n, confidence),
   );
   return estimate(after.rate - before.rate, hull(bootstrap!, floor.interval));
+}
+
+function isPassCounts(value: unknown): value is PassCounts {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PassCounts).n === 'number' &&
+    typeof (value as PassCounts).passed === 'number'
+  );
 }
