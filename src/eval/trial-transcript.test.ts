@@ -96,6 +96,35 @@ describe('a replayed trial that reached for the network', () => {
   });
 });
 
+describe('a stale trial', () => {
+  it('keeps where its cassette came from too', async () => {
+    const outcome = await runTrial({
+      task: {
+        agent: defineAgent({
+          suite: 'refund-desk',
+          variants: REFUND_DESK_VARIANTS,
+          mode: 'unattended',
+          createHarness: (variant, options) =>
+            createRefundDeskHarness(variant as RefundDeskVariant, {
+              projectDir: options.projectDir,
+              instructionFiles: ['AGENTS.md'],
+            }),
+        }),
+        id: 'T2',
+        title: 'Order not found',
+        // Not the prompt the cassette holds: its first request no longer matches.
+        prompt: 'Where is my refund for order ORD9999?',
+        check: () => {},
+      },
+      variant: 'upgraded',
+      trial: 1,
+      settings: readEvalSettings({ HARNESS_EVAL_ROOT: project, HARNESS_EVAL_TRIALS: '1' }),
+    });
+    expect(outcome.record.outcome).toBe('stale');
+    expect(outcome.record).toMatchObject({ source: 'simulator', cassetteHash: expect.any(String) });
+  });
+});
+
 describe('a replayed trial hands over its transcript', () => {
   it('equal to the one the report would read back from its cassette and trace', async () => {
     const agent = defineAgent({
