@@ -58,36 +58,32 @@ function madeBeforePause(pending: PendingApproval): Map<string, string> {
   return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
 }
 
-/** The key of the write a call made before the pause, when the log's entry for it is this tool's. */
 /**
- * Why a call that reached the write log before the pause is not run on resume although the log
- * no longer holds its write: its intent was cleared since (a late "not made", a human's
- * resolution) or, in a checkpoint an older build wrote, its failure was not kept. The model
- * never asked for a second attempt; it may call the tool again. Undefined for any other call.
+ * What resume does with a call that reached the write log before the pause (`made`):
+ * - `key`: answer it from the log (its recorded result, or its unknown outcome), when the log's
+ *   entry is this tool's; another tool's entry under this id says nothing of this call, which
+ *   then passes its gates;
+ * - `settled`: the log no longer holds it, its intent was cleared since (a late "not made", a
+ *   human's resolution) or, in a checkpoint an older build wrote, its failure was not kept. It
+ *   is not run again, which the model never asked for; this text tells the model, which may
+ *   call it again.
+ * Undefined for any other call.
  */
-export function settledSincePause(
+export function madeBeforePauseOf(
   id: string,
   tool: string,
   made: ReadonlyMap<string, string> | undefined,
   writes: WriteLog | undefined,
-): string | undefined {
+): { key: string } | { settled: string } | undefined {
   const key = made?.get(id);
   if (key === undefined || writes === undefined) return undefined;
-  if (writes.get(key) !== undefined || writes.unresolved(key) !== undefined) return undefined;
-  return `${tool} was started before the run paused for approval, and its write has since been settled as not made; it was not run again when the run resumed. Call it again if it is still needed.`;
-}
-
-export function madeKeyOf(
-  id: string,
-  tool: string,
-  made: ReadonlyMap<string, string> | undefined,
-  writes: WriteLog | undefined,
-): string | undefined {
-  const key = made?.get(id);
-  if (key === undefined) return undefined;
-  // Another tool's write under this id says nothing of this call: it passes its gates.
-  const entry = writes?.get(key) ?? writes?.unresolved(key);
-  return entry?.tool === tool ? key : undefined;
+  const entry = writes.get(key) ?? writes.unresolved(key);
+  if (entry === undefined) {
+    return {
+      settled: `${tool} was started before the run paused for approval, and its write has since been settled as not made; it was not run again when the run resumed. Call it again if it is still needed.`,
+    };
+  }
+  return entry.tool === tool ? { key } : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
-import { madeKeyOf, notMadeAnswerOf, settledSincePause } from './paused-batch.js';
+import { madeBeforePauseOf, notMadeAnswerOf } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
 import { checkPermission, HARNESS_FAULT, logged, runPostToolUse } from './pipeline-guards.js';
 import { runPreToolUse } from './pre-tool-use.js';
@@ -225,13 +225,12 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
     const kept = notMadeAnswerOf(call.id, tool.name, options.notMadeBeforePause);
     if (kept) return finish(kept.decision, kept.content, true, { notMade: true });
 
-    const madeKey = madeKeyOf(call.id, tool.name, options.madeBeforePause, options.writes);
-    if (madeKey !== undefined) {
-      const answered = await oneWriteAtATime(madeKey, async () => fromLog(madeKey));
-      if (answered) return { ...answered, writeKey: madeKey };
+    const made = madeBeforePauseOf(call.id, tool.name, options.madeBeforePause, options.writes);
+    if (made && 'settled' in made) return finish('failed', made.settled, true);
+    if (made) {
+      const answered = await oneWriteAtATime(made.key, async () => fromLog(made.key));
+      if (answered) return { ...answered, writeKey: made.key };
     }
-    const settled = settledSincePause(call.id, tool.name, options.madeBeforePause, options.writes);
-    if (settled !== undefined) return finish('failed', settled, true);
 
     if (options.validate) {
       const checked = validated(input);
