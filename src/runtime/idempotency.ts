@@ -78,6 +78,11 @@ export interface WriteLog {
   /** The tool threw, or was never called: the write did not happen, so a later call may run it. */
   failed(key: string, at: string, reason?: 'tool_failed' | 'run_cancelled'): Promise<void>;
   /**
+   * Why the write's intent was last cleared, while nothing came after it (no new intent, no
+   * outcome); undefined otherwise. Optional for write logs made before it existed.
+   */
+  cleared?(key: string): WriteCleared['reason'] | undefined;
+  /**
    * A human's decisions about unresolved writes, by key. All or nothing: every key is checked
    * before the first decision is logged, so one mistyped key leaves the log as it was.
    */
@@ -143,14 +148,18 @@ export function createWriteLog(
 ): WriteLog {
   const done = new Map<string, WriteRecord>();
   const pending = new Map<string, WriteIntent>();
+  const clearedBy = new Map<string, WriteCleared['reason']>();
   const apply = (entry: WriteLogEntry) => {
     if (isWriteOutcome(entry)) {
       if (!done.has(entry.key)) done.set(entry.key, entry);
       pending.delete(entry.key);
+      clearedBy.delete(entry.key);
     } else if (entry.kind === 'intent') {
       if (!done.has(entry.key)) pending.set(entry.key, entry);
+      clearedBy.delete(entry.key);
     } else {
       pending.delete(entry.key);
+      clearedBy.set(entry.key, entry.reason);
     }
   };
   const write = async (entry: WriteLogEntry) => {
@@ -162,6 +171,7 @@ export function createWriteLog(
     get: (key) => done.get(key),
     unresolved: (key) => pending.get(key),
     unresolvedList: () => [...pending.values()],
+    cleared: (key) => clearedBy.get(key),
     intend: (intent) => write({ kind: 'intent', ...intent }),
     async record(record) {
       if (done.has(record.key)) return;

@@ -63,11 +63,12 @@ function madeBeforePause(pending: PendingApproval): Map<string, string> {
  * - `key`: answer it from the log (its recorded result, or its unknown outcome), when the log's
  *   entry is this tool's; another tool's entry under this id says nothing of this call, which
  *   then passes its gates;
- * - `settled`: the log no longer holds it, its intent was cleared since (a late "not made", a
- *   human's resolution) or, in a checkpoint an older build wrote, its failure was not kept. It
- *   is not run again, which the model never asked for; this text tells the model, which may
- *   call it again.
- * Undefined for any other call.
+ * - `settled`: the log no longer holds it: its tool said it did not take effect since (a late
+ *   "not made"), or, in a checkpoint an older build wrote, its failure was not kept. It is not
+ *   run again, which the model never asked for; this text tells the model, which may call it
+ *   again.
+ * Undefined for any other call, and for a write whose intent was cleared because the run was
+ * cancelled before it started (it never ran) or because a human said retry: those run.
  */
 export function madeBeforePauseOf(
   id: string,
@@ -79,8 +80,10 @@ export function madeBeforePauseOf(
   if (key === undefined || writes === undefined) return undefined;
   const entry = writes.get(key) ?? writes.unresolved(key);
   if (entry === undefined) {
+    const reason = writes.cleared?.(key);
+    if (reason === 'run_cancelled' || reason === 'human_retry') return undefined;
     return {
-      settled: `${tool} was started before the run paused for approval, and its write has since been settled as not made; it was not run again when the run resumed. Call it again if it is still needed.`,
+      settled: `${tool} ran before the run paused for approval and did not take effect; it was not run again when the run resumed. Call it again if it is still needed.`,
     };
   }
   return entry.tool === tool ? { key } : undefined;
