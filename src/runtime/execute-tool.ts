@@ -33,9 +33,10 @@ export interface ExecuteOptions {
 
 /**
  * Run the tool, raced against its `timeoutMs` when timeouts are enforced (see raceDeadline: its
- * signal aborts and its waits on the clock it is given end at the deadline). Its signal also
- * aborts when the run's does, until the call ends. Its waits end with its call, timeout or not
- * (callClock): a wait it left running cannot move the run's time later. Not called once the
+ * signal aborts at the deadline, and on a virtual clock its waits end then). Its signal also
+ * aborts when the run's does, until the call ends. On a virtual clock its waits end with its
+ * call, timeout or not (callClock): a wait it left running cannot move the run's time later; a
+ * real clock is handed on as it is. Not called once the
  * run's signal aborted: a tool that fails on an aborted signal did not write, and must not be
  * taken for one stopped mid-way. Never rejects.
  */

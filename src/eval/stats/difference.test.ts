@@ -136,7 +136,7 @@ describe('seededRandom and quantile', () => {
 describe('pairedDifference with the rates it took before', () => {
   it('names the shape it takes instead of failing inside', () => {
     expect(() => pairedDifference([[0, 1] as never, [1, 1] as never])).toThrow(
-      'pairedDifference: pair 0 is not [{ n, passed }, { n, passed }] (before, after pass counts of one task); rates are no longer taken',
+      'pairedDifference: pair 1 is not [{ n, passed }, { n, passed }] (before, after pass counts of one task); rates are no longer taken',
     );
   });
 });

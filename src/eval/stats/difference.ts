@@ -68,7 +68,7 @@ export function pairedDifference(
     const counts = Array.isArray(pair) ? pair : [];
     if (counts.length !== 2 || !counts.every(isPassCounts)) {
       throw new TypeError(
-        `pairedDifference: pair ${index} is not [{ n, passed }, { n, passed }] (before, after pass counts of one task); rates are no longer taken`,
+        `pairedDifference: pair ${index + 1} is not [{ n, passed }, { n, passed }] (before, after pass counts of one task); rates are no longer taken`,
       );
     }
   }
