@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cassette } from '../../replay/cassette.js';
 import { readCassette } from '../../replay/cassette-file.js';
+import { testCassette } from '../../replay/testing/cassettes.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeTranscript } from './transcript.js';
 
@@ -19,6 +20,36 @@ function toolCall(step: number, tool: string, decision: string, ms: number): Tra
     result_chars: 0,
   };
 }
+
+/** A Messages API exchange: the request's messages and the answer's content blocks. */
+function messagesExchange(messages: unknown[], content: unknown[], stopReason = 'tool_use') {
+  return {
+    request: { method: 'POST', path: '/v1/messages', headers: {}, body: { system: 's', messages } },
+    response: {
+      status: 200,
+      headers: {},
+      body: { role: 'assistant', content, stop_reason: stopReason, usage: { input_tokens: 1 } },
+    },
+    latencyMs: 1,
+  };
+}
+
+const GOAL = { role: 'user', content: 'hi' };
+const use = (id: string, name: string, city: string) => ({
+  type: 'tool_use',
+  id,
+  name,
+  input: { city },
+});
+const asked = (...uses: unknown[]) => ({ role: 'assistant', content: uses });
+const answered = (id: string, text: string) => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content: text }],
+});
+const resultsOf = (transcript: ReturnType<typeof decodeTranscript>) =>
+  transcript.turns.flatMap((turn) =>
+    turn.blocks.flatMap((block) => (block.kind === 'tool' ? [block.call.result] : [])),
+  );
 
 describe('decodeTranscript', () => {
   it('rebuilds the conversation of a trial from its cassette, with decisions and timings from its trace', async () => {
@@ -288,5 +319,93 @@ describe('decodeTranscript', () => {
     const transcript = decodeTranscript(cassette);
     expect(transcript.user).toBe('Has the refund for order ORD4004 arrived?');
     expect(transcript.turns[0]?.blocks.length).toBeGreaterThan(0);
+  });
+
+  it('gives each turn its own results when an id is reused across turns', () => {
+    const [a, b] = [use('toolu_0', 'get', 'A'), use('toolu_0', 'get', 'B')];
+    const transcript = decodeTranscript(
+      testCassette([
+        messagesExchange([GOAL], [a]),
+        messagesExchange([GOAL, asked(a), answered('toolu_0', 'RESULT-A')], [b]),
+        messagesExchange(
+          [
+            GOAL,
+            asked(a),
+            answered('toolu_0', 'RESULT-A'),
+            asked(b),
+            answered('toolu_0', 'RESULT-B'),
+          ],
+          [{ type: 'text', text: 'done' }],
+          'end_turn',
+        ),
+      ]),
+    );
+    expect(resultsOf(transcript)).toEqual(['RESULT-A', 'RESULT-B']);
+  });
+
+  it('finds the results of a turn past calls of another conversation in between (a summarizer, a sub-agent)', () => {
+    const [a, b] = [use('toolu_0', 'get', 'A'), use('toolu_0', 'get', 'B')];
+    const search = use('toolu_0', 'search', 'B');
+    const sub = { role: 'user', content: 'look B up' };
+    const transcript = decodeTranscript(
+      testCassette([
+        messagesExchange([GOAL], [a]),
+        messagesExchange([GOAL, asked(a), answered('toolu_0', 'RESULT-A')], [b]),
+        // A sub-agent with its own tool call (the server reuses ids), then a summarizer.
+        messagesExchange([sub], [search]),
+        messagesExchange([sub, asked(search), answered('toolu_0', 'SUB-RESULT')], [], 'end_turn'),
+        messagesExchange([{ role: 'user', content: 'summarise' }], [], 'end_turn'),
+        messagesExchange(
+          [
+            GOAL,
+            asked(a),
+            answered('toolu_0', 'RESULT-A'),
+            asked(b),
+            answered('toolu_0', 'RESULT-B'),
+          ],
+          [{ type: 'text', text: 'done' }],
+          'end_turn',
+        ),
+      ]),
+    );
+    expect(resultsOf(transcript)).toEqual(['RESULT-A', 'RESULT-B', 'SUB-RESULT']);
+  });
+
+  it('shows no result for a call whose answer no later request sends back', () => {
+    const [a, b] = [use('toolu_0', 'get', 'A'), use('toolu_0', 'get', 'B')];
+    const transcript = decodeTranscript(
+      testCassette([
+        messagesExchange([GOAL], [a]),
+        messagesExchange([GOAL, asked(a), answered('toolu_0', 'RESULT-A')], [b]),
+      ]),
+    );
+    expect(resultsOf(transcript)).toEqual(['RESULT-A', undefined]);
+  });
+
+  it('reads hand-edited later requests without throwing: what is not a message or block is skipped', () => {
+    const a = use('toolu_1', 'get', 'A');
+    const hostile: unknown[] = [
+      null,
+      7,
+      { role: 'assistant', content: 'text' },
+      { role: 'assistant', content: [null, { type: 'tool_use', id: { x: 1 }, name: 5 }] },
+      asked(a),
+      { role: 'user', content: [null, 3, { type: 'tool_result', tool_use_id: 9 }] },
+      asked(a),
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [null] }] },
+    ];
+    const later = messagesExchange([], [], 'end_turn');
+    const transcript = decodeTranscript(
+      testCassette([
+        messagesExchange([GOAL], [a]),
+        later,
+        messagesExchange(hostile, [], 'end_turn'),
+      ]),
+    );
+    expect(resultsOf(transcript)).toEqual(['']);
+    (later.request.body as { messages: unknown }).messages = 'not a list';
+    expect(
+      resultsOf(decodeTranscript(testCassette([messagesExchange([GOAL], [a]), later]))),
+    ).toEqual([undefined]);
   });
 });

@@ -8,6 +8,7 @@ import {
 import { isJsonObject } from '../../runtime/answer-fields.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeChatTranscript, isChatCompletionsExchange } from './chat-transcript.js';
+import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {
   type Block,
   finalAnswerOf,
@@ -84,23 +85,34 @@ function responseMessage(exchange: Exchange, problems: string[]): Block {
   return (response.body ?? {}) as Block;
 }
 
-function toolResults(
-  exchanges: readonly Exchange[],
-): Map<string, { text: string; isError: boolean }> {
+/** The request's messages that are objects: a cassette edited by hand may hold anything. */
+function requestMessages(exchange: Exchange): Block[] {
+  const messages = ((exchange.request.body ?? {}) as Block).messages;
+  return Array.isArray(messages) ? messages.filter(isJsonObject) : [];
+}
+
+/** An answer's tool_use blocks by id and name, as sentBackAnswers compares them; undefined: none. */
+function toolUsesKey(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const uses = content.filter(isJsonObject).filter((block) => block.type === 'tool_use');
+  return uses.length === 0 ? undefined : JSON.stringify(uses.map(({ id, name }) => [id, name]));
+}
+
+/**
+ * The results a turn's calls got, by tool_use_id: the tool_result blocks of the user message
+ * right after its answer as the agent sent it back. Per turn, not per trial: an id reused in a
+ * later turn would otherwise show that turn's result under every call.
+ */
+function toolResults(sent: SentBack | undefined): Map<string, { text: string; isError: boolean }> {
   const results = new Map<string, { text: string; isError: boolean }>();
-  for (const exchange of exchanges) {
-    const messages = ((exchange.request.body ?? {}) as Block).messages;
-    if (!Array.isArray(messages)) continue;
-    for (const message of messages.filter(isJsonObject)) {
-      if (!Array.isArray(message.content)) continue;
-      for (const block of message.content.filter(isJsonObject)) {
-        if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
-        results.set(block.tool_use_id, {
-          text: textOf(block.content),
-          isError: block.is_error === true,
-        });
-      }
-    }
+  const next = sent?.messages[sent.at + 1];
+  if (next?.role !== 'user' || !Array.isArray(next.content)) return results;
+  for (const block of next.content.filter(isJsonObject)) {
+    if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
+    results.set(block.tool_use_id, {
+      text: textOf(block.content),
+      isError: block.is_error === true,
+    });
   }
   return results;
 }
@@ -136,12 +148,19 @@ export function decodeTranscript(
   const firstMessage = Array.isArray(first.messages)
     ? (first.messages[0] as Block | undefined)
     : undefined;
-  const results = toolResults(exchanges);
-  const calls = trace.filter((event) => event.type === 'tool_call');
-  const turns = exchanges.map((exchange, index): TranscriptTurn => {
-    const step = index + 1;
+  const answers = exchanges.map((exchange) => {
     const problems: string[] = [];
-    const message = responseMessage(exchange, problems);
+    return { exchange, message: responseMessage(exchange, problems), problems };
+  });
+  const sentBack = sentBackAnswers(
+    exchanges.map(requestMessages),
+    answers.map(({ message }) => toolUsesKey(message.content)),
+    (message) => toolUsesKey(message.content),
+  );
+  const calls = trace.filter((event) => event.type === 'tool_call');
+  const turns = answers.map(({ exchange, message, problems }, index): TranscriptTurn => {
+    const step = index + 1;
+    const results = toolResults(sentBack[index]);
     const traced = calls.filter((event) => event.step === step);
     const blocks: TranscriptBlock[] = [];
     let toolIndex = 0;
