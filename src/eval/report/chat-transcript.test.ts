@@ -126,6 +126,117 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
     expect(calls(transcript).map((found) => found.result)).toEqual(['RESULT-A', 'RESULT-B']);
   });
 
+  it('finds the results of a turn past calls of another conversation in between (a summarizer, a sub-agent)', () => {
+    const call = (id: string, name: string) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: '{}' },
+    });
+    const asked = (id: string, name: string) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [call(id, name)],
+    });
+    const result = (id: string, text: string) => ({
+      role: 'tool',
+      tool_call_id: id,
+      content: text,
+    });
+    const sub = { role: 'user', content: 'look it up' };
+    const transcript = decodeTranscript(
+      chatCassette([
+        chatExchange([SYSTEM, USER], chatAnswer({ tool_calls: [call('c1', 'get')] }, 'tool_calls')),
+        chatExchange(
+          [SYSTEM, { role: 'user', content: 'summarise' }],
+          chatAnswer({ content: 'sum' }),
+        ),
+        chatExchange(
+          [SYSTEM, USER, asked('c1', 'get'), result('c1', 'RESULT-A')],
+          chatAnswer({ tool_calls: [call('call_0', 'delegate')] }, 'tool_calls'),
+        ),
+        // The delegate tool runs a sub-agent on a server that reuses ids: its call_0 is another call.
+        chatExchange([sub], chatAnswer({ tool_calls: [call('call_0', 'search')] }, 'tool_calls')),
+        chatExchange(
+          [sub, asked('call_0', 'search'), result('call_0', 'FOUND')],
+          chatAnswer({ content: 'sub answer' }),
+        ),
+        chatExchange(
+          [
+            SYSTEM,
+            USER,
+            asked('c1', 'get'),
+            result('c1', 'RESULT-A'),
+            asked('call_0', 'delegate'),
+            result('call_0', 'sub answer'),
+          ],
+          chatAnswer({ content: 'done' }),
+        ),
+      ]),
+    );
+    expect(calls(transcript).map((found) => [found.name, found.result])).toEqual([
+      ['get', 'RESULT-A'],
+      ['delegate', 'sub answer'],
+      ['search', 'FOUND'],
+    ]);
+  });
+
+  it('matches calls sent without an id by the ids the adapter gave them, past another conversation', () => {
+    const idless = (city: string) => ({
+      type: 'function',
+      function: { name: 'get', arguments: JSON.stringify({ city }) },
+    });
+    const asked = (id: string, city: string) => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, ...idless(city) }],
+    });
+    const result = (id: string, text: string) => ({
+      role: 'tool',
+      tool_call_id: id,
+      content: text,
+    });
+    const other = chatExchange(
+      [{ role: 'user', content: 'summarise' }],
+      chatAnswer({ content: 's' }),
+    );
+    const transcript = decodeTranscript(
+      chatCassette([
+        chatExchange([SYSTEM, USER], chatAnswer({ tool_calls: [idless('A')] }, 'tool_calls')),
+        other,
+        chatExchange(
+          [SYSTEM, USER, asked('call_0', 'A'), result('call_0', 'RESULT-A')],
+          chatAnswer({ tool_calls: [idless('B')] }, 'tool_calls'),
+        ),
+        other,
+        chatExchange(
+          [
+            SYSTEM,
+            USER,
+            asked('call_0', 'A'),
+            result('call_0', 'RESULT-A'),
+            asked('call_1', 'B'),
+            result('call_1', 'RESULT-B'),
+          ],
+          chatAnswer({ content: 'done' }),
+        ),
+      ]),
+    );
+    expect(calls(transcript).map((found) => found.result)).toEqual(['RESULT-A', 'RESULT-B']);
+  });
+
+  it('shows no result for a call whose answer no later request sends back', () => {
+    const transcript = decodeTranscript(
+      chatCassette([
+        chatExchange([SYSTEM, USER], chatAnswer({ tool_calls: [WEATHER_CALL] }, 'tool_calls')),
+        chatExchange(
+          [SYSTEM, USER, { role: 'tool', tool_call_id: 'call_abc', content: 'orphan' }],
+          chatAnswer({ content: ANSWER }),
+        ),
+      ]),
+    );
+    expect(calls(transcript).map((found) => found.result)).toEqual([undefined]);
+  });
+
   it('shows arguments that are not JSON as the text the model sent', () => {
     const cut = { ...WEATHER_CALL, function: { name: 'get_weather', arguments: '{"city": "Os' } };
     for (const answer of [
@@ -235,6 +346,25 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
       expect(calls(transcript).map((call) => call.name)).toEqual(['get_weather']);
       expect(transcript.system).toBe('');
     }
+    const asked = chatExchange(
+      [USER],
+      chatAnswer({ content: null, tool_calls: [WEATHER_CALL] }, 'tool_calls'),
+    );
+    const hostileLater = chatExchange(
+      [
+        null,
+        { role: 'assistant', tool_calls: 'x' },
+        { role: 'assistant', tool_calls: [null, { id: 'call_abc', function: null }] },
+        { role: 'assistant', tool_calls: [WEATHER_CALL] },
+        7,
+        { role: 'assistant', tool_calls: [WEATHER_CALL] },
+        { role: 'tool', tool_call_id: 'call_abc', content: { nested: true } },
+      ],
+      chatAnswer({ content: 'ok' }),
+    );
+    expect(calls(decodeTranscript(chatCassette([asked, hostileLater])))).toEqual([
+      { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: '' },
+    ]);
     const body = chatExchange([], chatAnswer({ content: 'ok' }));
     body.request.body = null;
     expect(decodeTranscript(chatCassette([body])).finalAnswer).toBe('ok');

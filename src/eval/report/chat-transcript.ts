@@ -7,6 +7,7 @@ import {
   chatStreamVerdict,
 } from '../../runtime/chat-completion-check.js';
 import { type SentMessage, withCallIds } from '../../runtime/tool-call-ids.js';
+import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {
   type Block,
   finalAnswerOf,
@@ -51,20 +52,27 @@ function sentMessages(messages: readonly Block[]): SentMessage[] {
   }));
 }
 
+/** Tool calls by id and name, as sentBackAnswers compares them; undefined: none. */
+function callsKey(calls: readonly unknown[]): string | undefined {
+  if (calls.length === 0) return undefined;
+  return JSON.stringify(
+    calls.map((call) =>
+      isJsonObject(call) && isJsonObject(call.function) ? [call.id, call.function.name] : null,
+    ),
+  );
+}
+
 /**
- * The results a turn's calls got, by call id: the `role: "tool"` messages the next request sends
- * after its last assistant message (that turn's answer). Per turn, not per trial: a server that
- * reuses an id in every turn (`call_0`) would otherwise show the last turn's result everywhere.
+ * The results a turn's calls got, by call id: the `role: "tool"` messages right after its answer
+ * as the agent sent it back. Per turn, not per trial: a server that reuses an id in every turn
+ * (`call_0`) would otherwise show the last turn's result everywhere.
  */
-function resultsOfTurn(next: Exchange | undefined): Map<string, string> {
+function resultsOfTurn(sent: SentBack | undefined): Map<string, string> {
   const results = new Map<string, string>();
-  if (next === undefined) return results;
-  const messages = requestMessages(next);
-  const answered = messages.findLastIndex((message) => message.role === 'assistant');
-  for (const message of messages.slice(answered + 1)) {
-    if (message.role !== 'tool' || typeof message.tool_call_id !== 'string') continue;
-    if (!results.has(message.tool_call_id))
-      results.set(message.tool_call_id, textOf(message.content));
+  if (sent === undefined) return results;
+  for (let index = sent.at + 1; sent.messages[index]?.role === 'tool'; index += 1) {
+    const { tool_call_id: id, content } = sent.messages[index] ?? {};
+    if (typeof id === 'string' && !results.has(id)) results.set(id, textOf(content));
   }
   return results;
 }
@@ -110,12 +118,26 @@ function inputText(args: string): string {
   }
 }
 
+/** An answer as the adapter read it, its calls with the ids the adapter gave them; else why it is none. */
+type DecodedAnswer =
+  | { completion: CheckedCompletion; calls: Array<ToolCall & { id: string }> }
+  | { error: string };
+
+type ToolCall = NonNullable<CheckedMessage['tool_calls']>[number];
+
+function decodeAnswer(exchange: Exchange, request: readonly Block[]): DecodedAnswer {
+  const answer = completionOf(exchange);
+  if ('error' in answer) return answer;
+  const [{ message }] = answer.completion.choices;
+  return { ...answer, calls: withCallIds(message.tool_calls ?? [], sentMessages(request)) };
+}
+
 function decodeTurn(
   exchange: Exchange,
+  answer: DecodedAnswer,
   step: number,
   results: ReadonlyMap<string, string>,
 ): TranscriptTurn {
-  const answer = completionOf(exchange);
   if ('error' in answer) {
     const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     return { step, stopReason: null, blocks: [], tokens, latencyMs: exchange.latencyMs, ...answer };
@@ -124,8 +146,7 @@ function decodeTurn(
   const blocks: TranscriptBlock[] = [];
   if (typeof message.content === 'string' && message.content !== '')
     blocks.push({ kind: 'text', text: message.content });
-  const sent = sentMessages(requestMessages(exchange));
-  for (const { id, function: fn } of withCallIds(message.tool_calls ?? [], sent)) {
+  for (const { id, function: fn } of answer.calls) {
     const { name, arguments: args } = fn;
     const call: TranscriptToolCall = { name, input: inputText(args) };
     const result = results.get(id);
@@ -156,8 +177,18 @@ function decodeTurn(
  */
 export function decodeChatTranscript(exchanges: readonly Exchange[]): Transcript {
   const first = exchanges[0] ? requestMessages(exchanges[0]) : [];
-  const turns = exchanges.map((exchange, index) =>
-    decodeTurn(exchange, index + 1, resultsOfTurn(exchanges[index + 1])),
+  const requests = exchanges.map(requestMessages);
+  const answers = exchanges.map((exchange, index) => ({
+    exchange,
+    answer: decodeAnswer(exchange, requests[index] ?? []),
+  }));
+  const sentBack = sentBackAnswers(
+    requests,
+    answers.map(({ answer }) => ('calls' in answer ? callsKey(answer.calls) : undefined)),
+    (message) => (Array.isArray(message.tool_calls) ? callsKey(message.tool_calls) : undefined),
+  );
+  const turns = answers.map(({ exchange, answer }, index) =>
+    decodeTurn(exchange, answer, index + 1, resultsOfTurn(sentBack[index])),
   );
   return {
     system: first
