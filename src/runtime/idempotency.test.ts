@@ -154,6 +154,37 @@ describe('createWriteLog', () => {
     expect(appended).toEqual([record('first')]);
     expect(log.get('k')?.output).toBe('first');
   });
+
+  it('says why an intent was last cleared, until something comes after it', () => {
+    const intent = {
+      kind: 'intent',
+      key: 'k',
+      tool: 't',
+      input: {},
+      decision: 'allow',
+      step: 1,
+      at: 'a',
+    } as const;
+    const cleared = (reason: 'tool_failed' | 'run_cancelled' | 'human_retry') =>
+      ({ kind: 'cleared', key: 'k', reason, at: 'b' }) as const;
+    const logOf = (entries: WriteLogEntry[]) => createWriteLog(entries, async () => {});
+    expect(logOf([intent]).cleared?.('k')).toBeUndefined();
+    expect(logOf([intent, cleared('run_cancelled')]).cleared?.('k')).toBe('run_cancelled');
+    expect(logOf([intent, cleared('tool_failed'), intent]).cleared?.('k')).toBeUndefined();
+    expect(
+      logOf([intent, cleared('human_retry'), intent, cleared('tool_failed')]).cleared?.('k'),
+    ).toBe('tool_failed');
+    const made = {
+      key: 'k',
+      tool: 't',
+      input: {},
+      output: 'ok',
+      decision: 'allow',
+      step: 1,
+      at: 'c',
+    } as const;
+    expect(logOf([intent, cleared('human_retry'), made]).cleared?.('k')).toBeUndefined();
+  });
 });
 
 describe('createKeyedQueue', () => {

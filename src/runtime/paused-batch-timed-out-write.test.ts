@@ -89,7 +89,7 @@ async function pausedAfterTimeout() {
   const answer = (await checkpoints.load('run'))?.pendingApproval?.notMade?.toolu_pay;
   expect(answer).toMatchObject({ tool: 'pay', decision: 'timeout' });
   expect(answer?.content).toMatch(/^pay timed out after 1000 ms .* its outcome is unknown/);
-  const resume = () => {
+  const resume = (resolveWrites?: Record<string, 'done' | 'retry'>) => {
     const model = createScriptedModel([textTurn('A human will check the payment.')]);
     const resumed = resumeAgent({
       runId: 'run',
@@ -98,10 +98,12 @@ async function pausedAfterTimeout() {
       model,
       clock: clock(),
       approvals: true,
+      ...(resolveWrites && { resolveWrites }),
     });
     return { model, resumed };
   };
-  return { payment, refund, resume, timedOut: answer?.content };
+  const key = paused.unresolvedWrites?.[0]?.key ?? '';
+  return { payment, refund, resume, timedOut: answer?.content, key };
 }
 
 const toolResults = (request: { messages: Array<{ content: unknown }> }) =>
@@ -144,15 +146,31 @@ describe('a write of a paused batch that timed out before the pause', () => {
     expect(result.unresolvedWrites?.map((write) => write.tool)).toEqual(['pay']);
   });
 
-  it('is answered with its timeout, as the batch answered it, when it was made later', async () => {
-    const { payment, resume, timedOut } = await pausedAfterTimeout();
+  it('is answered with its late result when it was made later: the model never saw the timeout', async () => {
+    const { payment, resume } = await pausedAfterTimeout();
     await settleLate(payment.settle);
     const { model, resumed } = resume();
     const result = await resumed;
     expect(payment.executions()).toBe(1);
-    expect(toolResults(model.requests[0]!)[0]?.content).toBe(timedOut);
+    expect(toolResults(model.requests[0]!)[0]).toMatchObject({ content: 'paid 5' });
+    expect(result.toolCalls.find((call) => call.tool === 'pay')).toMatchObject({ replayed: true });
     // The write log keeps its late outcome: it is not unknown, and a later call gets it.
     expect(result.writes?.map((write) => write.output)).toEqual(['paid 5', 'refunded ORD1']);
     expect(result.unresolvedWrites).toBeUndefined();
+  });
+
+  it('runs again when a human said retry (--resolve-write KEY=retry): the human took that decision', async () => {
+    const { payment, resume, key } = await pausedAfterTimeout();
+    const result = await resume({ [key]: 'retry' }).resumed;
+    expect(payment.executions()).toBe(2);
+    expect(result.toolCalls.filter((call) => call.tool === 'pay').at(-1)?.decision).toBe('allow');
+  });
+
+  it('is answered as made when a human said done: not as unknown', async () => {
+    const { payment, resume, key } = await pausedAfterTimeout();
+    const { model, resumed } = resume({ [key]: 'done' });
+    await resumed;
+    expect(payment.executions()).toBe(1);
+    expect(toolResults(model.requests[0]!)[0]?.content).toMatch(/already made earlier in this run/);
   });
 });

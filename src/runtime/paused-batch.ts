@@ -58,35 +58,68 @@ function madeBeforePause(pending: PendingApproval): Map<string, string> {
   return new Map(Object.entries(pending.made ?? {}).filter(([id]) => single.has(id)));
 }
 
-/**
- * What resume does with a call that reached the write log before the pause (`made`):
- * - `key`: answer it from the log (its recorded result, or its unknown outcome), when the log's
- *   entry is this tool's; another tool's entry under this id says nothing of this call, which
- *   then passes its gates;
- * - `settled`: the log no longer holds it: its tool said it did not take effect since (a late
- *   "not made"), or, in a checkpoint an older build wrote, its failure was not kept. It is not
- *   run again, which the model never asked for; this text tells the model, which may call it
- *   again.
- * Undefined for any other call, and for a write whose intent was cleared because the run was
- * cancelled before it started (it never ran) or because a human said retry: those run.
- */
-export function madeBeforePauseOf(
-  id: string,
-  tool: string,
-  made: ReadonlyMap<string, string> | undefined,
-  writes: WriteLog | undefined,
-): { key: string } | { settled: string } | undefined {
-  const key = made?.get(id);
-  if (key === undefined || writes === undefined) return undefined;
-  const entry = writes.get(key) ?? writes.unresolved(key);
-  if (entry === undefined) {
-    const reason = writes.cleared?.(key);
-    if (reason === 'run_cancelled' || reason === 'human_retry') return undefined;
-    return {
-      settled: `${tool} ran before the run paused for approval and did not take effect; it was not run again when the run resumed. Call it again if it is still needed.`,
+/** How resume answers a call of the paused batch without running it; undefined: it runs. */
+export type PausedCallAnswer =
+  | { kind: 'log'; key: string }
+  | {
+      kind: 'answer';
+      decision: NotMadeAnswer['decision'] | 'outcome_unknown';
+      content: string;
+      notMade?: true;
     };
+
+/**
+ * What resume does with a call of the paused batch that reached the write log before the pause
+ * (`made`: its write key) or that ran and did not take effect (`notMade`: its answer then), by
+ * what the write log says now:
+ * - an outcome (made, a late success, a human's "done"): the log's answer, if it is this tool's;
+ * - an intent still open: the kept answer, else the log's unknown outcome;
+ * - cleared because the run was cancelled before it started, or because a human said retry:
+ *   it runs, through its gates;
+ * - cleared because its tool said it did not take effect: the kept answer, else that text; it
+ *   is not run again, which the model never asked for, and the model may call it again;
+ * - nothing (a lost or pruned log, or one without `cleared`): the kept answer, else an unknown
+ *   outcome for a human, never an invitation to run it again.
+ * A call in neither list runs, as does one whose log entry is another tool's.
+ */
+export function pausedCallAnswer(
+  call: { id: string; tool: string },
+  resumed: {
+    madeBeforePause?: ReadonlyMap<string, string> | undefined;
+    notMadeBeforePause?: ReadonlyMap<string, NotMadeAnswer> | undefined;
+    writes?: WriteLog | undefined;
+  },
+): PausedCallAnswer | undefined {
+  const { id, tool } = call;
+  const { madeBeforePause: made, notMadeBeforePause: notMade, writes } = resumed;
+  const answer = notMadeAnswerOf(id, tool, notMade);
+  const kept: PausedCallAnswer | undefined = answer && {
+    kind: 'answer',
+    decision: answer.decision,
+    content: answer.content,
+    notMade: true,
+  };
+  const key = made?.get(id);
+  if (key === undefined || writes === undefined) return kept;
+  const entry = writes.get(key) ?? writes.unresolved(key);
+  if (entry !== undefined) {
+    if (entry.tool !== tool) return kept;
+    return 'kind' in entry ? (kept ?? { kind: 'log', key }) : { kind: 'log', key };
   }
-  return entry.tool === tool ? { key } : undefined;
+  const reason = writes.cleared?.(key);
+  if (reason === 'human_retry' || reason === 'run_cancelled') return undefined;
+  if (kept) return kept;
+  return reason === 'tool_failed'
+    ? {
+        kind: 'answer',
+        decision: 'failed',
+        content: `${tool} did not take effect before the run paused for approval; it was not run again when the run resumed. Call it again if it is still needed.`,
+      }
+    : {
+        kind: 'answer',
+        decision: 'outcome_unknown',
+        content: `${tool} was started before the run paused for approval, and the write log no longer says how it ended, so it was not run again: its outcome is unknown. Do not retry it; tell the user a human will check whether it took effect.`,
+      };
 }
 
 /**

@@ -4,7 +4,7 @@ import { clearNotRun, notRunMessage } from './cancelled-call.js';
 import { executeTool } from './execute-tool.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import { createKeyedQueue, idempotencyKeyFor, type WriteLog } from './idempotency.js';
-import { madeBeforePauseOf, notMadeAnswerOf } from './paused-batch.js';
+import { pausedCallAnswer } from './paused-batch.js';
 import type { PermissionPolicy } from './permissions.js';
 import { checkPermission, HARNESS_FAULT, logged, runPostToolUse } from './pipeline-guards.js';
 import { runPreToolUse } from './pre-tool-use.js';
@@ -221,15 +221,15 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
       return finish('outcome_unknown', unknownOutcomeMessage(tool.name, unresolved), true);
     };
 
-    // It ran before the pause and did not take effect: the same answer, not a second attempt.
-    const kept = notMadeAnswerOf(call.id, tool.name, options.notMadeBeforePause);
-    if (kept) return finish(kept.decision, kept.content, true, { notMade: true });
-
-    const made = madeBeforePauseOf(call.id, tool.name, options.madeBeforePause, options.writes);
-    if (made && 'settled' in made) return finish('failed', made.settled, true);
-    if (made) {
-      const answered = await oneWriteAtATime(made.key, async () => fromLog(made.key));
-      if (answered) return { ...answered, writeKey: made.key };
+    // It ran before the pause: answered as the write log and the checkpoint say, not run again.
+    const paused = pausedCallAnswer({ id: call.id, tool: tool.name }, options);
+    if (paused?.kind === 'answer') {
+      const { decision, content, notMade } = paused;
+      return finish(decision, content, true, notMade ? { notMade } : {});
+    }
+    if (paused) {
+      const answered = await oneWriteAtATime(paused.key, async () => fromLog(paused.key));
+      if (answered) return { ...answered, writeKey: paused.key };
     }
 
     if (options.validate) {

@@ -181,3 +181,57 @@ describe('resuming a batch whose write a human said to retry', () => {
     expect(resumed.status).toBe('done');
   });
 });
+
+describe('resuming a batch whose write log was lost or pruned', () => {
+  it('does not run again a write whose outcome was unknown: a human must check it', async () => {
+    const run = new AbortController();
+    let deferred = () => {};
+    const refundDeferred = new Promise<void>((resolve) => {
+      deferred = resolve;
+    });
+    const pay = payTool({
+      midway: async () => {
+        await refundDeferred;
+        await new Promise(setImmediate);
+        run.abort(new Error('Ctrl-C'));
+      },
+    });
+    const refund = refundTool();
+    const harness = setup(pay.tool, refund.tool);
+    const store = createMemoryCheckpointStore();
+    let lost = false;
+    const checkpoints: CheckpointStore = {
+      ...store,
+      loadWrites: async (id) => (lost ? [] : store.loadWrites(id)),
+    };
+    const first = await runAgent({
+      harness,
+      model: createScriptedModel([toolTurn(calls)]),
+      modelId: 'scripted',
+      prompt: 'pay and refund',
+      clock: clock(),
+      mode: 'interactive',
+      approver: async () => {
+        deferred();
+        return 'defer';
+      },
+      runId: 'run',
+      checkpoints,
+      signal: run.signal,
+    });
+    expect(first.unresolvedWrites).toHaveLength(1);
+    lost = true;
+    const resumed = await resumeAgent({
+      runId: 'run',
+      checkpoints,
+      harness,
+      model: createScriptedModel([textTurn('A human will check the payment.')]),
+      clock: clock(),
+      approvals: true,
+    });
+    expect(pay.executed).toEqual([5]);
+    expect(resumed.toolCalls.filter((call) => call.tool === 'pay').at(-1)?.decision).toBe(
+      'outcome_unknown',
+    );
+  });
+});
