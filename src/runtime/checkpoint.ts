@@ -132,6 +132,7 @@ const NotMadeAnswerSchema = z
     tool: z.string(),
     decision: z.enum(['failed', 'timeout', 'cancelled']),
     content: z.string(),
+    key: z.string().min(1).optional(),
   })
   .strict();
 

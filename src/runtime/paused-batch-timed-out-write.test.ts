@@ -13,9 +13,10 @@ import type { ToolDefinition } from './types.js';
 
 /**
  * A write of a paused batch that timed out before the pause: the batch told it that its outcome
- * is unknown and not to retry. Resume runs the batch again and gives that call the same answer,
- * whatever its late outcome did meanwhile: a late WriteNotMadeError clears its intent, so the
- * write log alone would let it run a second time, which the model never asked for.
+ * is unknown and not to retry. Resume runs the batch again and gives that call the same answer
+ * while its intent is open or after a late WriteNotMadeError cleared it (the write log alone
+ * would let it run a second time, which the model never asked for); its result once it was
+ * made later or a human said done; and runs it when a human said retry.
  */
 
 const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });

@@ -12,11 +12,12 @@ import type { ToolCall } from './types.js';
  * log still keeps each write from running twice (it is keyed by arguments, not by id). So do
  * calls whose id the redaction at rest changes (`call-4111111111111111`): a checkpoint masks
  * the ids in its calls (values) but not those in `made` (keys), which would then match none.
- * A write that ran and did not take effect is kept with its answer (`notMade`), which resume
- * gives again: the log would let it run again. So is a write that timed out: the model was
- * told its outcome is unknown, and its late outcome must change neither that nor run it again. Those are kept under the id as masked at rest,
- * as a human's answers are, and trusted only where that masked id names one call; a failed
- * write under a shared id runs again on resume (the model never saw its failure).
+ * A write that ran and did not take effect is kept with its answer (`notMade`) and its write
+ * key: the log would let it run again. So is a write that timed out. Resume then answers each by
+ * what the log says now (pausedCallAnswer): a human's retry runs it, a human's done or a late
+ * success gives the result, and otherwise the kept answer. Those are kept under the id as
+ * masked at rest, as a human's answers are, and trusted only where that masked id names one
+ * call; a failed write under a shared id runs again on resume (the model never saw its failure).
  */
 
 /**
@@ -66,6 +67,8 @@ export type PausedCallAnswer =
       decision: NotMadeAnswer['decision'] | 'outcome_unknown';
       content: string;
       notMade?: true;
+      /** Its write key, kept again if the resumed batch pauses again. */
+      key?: string;
     };
 
 /**
@@ -93,13 +96,14 @@ export function pausedCallAnswer(
   const { id, tool } = call;
   const { madeBeforePause: made, notMadeBeforePause: notMade, writes } = resumed;
   const answer = notMadeAnswerOf(id, tool, notMade);
+  const key = made?.get(id) ?? answer?.key;
   const kept: PausedCallAnswer | undefined = answer && {
     kind: 'answer',
     decision: answer.decision,
     content: answer.content,
     notMade: true,
+    ...(key !== undefined && { key }),
   };
-  const key = made?.get(id);
   if (key === undefined || writes === undefined) return kept;
   const entry = writes.get(key) ?? writes.unresolved(key);
   if (entry !== undefined) {
@@ -112,11 +116,14 @@ export function pausedCallAnswer(
   return reason === 'tool_failed'
     ? {
         kind: 'answer',
+        key,
+        notMade: true,
         decision: 'failed',
         content: `${tool} did not take effect before the run paused for approval; it was not run again when the run resumed. Call it again if it is still needed.`,
       }
     : {
         kind: 'answer',
+        key,
         decision: 'outcome_unknown',
         content: `${tool} was started before the run paused for approval, and the write log no longer says how it ended, so it was not run again: its outcome is unknown. Do not retry it; tell the user a human will check whether it took effect.`,
       };
@@ -131,6 +138,7 @@ export function pausedBatch(
   calls: readonly ToolCall[],
   outcomes: readonly ToolOutcome[],
   answers: ReadonlyMap<string, boolean>,
+  earlier?: Pick<PendingApproval, 'made' | 'notMade'>,
 ): PendingApproval {
   const requests = outcomes.flatMap(({ record, deferred }) =>
     deferred === undefined
@@ -143,7 +151,7 @@ export function pausedBatch(
     calls: [...calls],
     requests,
     answers: answered,
-    ...ranBeforePause(calls, outcomes),
+    ...ranBeforePause(calls, outcomes, earlier),
   };
 }
 
@@ -169,21 +177,23 @@ export function ranBeforePause(
 /**
  * The batch's writes that ran and did not take effect, and those that timed out: their answers,
  * by tool_use id as the checkpoint keeps it (redacted, as its calls are), only for ids that name
- * one call there. A timed-out write keeps the answer the model would have read (its outcome is
- * unknown): what it does later (a late WriteNotMadeError clears its intent) must not run it again.
+ * one call there, each with its write key. A timed-out write keeps the answer the model would
+ * have read (its outcome is unknown): a late WriteNotMadeError, which clears its intent, must
+ * not run it again.
  */
 function notMadeWrites(
   calls: readonly ToolCall[],
   outcomes: readonly ToolOutcome[],
 ): Record<string, NotMadeAnswer> | undefined {
   const single = singleIds(calls.map(({ id }) => redactText(id)));
-  const kept = outcomes.flatMap(({ record, result, notMade }) => {
+  const kept = outcomes.flatMap(({ record, result, notMade, writeKey }) => {
     const id = redactText(record.id);
     const { decision } = record;
     const timedOut = decision === 'timeout' && record.effect === 'write';
     if (!(notMade || timedOut) || !single.has(id)) return [];
     if (decision !== 'failed' && decision !== 'timeout' && decision !== 'cancelled') return [];
-    return [[id, { tool: record.tool, decision, content: result.content }] as const];
+    const answer = { tool: record.tool, decision, content: result.content };
+    return [[id, writeKey === undefined ? answer : { ...answer, key: writeKey }] as const];
   });
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }

@@ -65,8 +65,8 @@ export interface ToolPipelineOptions {
   madeBeforePause?: ReadonlyMap<string, string>;
   /**
    * A paused batch run again: its writes that ran before the pause and did not take effect, by
-   * tool_use id as kept at rest. Each is given the answer it had, and is not run again: the model
-   * never saw that answer, and did not ask for a second attempt.
+   * tool_use id as kept at rest. Each is answered by what the write log says now
+   * (pausedCallAnswer): the answer it had unless a human said retry or done since.
    */
   notMadeBeforePause?: ReadonlyMap<string, NotMadeAnswer>;
 }
@@ -224,8 +224,9 @@ export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
     // It ran before the pause: answered as the write log and the checkpoint say, not run again.
     const paused = pausedCallAnswer({ id: call.id, tool: tool.name }, options);
     if (paused?.kind === 'answer') {
-      const { decision, content, notMade } = paused;
-      return finish(decision, content, true, notMade ? { notMade } : {});
+      const { decision, content, notMade, key } = paused;
+      const answered = finish(decision, content, true, notMade ? { notMade } : {});
+      return key === undefined ? answered : { ...answered, writeKey: key };
     }
     if (paused) {
       const answered = await oneWriteAtATime(paused.key, async () => fromLog(paused.key));

@@ -236,8 +236,13 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
     return end('error', '', fatal.join('; '));
   };
 
-  const pause = (calls: readonly ToolCall[], outcomes: readonly ToolOutcome[]) => {
-    state.pending = pausedBatch(state.step, calls, outcomes, answers);
+  /** `earlier`: a resumed batch pausing again keeps what its earlier pause kept. */
+  const pause = (
+    calls: readonly ToolCall[],
+    outcomes: readonly ToolOutcome[],
+    earlier?: PendingApproval,
+  ) => {
+    state.pending = pausedBatch(state.step, calls, outcomes, answers, earlier);
     const { requests } = state.pending;
     for (const request of requests) {
       trace?.write({
@@ -290,7 +295,7 @@ export async function runLoop(state: LoopState, context: LoopContext): Promise<R
       return cancelledDuringBatch();
     }
     if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
-      return pause(pending.calls, outcomes);
+      return pause(pending.calls, outcomes, pending);
     }
     state.pending = undefined;
     return completeStep(outcomes);

@@ -15,6 +15,11 @@ export interface NotMadeAnswer {
   decision: Extract<Decision, 'failed' | 'timeout' | 'cancelled'>;
   /** The tool_result the model would have read (after PostToolUse hooks). */
   content: string;
+  /**
+   * Its write key, so resume can read what the write log says now (a human's retry or done)
+   * also for a call whose id the redaction at rest changes, which `made` cannot hold.
+   */
+  key?: string | undefined;
 }
 
 /** Calls of one step that wait for a human, with the answers given before the run paused. */
