@@ -157,14 +157,18 @@ const PendingApprovalSchema = z
     // Resume answers these from the write log unasked: an id of no paused call is damage. Older
     // builds kept ids in `made` (keys) that the redaction at rest masked in `calls` (values):
     // such an id matches no call on resume, so that call passes its gates again.
-    const ids = new Set(pending.calls.map((call) => call.id));
-    for (const id of Object.keys(pending.made ?? {})) {
-      if (ids.has(id) || ids.has(redactText(id))) continue;
+    // Every write key is `<tool>:…` (idempotencyKeyFor): a key of another tool is damage too.
+    const keyOf = (tool: string, key: string | undefined) =>
+      key === undefined || key.startsWith(`${tool}:`);
+    for (const [id, key] of Object.entries(pending.made ?? {})) {
+      const call = pending.calls.find((each) => each.id === id || each.id === redactText(id));
+      if (call && keyOf(call.name, key)) continue;
       context.addIssue({
         code: 'custom',
         path: ['made', id],
-        message:
-          'is not the id of a paused call (in calls): a write made before the pause is one of them',
+        message: call
+          ? `is not a write key of ${call.name} (${call.name}:…), the tool of that paused call`
+          : 'is not the id of a paused call (in calls): a write made before the pause is one of them',
       });
     }
     // Resume answers these without running them: each must be a call of the batch, of its tool,
@@ -172,11 +176,13 @@ const PendingApprovalSchema = z
     for (const [id, answer] of Object.entries(pending.notMade ?? {})) {
       const ofTool = (call: { id: string; name: string }) =>
         call.name === answer.tool && redactText(call.id) === id;
-      if (pending.calls.some(ofTool)) continue;
+      if (pending.calls.some(ofTool) && keyOf(answer.tool, answer.key)) continue;
       context.addIssue({
         code: 'custom',
         path: ['notMade', id],
-        message: `is not the id of a paused call of that tool (${answer.tool}, in calls): a write that failed or timed out before the pause is one of them`,
+        message: pending.calls.some(ofTool)
+          ? `has a key that is not a write key of ${answer.tool} (${answer.tool}:…)`
+          : `is not the id of a paused call of that tool (${answer.tool}, in calls): a write that failed or timed out before the pause is one of them`,
       });
     }
   });

@@ -355,6 +355,12 @@ describe('a checkpoint of a paused batch with failed writes', () => {
       /^run-1\.json: pendingApproval\.notMade\.toolu_big: is not the id of a paused call of that tool/,
     ],
     [
+      // Read under that key, the log could answer this call with another tool's write.
+      'a key of another tool',
+      { toolu_charge: { ...failure, key: 'refund:0123456789abcdef' } },
+      /^run-1\.json: pendingApproval\.notMade\.toolu_charge: has a key that is not a write key of charge/,
+    ],
+    [
       'an answer that is not text',
       { toolu_charge: { ...failure, content: 42 } },
       /^run-1\.json: pendingApproval\.notMade\.toolu_charge\.content: /,

@@ -289,6 +289,14 @@ describe('a checkpoint of a paused batch', () => {
     ).toEqual({ toolu_big: 'refund:abc' });
   });
 
+  it('is refused when a made write key is not of the tool of its call', () => {
+    expect(() =>
+      parseCheckpoint(JSON.stringify(paused({ toolu_big: 'charge:abc' })), 'run-1.json'),
+    ).toThrow(
+      /^run-1\.json: pendingApproval\.made\.toolu_big: is not a write key of refund \(refund:…\)/,
+    );
+  });
+
   it("is read when a made id is a paused call's id before the redaction at rest masked it (older builds wrote so)", () => {
     const checkpoint = paused({ 'call-4111111111111111': 'refund:abc' });
     checkpoint.pendingApproval.calls = [
