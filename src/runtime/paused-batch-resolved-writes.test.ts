@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
 import { WriteNotMadeError } from '../core/errors.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { pausedAfterTimeout, testClock, toolResults } from './testing/paused-payment.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { refundTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
@@ -17,33 +17,7 @@ import type { ToolDefinition } from './types.js';
  * the redaction at rest changes (its kept answer holds its write key). Found by review.
  */
 
-const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
-
-function slowPayment() {
-  let executions = 0;
-  let settle: () => void = () => {};
-  const settled = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  const outcome: { late: () => Error | undefined } = { late: () => undefined };
-  const tool = defineTool({
-    name: 'pay',
-    description: 'Send a payment',
-    effect: 'write',
-    timeoutMs: 1000,
-    parameters: z.object({ amount: z.number() }),
-    execute: async ({ amount }, { clock }) => {
-      executions += 1;
-      if (executions > 1) return `paid ${amount}`;
-      await clock.sleep(10_000).catch(() => undefined);
-      await settled;
-      const error = outcome.late();
-      if (error) throw error;
-      return `paid ${amount}`;
-    },
-  }) as ToolDefinition;
-  return { tool, outcome, settle, executions: () => executions };
-}
+const clock = testClock;
 
 function harnessOf(pay: ToolDefinition, refund: ToolDefinition, timeouts = true): Harness {
   return {
@@ -61,52 +35,6 @@ function harnessOf(pay: ToolDefinition, refund: ToolDefinition, timeouts = true)
     limits: { maxSteps: 5 },
   };
 }
-
-async function pausedAfterTimeout(
-  payId: string,
-  store: CheckpointStore = createMemoryCheckpointStore(),
-) {
-  const payment = slowPayment();
-  const refund = refundTool();
-  const harness = harnessOf(payment.tool, refund.tool);
-  const checkpoints = store;
-  const paused = await runAgent({
-    harness,
-    model: createScriptedModel([
-      toolTurn([
-        { name: 'pay', input: { amount: 5 }, id: payId },
-        { name: 'refund', input: { order_id: 'ORD1' }, id: 'toolu_refund' },
-      ]),
-    ]),
-    modelId: 'scripted',
-    prompt: 'pay 5 and refund ORD1',
-    clock: clock(),
-    mode: 'interactive',
-    approver: async () => 'defer',
-    runId: 'run',
-    checkpoints,
-  });
-  expect(paused.status).toBe('awaiting_approval');
-  const key = paused.unresolvedWrites?.[0]?.key ?? '';
-  const resume = (
-    o: { approvals?: boolean; resolveWrites?: Record<string, 'done' | 'retry'> } = {},
-  ) => {
-    const model = createScriptedModel([textTurn('ok')]);
-    const resumed = resumeAgent({
-      runId: 'run',
-      checkpoints,
-      harness,
-      model,
-      clock: clock(),
-      ...(o.approvals !== undefined && { approvals: o.approvals }),
-      ...(o.resolveWrites && { resolveWrites: o.resolveWrites }),
-    });
-    return { model, resumed };
-  };
-  return { payment, refund, resume, key, checkpoints };
-}
-const toolResults = (request: { messages: Array<{ content: unknown }> }) =>
-  request.messages.at(-1)?.content as Array<{ content: string; is_error?: boolean }>;
 
 describe('a human resolving a timed-out write of a paused batch', () => {
   it('retry runs it, for a call whose id the redaction at rest changes', async () => {

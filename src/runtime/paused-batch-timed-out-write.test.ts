@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
 import { WriteNotMadeError } from '../core/errors.js';
-import { createMemoryCheckpointStore } from './checkpoint-store.js';
-import { defineTool } from './define-tool.js';
-import type { Harness } from './harness.js';
-import { resumeAgent } from './resume-agent.js';
-import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
-import { refundTool } from './testing/write-tools.js';
-import type { ToolDefinition } from './types.js';
+import {
+  pausedAfterTimeout as pausedRun,
+  settleLate,
+  toolResults,
+} from './testing/paused-payment.js';
 
 /**
  * A write of a paused batch that timed out before the pause: the batch told it that its outcome
@@ -19,102 +14,16 @@ import type { ToolDefinition } from './types.js';
  * made later or a human said done; and runs it when a human said retry.
  */
 
-const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
-
-/**
- * A payment that waits 10 s on the clock, past its 1 s timeout. The first one ends when the test
- * says (`settle`): it throws `late()` then, or pays when `late` returns nothing. Later ones pay.
- */
-function slowPayment() {
-  let executions = 0;
-  let settle: () => void = () => {};
-  const settled = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  const outcome: { late: () => Error | undefined } = { late: () => undefined };
-  const tool = defineTool({
-    name: 'pay',
-    description: 'Send a payment',
-    effect: 'write',
-    timeoutMs: 1000,
-    parameters: z.object({ amount: z.number() }),
-    execute: async ({ amount }, { clock }) => {
-      executions += 1;
-      if (executions > 1) return `paid ${amount}`;
-      await clock.sleep(10_000).catch(() => undefined);
-      await settled;
-      const error = outcome.late();
-      if (error) throw error;
-      return `paid ${amount}`;
-    },
-  }) as ToolDefinition;
-  return { tool, outcome, settle, executions: () => executions };
-}
-
+/** The paused run, checked: the timed-out write is unresolved and its timeout answer is kept. */
 async function pausedAfterTimeout() {
-  const payment = slowPayment();
-  const refund = refundTool();
-  const harness: Harness = {
-    name: 'desk',
-    tools: [payment.tool, refund.tool],
-    system: () => 'You are a test agent.',
-    timeouts: true,
-    permissions: {
-      rules: [],
-      decide: (tool) =>
-        tool === 'refund'
-          ? { effect: 'ask', rule: undefined, reason: 'refunds need a human' }
-          : { effect: 'allow', rule: undefined, reason: 'payments are fine' },
-    },
-    limits: { maxSteps: 5 },
-  };
-  const checkpoints = createMemoryCheckpointStore();
-  const paused = await runAgent({
-    harness,
-    model: createScriptedModel([
-      toolTurn([
-        { name: 'pay', input: { amount: 5 }, id: 'toolu_pay' },
-        { name: 'refund', input: { order_id: 'ORD1' }, id: 'toolu_refund' },
-      ]),
-    ]),
-    modelId: 'scripted',
-    prompt: 'pay 5 and refund ORD1',
-    clock: clock(),
-    mode: 'interactive',
-    approver: async () => 'defer',
-    runId: 'run',
-    checkpoints,
-  });
-  expect(paused.status).toBe('awaiting_approval');
-  expect(paused.unresolvedWrites?.map((write) => write.tool)).toEqual(['pay']);
-  const answer = (await checkpoints.load('run'))?.pendingApproval?.notMade?.toolu_pay;
+  const paused = await pausedRun();
+  expect(paused.paused.status).toBe('awaiting_approval');
+  expect(paused.paused.unresolvedWrites?.map((write) => write.tool)).toEqual(['pay']);
+  const answer = (await paused.checkpoints.load('run'))?.pendingApproval?.notMade?.toolu_pay;
   expect(answer).toMatchObject({ tool: 'pay', decision: 'timeout' });
   expect(answer?.content).toMatch(/^pay timed out after 1000 ms .* its outcome is unknown/);
-  const resume = (resolveWrites?: Record<string, 'done' | 'retry'>) => {
-    const model = createScriptedModel([textTurn('A human will check the payment.')]);
-    const resumed = resumeAgent({
-      runId: 'run',
-      checkpoints,
-      harness,
-      model,
-      clock: clock(),
-      approvals: true,
-      ...(resolveWrites && { resolveWrites }),
-    });
-    return { model, resumed };
-  };
-  const key = paused.unresolvedWrites?.[0]?.key ?? '';
-  return { payment, refund, resume, timedOut: answer?.content, key };
+  return { ...paused, timedOut: answer?.content };
 }
-
-const toolResults = (request: { messages: Array<{ content: unknown }> }) =>
-  request.messages.at(-1)?.content as Array<{ content: string; is_error?: boolean }>;
-
-/** Lets a late outcome settle and be logged (the write log is appended asynchronously). */
-const settleLate = async (settle: () => void) => {
-  settle();
-  for (let turns = 0; turns < 3; turns += 1) await new Promise(setImmediate);
-};
 
 describe('a write of a paused batch that timed out before the pause', () => {
   it('is answered with its timeout on resume, not run again, when it says later it wrote nothing', async () => {
@@ -162,14 +71,14 @@ describe('a write of a paused batch that timed out before the pause', () => {
 
   it('runs again when a human said retry (--resolve-write KEY=retry): the human took that decision', async () => {
     const { payment, resume, key } = await pausedAfterTimeout();
-    const result = await resume({ [key]: 'retry' }).resumed;
+    const result = await resume({ approvals: true, resolveWrites: { [key]: 'retry' } }).resumed;
     expect(payment.executions()).toBe(2);
     expect(result.toolCalls.filter((call) => call.tool === 'pay').at(-1)?.decision).toBe('allow');
   });
 
   it('is answered as made when a human said done: not as unknown', async () => {
     const { payment, resume, key } = await pausedAfterTimeout();
-    const { model, resumed } = resume({ [key]: 'done' });
+    const { model, resumed } = resume({ approvals: true, resolveWrites: { [key]: 'done' } });
     await resumed;
     expect(payment.executions()).toBe(1);
     expect(toolResults(model.requests[0]!)[0]?.content).toMatch(/already made earlier in this run/);

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { createVirtualClock } from '../../core/clock.js';
+import { createMemoryCheckpointStore } from '../checkpoint-store.js';
+import { defineTool } from '../define-tool.js';
+import type { Harness } from '../harness.js';
+import { resumeAgent } from '../resume-agent.js';
+import { runAgent } from '../run-agent.js';
+import type { ToolDefinition } from '../types.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
+import { refundTool } from './write-tools.js';
+
+export const testClock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
+
+/**
+ * A payment that waits 10 s on the clock, past its 1 s timeout. The first one ends when the test
+ * says (`settle`): it throws `late()` then, or pays when `late` returns nothing. Later ones pay.
+ */
+export function slowPayment() {
+  let executions = 0;
+  let settle: () => void = () => {};
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const outcome: { late: () => Error | undefined } = { late: () => undefined };
+  const tool = defineTool({
+    name: 'pay',
+    description: 'Send a payment',
+    effect: 'write',
+    timeoutMs: 1000,
+    parameters: z.object({ amount: z.number() }),
+    execute: async ({ amount }, { clock }) => {
+      executions += 1;
+      if (executions > 1) return `paid ${amount}`;
+      await clock.sleep(10_000).catch(() => undefined);
+      await settled;
+      const error = outcome.late();
+      if (error) throw error;
+      return `paid ${amount}`;
+    },
+  }) as ToolDefinition;
+  return { tool, outcome, settle, executions: () => executions };
+}
+
+/**
+ * A run whose batch [pay 5 (times out), refund ORD1 (a human must approve)] paused, with
+ * checkpoints in memory. `resume` resumes it: with every call approved unless `approvals` is
+ * left out (then the refund is deferred again and the batch pauses again).
+ */
+export async function pausedAfterTimeout(payId = 'toolu_pay') {
+  const payment = slowPayment();
+  const refund = refundTool();
+  const harness: Harness = {
+    name: 'desk',
+    tools: [payment.tool, refund.tool],
+    system: () => 'You are a test agent.',
+    timeouts: true,
+    permissions: {
+      rules: [],
+      decide: (tool) =>
+        tool === 'refund'
+          ? { effect: 'ask', rule: undefined, reason: 'refunds need a human' }
+          : { effect: 'allow', rule: undefined, reason: 'payments are fine' },
+    },
+    limits: { maxSteps: 5 },
+  };
+  const checkpoints = createMemoryCheckpointStore();
+  const paused = await runAgent({
+    harness,
+    model: createScriptedModel([
+      toolTurn([
+        { name: 'pay', input: { amount: 5 }, id: payId },
+        { name: 'refund', input: { order_id: 'ORD1' }, id: 'toolu_refund' },
+      ]),
+    ]),
+    modelId: 'scripted',
+    prompt: 'pay 5 and refund ORD1',
+    clock: testClock(),
+    mode: 'interactive',
+    approver: async () => 'defer',
+    runId: 'run',
+    checkpoints,
+  });
+  const resume = (
+    options: { approvals?: boolean; resolveWrites?: Record<string, 'done' | 'retry'> } = {
+      approvals: true,
+    },
+  ) => {
+    const model = createScriptedModel([textTurn('A human will check the payment.')]);
+    const resumed = resumeAgent({
+      runId: 'run',
+      checkpoints,
+      harness,
+      model,
+      clock: testClock(),
+      ...(options.approvals !== undefined && { approvals: options.approvals }),
+      ...(options.resolveWrites && { resolveWrites: options.resolveWrites }),
+    });
+    return { model, resumed };
+  };
+  const key = paused.unresolvedWrites?.[0]?.key ?? '';
+  return { payment, refund, paused, checkpoints, resume, key };
+}
+
+/** The tool results a request sends back (its last message). */
+export const toolResults = (request: { messages: Array<{ content: unknown }> }) =>
+  request.messages.at(-1)?.content as Array<{ content: string; is_error?: boolean }>;
+
+/** Lets a late outcome settle and be logged (the write log is appended asynchronously). */
+export const settleLate = async (settle: () => void) => {
+  settle();
+  for (let turns = 0; turns < 3; turns += 1) await new Promise(setImmediate);
+};
