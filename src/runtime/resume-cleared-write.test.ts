@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
-import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { pausedMidway, payDesk } from './testing/paused-payment.js';
 import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { refundTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
@@ -18,39 +18,19 @@ import type { ToolDefinition } from './types.js';
 
 const clock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });
 
-function payTool(behaviour: { midway?: () => Promise<void> }) {
+function payTool() {
   const executed: number[] = [];
   const tool = defineTool({
     name: 'pay',
     description: 'Pay',
     effect: 'write',
     parameters: z.object({ amount: z.number() }),
-    execute: async ({ amount }, { signal }) => {
+    execute: ({ amount }) => {
       executed.push(amount);
-      if (behaviour.midway) {
-        await behaviour.midway();
-        if (signal.aborted) throw new Error('connection reset');
-      }
       return `paid ${amount}`;
     },
   }) as ToolDefinition;
   return { tool, executed };
-}
-
-function setup(pay: ToolDefinition, refund: ToolDefinition): Harness {
-  return {
-    name: 'desk',
-    tools: [pay, refund],
-    system: () => 'You are a test agent.',
-    permissions: {
-      rules: [],
-      decide: (tool) =>
-        tool === 'refund'
-          ? { effect: 'ask', rule: undefined, reason: 'refunds need a human' }
-          : { effect: 'allow', rule: undefined, reason: 'fine' },
-    },
-    limits: { maxSteps: 5 },
-  };
 }
 
 const calls = [
@@ -59,9 +39,9 @@ const calls = [
 ];
 
 async function cancelledBeforeStart() {
-  const pay = payTool({});
+  const pay = payTool();
   const refund = refundTool();
-  const harness = setup(pay.tool, refund.tool);
+  const harness = payDesk(pay.tool, refund.tool, false);
   const run = new AbortController();
   let deferred = () => {};
   const refundDeferred = new Promise<void>((r) => {
@@ -136,100 +116,21 @@ describe('resuming a batch whose write the run was cancelled before it started',
 
 describe('resuming a batch whose write a human said to retry', () => {
   it('runs it again: the human took that decision', async () => {
-    const run = new AbortController();
-    let deferred = () => {};
-    const refundDeferred = new Promise<void>((resolve) => {
-      deferred = resolve;
-    });
-    // Stopped mid-way by the cancel with an ordinary error: its outcome is unknown.
-    const pay = payTool({
-      midway: async () => {
-        await refundDeferred;
-        await new Promise(setImmediate);
-        run.abort(new Error('Ctrl-C'));
-      },
-    });
-    const refund = refundTool();
-    const harness = setup(pay.tool, refund.tool);
-    const checkpoints = createMemoryCheckpointStore();
-    const first = await runAgent({
-      harness,
-      model: createScriptedModel([toolTurn(calls)]),
-      modelId: 'scripted',
-      prompt: 'pay and refund',
-      clock: clock(),
-      mode: 'interactive',
-      approver: async () => {
-        deferred();
-        return 'defer';
-      },
-      runId: 'run',
-      checkpoints,
-      signal: run.signal,
-    });
+    const { executed, first, resume } = await pausedMidway();
     const key = first.unresolvedWrites![0]!.key;
-    const resumed = await resumeAgent({
-      runId: 'run',
-      checkpoints,
-      harness,
-      model: createScriptedModel([textTurn('ok')]),
-      clock: clock(),
-      approvals: true,
-      resolveWrites: { [key]: 'retry' },
-    });
-    expect(pay.executed).toEqual([5, 5]);
+    const resumed = await resume({ approvals: true, resolveWrites: { [key]: 'retry' } }).resumed;
+    expect(executed).toEqual([5, 5]);
     expect(resumed.status).toBe('done');
   });
 });
 
 describe('resuming a batch whose write log was lost or pruned', () => {
   it('does not run again a write whose outcome was unknown: a human must check it', async () => {
-    const run = new AbortController();
-    let deferred = () => {};
-    const refundDeferred = new Promise<void>((resolve) => {
-      deferred = resolve;
-    });
-    const pay = payTool({
-      midway: async () => {
-        await refundDeferred;
-        await new Promise(setImmediate);
-        run.abort(new Error('Ctrl-C'));
-      },
-    });
-    const refund = refundTool();
-    const harness = setup(pay.tool, refund.tool);
-    const store = createMemoryCheckpointStore();
-    let lost = false;
-    const checkpoints: CheckpointStore = {
-      ...store,
-      loadWrites: async (id) => (lost ? [] : store.loadWrites(id)),
-    };
-    const first = await runAgent({
-      harness,
-      model: createScriptedModel([toolTurn(calls)]),
-      modelId: 'scripted',
-      prompt: 'pay and refund',
-      clock: clock(),
-      mode: 'interactive',
-      approver: async () => {
-        deferred();
-        return 'defer';
-      },
-      runId: 'run',
-      checkpoints,
-      signal: run.signal,
-    });
+    const { executed, first, loseLog, resume } = await pausedMidway();
     expect(first.unresolvedWrites).toHaveLength(1);
-    lost = true;
-    const resumed = await resumeAgent({
-      runId: 'run',
-      checkpoints,
-      harness,
-      model: createScriptedModel([textTurn('A human will check the payment.')]),
-      clock: clock(),
-      approvals: true,
-    });
-    expect(pay.executed).toEqual([5]);
+    loseLog();
+    const resumed = await resume().resumed;
+    expect(executed).toEqual([5]);
     expect(resumed.toolCalls.filter((call) => call.tool === 'pay').at(-1)?.decision).toBe(
       'outcome_unknown',
     );
