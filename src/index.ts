@@ -50,12 +50,12 @@ export {
 } from './core/errors.js';
 export { redactText, redactValue } from './core/redact.js';
 // evals
-export { type AgentSpec, defineAgent } from './eval/agent-spec.js';
-export { defineTask, type TaskDefinition, type TrialRun } from './eval/define-task.js';
-export { passAtK, passHatK } from './eval/metrics.js';
+export { passAtK, passHatK } from './eval/stats/metrics.js';
+export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
+export { defineTask, type TaskDefinition, type TrialRun } from './eval/task/define-task.js';
 // Reports, the gate's statistics and transcripts are in 'harness-evals/report' (src/report.ts):
 // an eval worker imports this entry, and it needs none of them.
-export type { Floor, TrialRecord } from './eval/trial-record.js';
+export type { Floor, TrialRecord } from './eval/trial/trial-record.js';
 // record / replay
 export {
   type Cassette,

@@ -23,4 +23,4 @@ export type { Interval } from './eval/stats/interval.js';
 export { pooledRate, suitePassKIntervals } from './eval/stats/suite-interval.js';
 export type { PassCounts } from './eval/stats/two-level-bootstrap.js';
 export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
-export type { Floor, TrialRecord } from './eval/trial-record.js';
+export type { Floor, TrialRecord } from './eval/trial/trial-record.js';

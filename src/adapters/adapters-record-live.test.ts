@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorMessage } from '../core/errors.js';
-import { defineAgent } from '../eval/agent-spec.js';
-import type { TaskDefinition } from '../eval/define-task.js';
-import { readEvalSettings } from '../eval/settings.js';
-import { runTrial } from '../eval/trial-runner.js';
+import { readEvalSettings } from '../eval/run/settings.js';
+import { defineAgent } from '../eval/task/agent-spec.js';
+import type { TaskDefinition } from '../eval/task/define-task.js';
+import { runTrial } from '../eval/trial/trial-runner.js';
 import {
   type HostileHandler,
   json,

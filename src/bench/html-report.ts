@@ -9,7 +9,7 @@ import { buildReport } from '../eval/report/build-report.js';
 import { type HtmlTrial, renderHtml } from '../eval/report/html.js';
 import { loadTranscript } from '../eval/report/load-transcripts.js';
 import type { Transcript } from '../eval/report/transcript.js';
-import type { TrialRecord } from '../eval/trial-record.js';
+import type { TrialRecord } from '../eval/trial/trial-record.js';
 
 /**
  * The HTML report's size and load time at many trials: figures, not pass/fail.

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { createVirtualClock } from '../core/clock.js';
-import { replayRefusingNetwork } from '../eval/replay-runtime.js';
+import { replayRefusingNetwork } from '../eval/trial/replay-runtime.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';

@@ -18,8 +18,8 @@ if (!projectArg || !Number.isInteger(trials) || trials < 1) {
 const projectDir = resolve(projectArg);
 const load = (path) => import(pathToFileURL(join(projectDir, 'dist', path)).href);
 const [{ runTrial }, { readEvalSettings }, { defineAgent }, agents] = await Promise.all([
-  load('eval/trial-runner.js'),
-  load('eval/settings.js'),
+  load('eval/trial/trial-runner.js'),
+  load('eval/run/settings.js'),
   load('index.js'),
   load('reference-agents.js'),
 ]);

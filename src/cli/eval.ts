@@ -1,9 +1,9 @@
 import { ConfigError, errorMessage } from '../core/errors.js';
-import { shortFixtures } from '../eval/fixture-inventory.js';
+import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
 import type { GateResult } from '../eval/report/report-schema.js';
-import { runEvals } from '../eval/run-evals.js';
-import { DEFAULT_TRIALS } from '../eval/settings.js';
-import { formatShard, parseShard } from '../eval/shard.js';
+import { runEvals } from '../eval/run/run-evals.js';
+import { DEFAULT_TRIALS } from '../eval/run/settings.js';
+import { formatShard, parseShard } from '../eval/shard/shard.js';
 import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     // Loaded only to merge: a run does not pay for the shard schemas before it starts.
-    const { mergeEvals } = await import('../eval/merge-evals.js');
+    const { mergeEvals } = await import('../eval/shard/merge-evals.js');
     const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
     console.log(merged.terminal);
     for (const note of merged.notes) console.log(`note: ${terminalLine(note)}`);

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/errors.js';
-import { runEvals } from '../eval/run-evals.js';
-import { DEFAULT_TRIALS } from '../eval/settings.js';
+import { runEvals } from '../eval/run/run-evals.js';
+import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { scaffold } from '../init/scaffold.js';
 
 const USAGE = `usage: npx harness-evals init [--no-record]

@@ -115,7 +115,7 @@ describe('the readers that use it', () => {
   });
 
   it('a reference report that is a FIFO is a config error, not "no such file"', async () => {
-    const { loadReference } = await import('../eval/finish-run.js');
+    const { loadReference } = await import('../eval/run/finish-run.js');
     const path = fifo();
     await expect(loadReference(dir, path, false)).rejects.toThrow(
       'cannot be read (a FIFO, not a regular file); give a report written by npm run eval (reports/latest.json)',

@@ -11,17 +11,17 @@ export const ISOLATED_TEST_FILES = [
   'src/cli/eval.test.ts',
   'src/debug-agent/file-tools-race.test.ts',
   'src/debug-agent/test-bundle-race.test.ts',
-  'src/eval/run-errors.test.ts',
-  'src/eval/traces-folder-access.test.ts',
+  'src/eval/run/run-errors.test.ts',
+  'src/eval/trial/traces-folder-access.test.ts',
   // Record through the worker's msw server, which stays listening for the worker's life.
   'src/adapters/adapters-record-replay.test.ts',
   'src/adapters/adapters-record-live.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
   'src/cli/eval-shard.test.ts',
-  'src/eval/late-run-errors.test.ts',
+  'src/eval/run/late-run-errors.test.ts',
   'src/cli/record-secrets.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.
-  'src/eval/task-registry.test.ts',
+  'src/eval/task/task-registry.test.ts',
   // Sandboxes and bundles in the process's scratch folder, removed on the process's exit.
   'src/debug-agent/run-test.test.ts',
   'src/debug-agent/sandbox-pool.test.ts',

@@ -1,4 +1,4 @@
-import type { FixtureSource, TrialRecord } from '../trial-record.js';
+import type { FixtureSource, TrialRecord } from '../trial/trial-record.js';
 import { type ComparableReport, compareReports, type TaskKey } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { STATISTICS } from './intervals.js';

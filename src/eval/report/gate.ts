@@ -1,4 +1,4 @@
-import type { Floor, TrialRecord } from '../trial-record.js';
+import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
 import { direction, largestK, rateAt } from './rates.js';

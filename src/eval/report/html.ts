@@ -1,5 +1,5 @@
 import { showBidiControls } from '../../core/terminal-text.js';
-import type { TrialRecord } from '../trial-record.js';
+import type { TrialRecord } from '../trial/trial-record.js';
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';

@@ -1,6 +1,6 @@
-import { mean } from '../metrics.js';
 import { pairedDifference, rateDifference } from '../stats/difference.js';
 import { CONFIDENCE, type Interval } from '../stats/interval.js';
+import { mean } from '../stats/metrics.js';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../stats/random.js';
 import { suitePassKIntervals } from '../stats/suite-interval.js';
 import type { PassCounts } from '../stats/two-level-bootstrap.js';

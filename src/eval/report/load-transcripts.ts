@@ -3,7 +3,7 @@ import { errorMessage } from '../../core/errors.js';
 import { readRegularFile } from '../../core/regular-file.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
-import type { TrialRecord } from '../trial-record.js';
+import type { TrialRecord } from '../trial/trial-record.js';
 import { decodeTranscript, type Transcript } from './transcript.js';
 
 /** A trial's transcript, or why there is none (a missing cassette, a corrupt one). */

@@ -1,4 +1,4 @@
-import { groupRerecordCommands } from '../rerecord.js';
+import { groupRerecordCommands } from '../fixtures/rerecord.js';
 import { countedCell, describeSources, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
 import { describeOrigins } from './format-provenance.js';

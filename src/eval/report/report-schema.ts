@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
-import { FixtureSourceSchema } from '../trial-record.js';
+import { FixtureSourceSchema } from '../trial/trial-record.js';
 
 const RateSchema = z.number().min(0).max(1);
 /** Keyed by k ("1", "2", ...); null where fewer than k trials were counted. */

@@ -1,4 +1,4 @@
-import { mean } from '../metrics.js';
+import { mean } from '../stats/metrics.js';
 import type { PassCounts } from '../stats/two-level-bootstrap.js';
 import { suiteDelta, suiteIntervals } from './intervals.js';
 import { compareNames } from './order.js';

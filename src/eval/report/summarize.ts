@@ -1,5 +1,5 @@
-import { mean, nearestRank, passAtK, passHatK } from '../metrics.js';
-import type { TrialRecord } from '../trial-record.js';
+import { mean, nearestRank, passAtK, passHatK } from '../stats/metrics.js';
+import type { TrialRecord } from '../trial/trial-record.js';
 import { taskDeltaInterval, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import { largestCommonK, rateAt, ratesByK } from './rates.js';

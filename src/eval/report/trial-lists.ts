@@ -1,5 +1,5 @@
 import { redactForDisplay } from '../../core/redact.js';
-import type { TrialRecord } from '../trial-record.js';
+import type { TrialRecord } from '../trial/trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
 

@@ -1,6 +1,6 @@
-import { passAtK, passHatK } from '../metrics.js';
 import type { BootstrapOptions } from './bootstrap.js';
 import { CONFIDENCE, hull } from './interval.js';
+import { passAtK, passHatK } from './metrics.js';
 import { checkPassCounts, type PassCounts, twoLevelBootstrap } from './two-level-bootstrap.js';
 import { type PassKIntervals, rateIntervalToK, wilsonScore } from './wilson.js';
 

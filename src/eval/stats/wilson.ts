@@ -1,5 +1,5 @@
-import { passAtK, passHatK } from '../metrics.js';
 import { CONFIDENCE, type Interval, twoSidedZ } from './interval.js';
+import { passAtK, passHatK } from './metrics.js';
 
 /**
  * Wilson score interval for c passes in n trials. Unlike the normal (Wald) interval it stays

@@ -1,0 +1,356 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { createVitest, type Vitest } from 'vitest/node';
+import { ConfigError } from '../../core/errors.js';
+import { maskConfiguredKeys } from '../../core/secret-values.js';
+import { modelTimeoutFrom } from '../../runtime/call-deadline.js';
+import { keyOf } from '../report/compare.js';
+import { formatShard, type Shard } from '../shard/shard.js';
+import type { ShardSelection } from '../shard/shard-result.js';
+import { filesNamingTasks } from '../task/task-files.js';
+import { checkTracesFolder } from '../trial/traces-folder.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import type { FinishedRun, ReportOptions } from './finish-run.js';
+import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
+import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
+import { checkNotEmpty } from './selection.js';
+import { EVAL_ENV, readEvalSettings, selectionFilter, suiteMatches } from './settings.js';
+
+export interface RunEvalsOptions extends ReportOptions {
+  projectDir: string;
+  mode: 'replay' | 'record';
+  trials: number;
+  /** Only these trial numbers (re-recording some trials), instead of 1..trials. */
+  trialNumbers?: number[];
+  tasks?: string[];
+  variants?: string[];
+  suites?: string[];
+  matching?: 'strict' | 'lenient';
+  source?: 'live' | 'simulator';
+  missingOnly?: boolean;
+  concurrency?: number;
+  model?: string;
+  /** Run one slice (`--shard i/n`); in replay, writes reports/shards/shard-i-of-n.json. */
+  shard?: Shard;
+  log?: (line: string) => void;
+  onTrial?: (record: TrialRecord, ms: number) => void;
+}
+
+export interface RunEvalsResult extends FinishedRun {
+  records: TrialRecord[];
+  /** Trials that failed before writing a record (timed out, threw): no record, no verdict. */
+  unfinished: UnfinishedTrial[];
+  /** Eval files that failed to load and errors outside any trial (they fail the gate). */
+  loadErrors: string[];
+}
+
+/**
+ * Run the eval suites in vitest, then build, write and gate the report.
+ * Returns the report; its `gate.passed` is the exit code's verdict.
+ */
+export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
+  const projectDir = resolve(options.projectDir);
+  // Read by every trial in the worker (adapter agents get it): a bad value is one line here.
+  modelTimeoutFrom(process.env);
+  if (options.mode === 'replay')
+    checkWholeSuiteReference(options, options.updateReference, 'this run selects');
+  // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
+  maskConfiguredKeys(process.env);
+  // The report side (schemas, renderers, zod, cli-table3) is loaded once the trials start,
+  // while this thread waits for the worker, not before the worker can start.
+  let reportSide: Promise<typeof import('./finish-run.js')> | undefined;
+  const loadReportSide = () => {
+    if (!reportSide) {
+      reportSide = import('./finish-run.js');
+      // Loaded ahead of its use: a failure is reported where it is awaited, not as unhandled.
+      reportSide.catch(() => {});
+    }
+    return reportSide;
+  };
+  // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
+  // A reference is still read and checked before any trial runs.
+  const compares = options.mode === 'replay' && !options.shard;
+  const reference =
+    compares && referenceFileOf(projectDir, options.compare) !== undefined
+      ? await (await loadReportSide()).loadReference(
+          projectDir,
+          options.compare,
+          options.updateReference,
+        )
+      : undefined;
+  const config = evalConfigOf(projectDir);
+  await checkTracesFolder(projectDir, options);
+  setEnv(options, projectDir);
+  const newReporter = () =>
+    new EvalReporter({
+      root: projectDir,
+      // The HTML report's transcripts are read during the run; a shard writes no HTML.
+      preloadTranscripts: options.writeReports !== false && !options.shard,
+      onRunStart: () => void loadReportSide(),
+      ...(options.onTrial && { onTrial: options.onTrial }),
+    });
+  const run = { projectDir, config, concurrency: options.concurrency };
+  // A --task replay loads only the eval files that name the task. Not a recording (npm run
+  // record loads every file). Not a shard: its result lists every declared row, which the
+  // merge checks its coverage against.
+  const narrowTo =
+    options.mode !== 'replay' || options.shard || !options.tasks?.length
+      ? undefined
+      : options.tasks;
+  const reporter = newReporter();
+  let rest: string[] | undefined;
+  await runVitest({
+    ...run,
+    reporter,
+    ...(narrowTo && {
+      choose: async (vitest: Vitest) => {
+        const plan = await narrowedPlan(vitest, narrowTo);
+        rest = plan?.rest;
+        return plan?.first;
+      },
+    }),
+  });
+  let narrowed = rest !== undefined;
+  if (rest && missingNames(narrowTo ?? [], reporter.knownTasks).length > 0) {
+    // A file named the task without declaring it (a comment; the id computed elsewhere): load
+    // the files the first pass left out, so the task is found or the error lists every known
+    // task. The same reporter: the first pass's trials count once, and do not run again.
+    const files = rest;
+    await runVitest({ ...run, reporter, choose: async () => files });
+    narrowed = false;
+  }
+  checkSelection(options, reporter);
+  const { finishRun } = await loadReportSide();
+
+  const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
+  const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
+    taskFloors.map((floor) => ({ task, floor })),
+  );
+  // Unhandled errors fail the gate as load errors do: both happened outside any trial's verdict.
+  const loadErrors = [
+    ...reporter.loadErrors,
+    ...reporter.runErrors.map((error) => `${error}. ${RUN_ERROR_ADVICE}`),
+  ];
+  const problems = { unfinished: reporter.unfinished, loadErrors };
+  const input = {
+    projectDir,
+    records: reporter.records,
+    floors,
+    // A trial without a record fails the gate as a load error does: it has no verdict.
+    loadErrors: [...loadErrors, ...reporter.unfinished.map((trial) => trial.reason)],
+    // A narrowed run did not load the files of the tasks it did not select: their reference
+    // rows count as declared, so they are "not run (not selected)", not "gone". A whole run
+    // tells "gone" apart.
+    declared:
+      narrowed && reference
+        ? new Set([...reporter.declared, ...unselectedRows(reference.report.tasks, options)])
+        : reporter.declared,
+    trials,
+  };
+  if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
+    // A slice: its records go to a partial result; the report and the gate come at --merge.
+    const { shardResultPath, writeShardResult } = await import('../shard/shard-result.js');
+    const file = shardResultPath(projectDir, options.shard);
+    await writeShardResult(file, {
+      shard: options.shard,
+      trials,
+      selection: selectionOf(options),
+      records: reporter.records,
+      floors,
+      loadErrors: input.loadErrors,
+      declared: [...reporter.declared],
+    });
+    const finished = await finishRun(
+      { ...input, reference: undefined },
+      { ...options, writeReports: false },
+    );
+    return {
+      ...finished,
+      ...problems,
+      records: reporter.records,
+      written: [relative(projectDir, file)],
+    };
+  }
+  const finished = await finishRun(
+    { ...input, reference, transcripts: reporter.transcripts },
+    options,
+  );
+  return { ...finished, ...problems, records: reporter.records };
+}
+
+/** One vitest run of the eval files with `reporter`; `choose` gives the files (else every one). */
+async function runVitest(run: {
+  projectDir: string;
+  config: string;
+  concurrency: number | undefined;
+  reporter: EvalReporter;
+  choose?: (vitest: Vitest) => Promise<string[] | undefined>;
+}): Promise<void> {
+  // As vitest's own startVitest does before it creates the run. (Its other branches are left
+  // out on purpose: the coverage and environment-package checks, standalone, mergeReports,
+  // listTags and clearCache do not apply to an eval run.)
+  process.env.TEST = 'true';
+  process.env.VITEST = 'true';
+  process.env.NODE_ENV ??= 'test';
+  const vitest = await createVitest(
+    'test',
+    {
+      config: run.config,
+      root: run.projectDir,
+      watch: false,
+      reporters: [run.reporter],
+      ...(run.concurrency !== undefined && { maxConcurrency: run.concurrency }),
+    },
+    {},
+    { stdout: process.stdout, stderr: process.stderr },
+  );
+  try {
+    await vitest.start(await run.choose?.(vitest));
+  } catch (error) {
+    // As startVitest: no eval files is for checkSelection to say ("no eval tasks found");
+    // anything else is printed, and the reporter's state says what ran.
+    if ((error as { code?: unknown }).code !== 'VITEST_FILES_NOT_FOUND') {
+      vitest.logger.printError(error, { fullStack: true, type: 'Unhandled Error' });
+      process.exitCode = 1;
+    }
+  } finally {
+    await vitest.close();
+    // An error raised while vitest ended its worker arrives after the run's end was reported.
+    run.reporter.addLateErrors(vitest.state.getUnhandledErrors());
+  }
+}
+
+/**
+ * A --task run's files in two passes: `first`, those that name the tasks (filesNamingTasks),
+ * and `rest`, loaded only if `first` does not declare them all. Vitest picks files by
+ * substring (a filter for evals/a.eval.ts also picks old-evals/a.eval.ts), so there is a plan
+ * only when the two sets pick exactly what they name and nothing in common: no file loads in
+ * both passes, and no trial runs twice. Undefined: load every file at once.
+ */
+async function narrowedPlan(
+  vitest: Vitest,
+  tasks: readonly string[],
+): Promise<{ first: string[]; rest: string[] } | undefined> {
+  const picked = async (filters: string[]) =>
+    new Set((await vitest.globTestSpecifications(filters)).map((spec) => spec.moduleId));
+  const all = [...(await picked([]))];
+  const first = await filesNamingTasks(all, tasks);
+  if (!first || first.length === all.length) return undefined;
+  const loaded = await picked(first);
+  const rest = all.filter((file) => !loaded.has(file));
+  if (rest.length === 0) return undefined;
+  const later = await picked(rest);
+  return [...later].some((file) => loaded.has(file)) ? undefined : { first, rest };
+}
+
+/** The names asked for that are not known, case-blind. */
+function missingNames(asked: readonly string[], known: ReadonlySet<string>): string[] {
+  const upper = new Set([...known].map((name) => name.toUpperCase()));
+  return asked.filter((name) => !upper.has(name.toUpperCase()));
+}
+
+/** The rows (as keyOf keys) the run's selection leaves out. */
+function unselectedRows(
+  rows: ReadonlyArray<{ suite: string; task: string; variant: string }>,
+  options: Pick<RunEvalsOptions, 'tasks' | 'variants' | 'suites'>,
+): string[] {
+  const { selects, selectsVariant } = selectionFilter(options);
+  return rows
+    .filter((row) => !(selects(row.suite, row.task) && selectsVariant(row.variant)))
+    .map(keyOf);
+}
+
+/** What a shard was asked to run; every shard of one run must agree on it. */
+function selectionOf(options: RunEvalsOptions): ShardSelection {
+  return {
+    trials: options.trials,
+    ...(options.trialNumbers && { trialNumbers: options.trialNumbers }),
+    ...(options.tasks && { tasks: options.tasks }),
+    ...(options.variants && { variants: options.variants }),
+    ...(options.suites && { suites: options.suites }),
+    ...(options.matching && { matching: options.matching }),
+  };
+}
+
+/** `vitest.evals.config.ts`, or `.mts` (what init scaffolds: ESM even in a CommonJS package). */
+function evalConfigOf(projectDir: string): string {
+  const names = ['vitest.evals.config.ts', 'vitest.evals.config.mts', 'vitest.evals.config.js'];
+  const found = names.map((name) => join(projectDir, name)).find((file) => existsSync(file));
+  if (!found) {
+    throw new ConfigError(
+      `no vitest.evals.config.ts in ${projectDir}: run npx harness-evals init, or add one that includes evals/**/*.eval.ts`,
+    );
+  }
+  return found;
+}
+
+function setEnv(options: RunEvalsOptions, projectDir: string): void {
+  const env: Record<string, string | undefined> = {
+    [EVAL_ENV.root]: projectDir,
+    [EVAL_ENV.mode]: options.mode,
+    [EVAL_ENV.trials]: String(options.trials),
+    [EVAL_ENV.trial]: options.trialNumbers?.join(','),
+    [EVAL_ENV.tasks]: options.tasks?.join(','),
+    [EVAL_ENV.variants]: options.variants?.join(','),
+    [EVAL_ENV.suites]: options.suites?.join(','),
+    [EVAL_ENV.matching]: options.matching,
+    [EVAL_ENV.source]: options.source,
+    [EVAL_ENV.missingOnly]: options.missingOnly ? '1' : undefined,
+    [EVAL_ENV.model]: options.model,
+    [EVAL_ENV.concurrency]:
+      options.concurrency === undefined ? undefined : String(options.concurrency),
+    [EVAL_ENV.shard]: options.shard && formatShard(options.shard),
+  };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}
+
+/** An unknown task, variant or suite is a typo, not an empty success. */
+function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void {
+  const failures = [...reporter.loadErrors, ...reporter.runErrors];
+  const listed = failures.map((error) => `\n  ${error}`).join('');
+  if (reporter.knownTasks.size === 0 && reporter.runErrors.length > 0) {
+    // Not "unknown task": nothing was declared because the run itself failed.
+    throw new Error(`the eval run failed before any task was declared:${listed}`);
+  }
+  const unknown = (asked: string[] | undefined, known: Set<string>, what: string) => {
+    const missing = missingNames(asked ?? [], known);
+    if (missing.length > 0) {
+      // A task declared in a file that failed to load is not a typo: say which files failed.
+      const failed =
+        failures.length > 0 ? `; it may be declared where the run failed:${listed}` : '';
+      throw new ConfigError(
+        `unknown ${what} ${missing.join(', ')}: known ${what}s are ${[...known].sort().join(', ') || '(none)'}${failed}`,
+      );
+    }
+  };
+  unknown(options.tasks, reporter.knownTasks, 'task');
+  unknown(options.variants, reporter.knownVariants, 'variant');
+  checkSuites(options.suites ?? [], reporter.knownSuites);
+  if (reporter.loadErrors.length === 0 && reporter.knownTasks.size === 0) {
+    throw new ConfigError(
+      'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
+    );
+  }
+  checkNotEmpty(options, reporter.declared, readEvalSettings());
+}
+
+/** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */
+function checkSuites(asked: readonly string[], known: ReadonlySet<string>): void {
+  const names = [...known].sort();
+  for (const name of asked) {
+    const matched = names.filter((suite) => suiteMatches(name, suite));
+    if (matched.length === 0) {
+      throw new ConfigError(
+        `unknown suite ${name}: known suites are ${names.join(', ') || '(none)'}`,
+      );
+    }
+    if (matched.length > 1) {
+      throw new ConfigError(
+        `--suite ${name} is ambiguous: it matches ${matched.join(', ')}; give more of the name`,
+      );
+    }
+  }
+}

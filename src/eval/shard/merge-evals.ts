@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+import { maskConfiguredKeys } from '../../core/secret-values.js';
+import {
+  type FinishedRun,
+  finishRun,
+  loadReference,
+  type ReportOptions,
+} from '../run/finish-run.js';
+import { checkWholeSuiteReference } from '../run/reference-file.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import { readShardResults } from './shard-result.js';
+
+export interface MergeEvalsResult extends FinishedRun {
+  records: TrialRecord[];
+  shards: number;
+}
+
+/**
+ * `eval --merge DIR`: one report and one gate from the results of `eval --shard i/n`, the
+ * same as one unsharded run would have made (except for the timestamp).
+ */
+export async function mergeEvals(
+  options: ReportOptions & { projectDir: string; dir: string },
+): Promise<MergeEvalsResult> {
+  const projectDir = resolve(options.projectDir);
+  // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
+  maskConfiguredKeys(process.env);
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
+  const merged = await readShardResults(resolve(options.dir));
+  checkWholeSuiteReference(merged.selection, options.updateReference, 'the shards select');
+  const finished = await finishRun(
+    {
+      projectDir,
+      records: merged.records,
+      floors: merged.floors,
+      loadErrors: merged.loadErrors,
+      declared: merged.declared,
+      trials: merged.trials,
+      reference,
+    },
+    options,
+  );
+  return { ...finished, records: merged.records, shards: merged.count };
+}

@@ -1,0 +1,190 @@
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { ConfigError } from '../../core/errors.js';
+import { parseWith } from '../../core/parse.js';
+import { readRegularFile, whyUnreadable } from '../../core/regular-file.js';
+import type { TaskFloor } from '../report/gate.js';
+import { TASK_ID } from '../task/task-declaration.js';
+import { FloorSchema, type TrialRecord, TrialRecordSchema } from '../trial/trial-record.js';
+import { formatShard, type Shard } from './shard.js';
+import { checkShardCoverage, shownName } from './shard-coverage.js';
+
+const ShardSelectionSchema = z
+  .object({
+    trials: z.number().int().min(1),
+    trialNumbers: z.array(z.number().int().min(1)).optional(),
+    tasks: z.array(z.string()).optional(),
+    variants: z.array(z.string()).optional(),
+    suites: z.array(z.string()).optional(),
+    matching: z.enum(['strict', 'lenient']).optional(),
+  })
+  .strict();
+export type ShardSelection = z.infer<typeof ShardSelectionSchema>;
+
+/** `reports/shards/shard-<i>-of-<n>.json`: one slice's trial records, merged by `eval --merge`. */
+export const ShardResultSchema = z
+  .object({
+    kind: z.literal('harness-evals-shard'),
+    version: z.literal(1),
+    shard: z
+      .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
+      .strict()
+      .refine((shard) => shard.index <= shard.count, 'the shard index is above the shard count'),
+    /** Trials per task and variant of the whole run. */
+    trials: z.number().int().min(1),
+    selection: ShardSelectionSchema,
+    // Task ids end up in file names and markdown: only what defineTask accepts gets through.
+    records: z.array(
+      TrialRecordSchema.refine((record) => TASK_ID.test(record.task), {
+        message: 'not a task id (letters, digits, _ and -, as defineTask requires)',
+        path: ['task'],
+      }),
+    ),
+    floors: z.array(z.object({ task: z.string(), floor: FloorSchema }).strict()),
+    loadErrors: z.array(z.string()),
+    /** Every (suite, task, variant) a task file declares, selected or not (`keyOf`). */
+    declared: z.array(z.string()),
+  })
+  .strict();
+export type ShardResult = z.infer<typeof ShardResultSchema>;
+
+export function shardResultPath(projectDir: string, shard: Shard): string {
+  return join(projectDir, 'reports', 'shards', `shard-${shard.index}-of-${shard.count}.json`);
+}
+
+export async function writeShardResult(
+  file: string,
+  result: Omit<ShardResult, 'kind' | 'version'>,
+): Promise<void> {
+  const data: ShardResult = { kind: 'harness-evals-shard', version: 1, ...result };
+  await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+export interface MergedShards {
+  records: TrialRecord[];
+  floors: TaskFloor[];
+  loadErrors: string[];
+  declared: Set<string>;
+  trials: number;
+  /** What every shard was asked to run. */
+  selection: ShardSelection;
+  count: number;
+}
+
+/** Equal as JSON: the selection every shard of one run shares. */
+const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+
+/**
+ * Merge the results of `eval --shard i/n` found in `dir` (shard-*-of-*.json) into the records
+ * of one run. Refuses a set that is incomplete, mixes shard counts or selections, holds a
+ * trial twice, lacks a selected trial or holds one outside the selection (checkShardCoverage),
+ * naming the files and the fix.
+ */
+export function mergeShardResults(
+  results: ReadonlyArray<{ file: string; result: ShardResult }>,
+): MergedShards {
+  const [first] = results;
+  if (!first) {
+    throw new ConfigError('no shard results to merge: run npm run eval -- --shard i/n first');
+  }
+  const { count } = first.result.shard;
+  for (const { file, result } of results) {
+    if (
+      result.shard.count !== count ||
+      result.trials !== first.result.trials ||
+      !same(result.selection, first.result.selection)
+    ) {
+      throw new ConfigError(
+        `${file} belongs to another run (shard ${formatShard(result.shard)}, ${JSON.stringify(result.selection)}) than ${first.file} (shard ${formatShard(first.result.shard)}, ${JSON.stringify(first.result.selection)}); merge the shards of one run only`,
+      );
+    }
+  }
+  const indices = results.map(({ result }) => result.shard.index);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter(
+    (i) => !indices.includes(i),
+  );
+  const twice = indices.filter((index, position) => indices.indexOf(index) !== position);
+  if (missing.length > 0 || twice.length > 0) {
+    const problems = [
+      ...(missing.length > 0
+        ? [`missing shard ${missing.map((i) => `${i}/${count}`).join(', ')}`]
+        : []),
+      ...(twice.length > 0
+        ? [`shard ${twice.map((i) => `${i}/${count}`).join(', ')} given twice`]
+        : []),
+    ];
+    throw new ConfigError(
+      `cannot merge: ${problems.join('; ')}; run each missing shard with npm run eval -- --shard i/${count}`,
+    );
+  }
+  const seen = new Set<string>();
+  const records: Array<{ file: string; record: TrialRecord }> = [];
+  for (const { file, result } of results) {
+    for (const record of result.records) {
+      const key = JSON.stringify([record.suite, record.task, record.variant, record.trial]);
+      if (seen.has(key)) {
+        throw new ConfigError(
+          `${file}: ${shownName(record.task)} ${shownName(record.variant)} trial ${record.trial} is in another shard too; re-run the shards of one run`,
+        );
+      }
+      seen.add(key);
+      records.push({ file, record });
+    }
+  }
+  const uncovered = checkShardCoverage(results, records);
+  const floors = new Map<string, TaskFloor>();
+  for (const { result } of results) {
+    for (const floor of result.floors) floors.set(JSON.stringify(floor), floor);
+  }
+  return {
+    records: records.map(({ record }) => record),
+    floors: [...floors.values()],
+    loadErrors: [...new Set(results.flatMap(({ result }) => result.loadErrors)), ...uncovered],
+    declared: new Set(results.flatMap(({ result }) => result.declared)),
+    trials: first.result.trials,
+    selection: first.result.selection,
+    count,
+  };
+}
+
+/** Read every shard-*-of-*.json in `dir` and merge them. */
+export async function readShardResults(dir: string): Promise<MergedShards> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => /^shard-\d+-of-\d+\.json$/.test(name)).sort();
+  } catch {
+    throw new ConfigError(
+      `--merge ${dir}: no such folder; give the folder the shards wrote (reports/shards)`,
+    );
+  }
+  if (names.length === 0) {
+    throw new ConfigError(
+      `--merge ${dir}: no shard-<i>-of-<n>.json in it; run npm run eval -- --shard i/n first`,
+    );
+  }
+  const results = await Promise.all(
+    names.map(async (name) => {
+      const file = relative(process.cwd(), join(dir, name)) || name;
+      let text: string;
+      try {
+        text = (await readRegularFile(join(dir, name))).toString('utf8');
+      } catch (error) {
+        throw new ConfigError(
+          `${file} cannot be read (${whyUnreadable(error)}); re-run that shard`,
+        );
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw new ConfigError(
+          `${file} is not valid JSON (${(error as Error).message}); re-run that shard`,
+        );
+      }
+      return { file, result: parseWith(ShardResultSchema, json, file) };
+    }),
+  );
+  return mergeShardResults(results);
+}

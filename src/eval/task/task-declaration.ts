@@ -1,0 +1,117 @@
+import { ConfigError } from '../../core/errors.js';
+import type { Floor } from '../trial/trial-record.js';
+import { type AgentSpec, checkAgentNames } from './agent-spec.js';
+import type { TaskDefinition } from './define-task.js';
+
+/** The task ids defineTask accepts: each names a fixtures folder. */
+export const TASK_ID = /^[A-Za-z0-9_-]+$/;
+const FLOOR_FIELDS = new Set(['variant', 'passAt1', 'passHatK']);
+
+/**
+ * Refuses a task declaration that would run wrongly rather than fail: evals do not type-check,
+ * so what TypeScript would refuse (and what it cannot see, such as a NaN floor that never
+ * fails the gate) is refused here, naming the task and the field. Returns the variants to run.
+ */
+export function checkTaskDeclaration(task: TaskDefinition): readonly string[] {
+  if (typeof task.id !== 'string' || !TASK_ID.test(task.id)) {
+    const id = typeof task.id === 'string' ? `'${task.id}'` : String(task.id);
+    throw new ConfigError(
+      `task id ${id} is invalid: use letters, digits, '_' or '-' (it names a fixtures folder)`,
+    );
+  }
+  const name = `task '${task.id}'`;
+  const agent = task.agent as AgentSpec | undefined;
+  if (typeof agent !== 'object' || agent === null || !('variants' in agent)) {
+    throw new ConfigError(
+      `${name}: agent must be an agent from defineAgent({ suite, variants, ... })`,
+    );
+  }
+  checkAgentNames(agent);
+  if (typeof task.title !== 'string') {
+    throw new ConfigError(`${name}: title must be text (the task's name in reports)`);
+  }
+  if (typeof task.prompt !== 'string' || task.prompt.trim() === '') {
+    throw new ConfigError(`${name}: prompt must be non-empty text (what the agent is asked)`);
+  }
+  if (typeof task.check !== 'function') {
+    throw new ConfigError(
+      `${name}: check must be a function ({ answer, toolCalls, stats }) => { expect(...) }`,
+    );
+  }
+  const variants = checkVariants(name, task.variants, agent);
+  checkFloors(name, task.floors, variants);
+  return variants;
+}
+
+function checkVariants(
+  name: string,
+  variants: readonly string[] | undefined,
+  agent: AgentSpec,
+): readonly string[] {
+  if (variants === undefined) return agent.variants;
+  if (!Array.isArray(variants) || variants.length === 0) {
+    throw new ConfigError(
+      `${name}: variants is empty; leave it out to run every variant of the agent`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const variant of variants) {
+    if (!agent.variants.includes(variant)) {
+      throw new ConfigError(
+        `${name}: variant '${String(variant)}' is not a variant of agent ${agent.suite} (${agent.variants.join(', ')})`,
+      );
+    }
+    // Both would write fixtures/<task>/<variant>/trial-N.json, at the same time.
+    if (seen.has(variant)) throw new ConfigError(`${name}: variant '${variant}' is listed twice`);
+    seen.add(variant);
+  }
+  return variants;
+}
+
+function checkFloors(name: string, floors: unknown, variants: readonly string[]): void {
+  if (floors === undefined) return;
+  if (!Array.isArray(floors)) {
+    throw new ConfigError(
+      `${name}: floors must be a list, e.g. floors: [{ variant: 'upgraded', passAt1: 0.6 }]`,
+    );
+  }
+  floors.forEach((floor: unknown, index) => {
+    const where = `${name}: floors[${index}]`;
+    if (typeof floor !== 'object' || floor === null || Array.isArray(floor)) {
+      throw new ConfigError(
+        `${where} must be an object such as { variant: 'upgraded', passAt1: 0.6 }`,
+      );
+    }
+    const { variant } = floor as Partial<Floor>;
+    if (typeof variant !== 'string' || !variants.includes(variant)) {
+      throw new ConfigError(
+        `${where} names variant ${typeof variant === 'string' ? `'${variant}'` : String(variant)}, which the task does not run; its variants are ${variants.join(', ')}`,
+      );
+    }
+    const at = `${where} (variant '${variant}')`;
+    const unknown = Object.keys(floor).find((key) => !FLOOR_FIELDS.has(key));
+    if (unknown !== undefined) {
+      throw new ConfigError(
+        `${at} has the unknown field '${unknown}'; a floor has variant, passAt1 and passHatK`,
+      );
+    }
+    let rates = 0;
+    for (const field of ['passAt1', 'passHatK'] as const) {
+      if (!(field in floor)) continue;
+      const value = (floor as Record<string, unknown>)[field];
+      // NaN compares as "not comparable" and null as "no value": neither ever failed the gate.
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+        const shown = typeof value === 'string' ? `'${value}'` : String(value);
+        throw new ConfigError(
+          `${at}: ${field} ${shown} is not a number from 0 to 1; write the minimum rate, e.g. ${field}: 0.6`,
+        );
+      }
+      rates += 1;
+    }
+    if (rates === 0) {
+      throw new ConfigError(
+        `${at} sets no minimum; add passAt1 and/or passHatK, e.g. passAt1: 0.6`,
+      );
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import type { Provider } from '../../adapters/types.js';
+import type { VirtualClock } from '../../core/clock.js';
+import type { RunResult } from '../../runtime/run-agent.js';
+import type { TraceEvent } from '../../runtime/trace.js';
+
+/** What one trial run needs from the session it runs in (replay or record). */
+export interface DriveOptions {
+  /** The session's fetch (msw), already wrapped for the upstream when recording. */
+  fetch: typeof fetch;
+  baseURL: string;
+  apiKey: string;
+  modelId: string;
+  /** The run's virtual clock, started at the cassette's (or the recording's) "now". */
+  clock: VirtualClock;
+  /** Replay: the cassette's first response was SSE. */
+  stream?: boolean;
+  /** Record: the measured latency of each model call (the clock advances by it too). */
+  latencies?: number[];
+  /**
+   * Record: the latency of each call answered so far as the cassette keeps them, retried
+   * attempts folded: what a replay of the recording counts (RecordSession.exchangeLatencies).
+   */
+  answeredLatencies?: () => Promise<number[]>;
+}
+
+/**
+ * How a trial drives its agent: this runtime's loop (runAgent) or an adapter around any other
+ * agent. Record and replay are the same for both: HTTP through the session's fetch.
+ */
+export interface TrialDriver {
+  provider: Provider;
+  /** JSONL trace of the run, when the driver writes one. */
+  tracePath?: string;
+  /** The events of the last run's trace, as written to `tracePath`. */
+  traceEvents?(): readonly TraceEvent[];
+  drive(options: DriveOptions): Promise<RunResult>;
+  dispose?(): void | Promise<void>;
+}
