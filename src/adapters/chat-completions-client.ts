@@ -1,10 +1,4 @@
 import { ModelApiError } from '../core/errors.js';
-import { isEventStream, parseSseEvents } from '../replay/sse.js';
-import {
-  checkCallTimeout,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  withCallDeadline,
-} from '../runtime/call-deadline.js';
 import {
   CHAT_COMPLETIONS_API,
   cutAnswer,
@@ -13,12 +7,18 @@ import {
   malformedAnswer,
   serverText,
   unreachableApi,
-} from '../runtime/call-failure.js';
+} from '../model-api/call-failure.js';
 import {
   type ChatStreamError,
   chatCompletionProblem,
   chatStreamVerdict,
-} from '../runtime/chat-completion-check.js';
+} from '../model-api/chat-completion-check.js';
+import { isEventStream, parseSseEvents } from '../replay/sse.js';
+import {
+  checkCallTimeout,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  withCallDeadline,
+} from '../runtime/call-deadline.js';
 import { withCallIds } from '../runtime/tool-call-ids.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';

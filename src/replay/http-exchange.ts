@@ -1,6 +1,6 @@
 import { canonicalize } from '../core/canonical-json.js';
-import { isJsonObject } from '../runtime/answer-fields.js';
-import { modelApiOf } from '../runtime/retryable-answer.js';
+import { isJsonObject } from '../model-api/answer-fields.js';
+import { modelApiOf } from '../model-api/retryable-answer.js';
 import {
   isSseResponse,
   RECORDED_REQUEST_HEADERS,

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../core/canonical-json.js';
-import { isRetriedAnswer, modelApiOf } from '../runtime/retryable-answer.js';
+import { isRetriedAnswer, modelApiOf } from '../model-api/retryable-answer.js';
 import type { Exchange, TapedRequest, TapedResponse } from './cassette.js';
 import { asksForStream } from './http-exchange.js';
 
@@ -32,7 +32,7 @@ interface Slot {
 
 /**
  * Collects exchanges while recording. Slots are taken in request order (streams may
- * finish draining later). An answer the client retries (runtime/retryable-answer.ts, the
+ * finish draining later). An answer the client retries (model-api/retryable-answer.ts, the
  * same rule the retry layer follows) that is followed by a request with the same method,
  * path and body becomes `retries` metadata on the next exchange, so a replay with
  * `maxRetries: 0` sees only the answer the client finally got.

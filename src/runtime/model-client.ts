@@ -1,7 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
-import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 import {
   cutAnswer,
   cutCause,
@@ -10,9 +9,10 @@ import {
   malformedAnswer,
   serverText,
   unreachableApi,
-} from './call-failure.js';
-import { statusOfErrorType } from './error-type-status.js';
-import { messageProblem } from './message-check.js';
+} from '../model-api/call-failure.js';
+import { statusOfErrorType } from '../model-api/error-type-status.js';
+import { messageProblem } from '../model-api/message-check.js';
+import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 
 // The deadline's settings live with the deadline (no SDK to load for a CLI that checks them).
 export {

@@ -1,7 +1,4 @@
-/** Does this Chat Completions tool call carry an id of its own (a non-empty string)? */
-export function hasCallId(call: { id?: unknown }): call is { id: string } {
-  return typeof call.id === 'string' && call.id !== '';
-}
+import { hasCallId } from '../model-api/chat-completion-check.js';
 
 /** A message of the request, as far as its tool-call ids go. */
 export interface SentMessage {

@@ -1,11 +1,11 @@
 import { chatCompletionsUsage } from '../../adapters/usage.js';
-import { type Exchange, isSseResponse } from '../../replay/cassette.js';
-import { isJsonObject } from '../../runtime/answer-fields.js';
+import { isJsonObject } from '../../model-api/answer-fields.js';
 import {
   type ChatStreamError,
   chatCompletionProblem,
   chatStreamVerdict,
-} from '../../runtime/chat-completion-check.js';
+} from '../../model-api/chat-completion-check.js';
+import { type Exchange, isSseResponse } from '../../replay/cassette.js';
 import { type SentMessage, withCallIds } from '../../runtime/tool-call-ids.js';
 import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {

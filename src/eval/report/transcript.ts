@@ -1,11 +1,11 @@
 import { valueOrKind } from '../../core/value-kind.js';
+import { isJsonObject } from '../../model-api/answer-fields.js';
 import {
   type Cassette,
   type Exchange,
   isSseResponse,
   type SseEvent,
 } from '../../replay/cassette.js';
-import { isJsonObject } from '../../runtime/answer-fields.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeChatTranscript, isChatCompletionsExchange } from './chat-transcript.js';
 import { type SentBack, sentBackAnswers } from './sent-back.js';

@@ -7,7 +7,11 @@ import {
   tokenCountProblem,
 } from './answer-fields.js';
 import { statusOfErrorType } from './error-type-status.js';
-import { hasCallId } from './tool-call-ids.js';
+
+/** Does this Chat Completions tool call carry an id of its own (a non-empty string)? */
+export function hasCallId(call: { id?: unknown }): call is { id: string } {
+  return typeof call.id === 'string' && call.id !== '';
+}
 
 /** The finish reasons of the Chat Completions API; another (`eos_token`, `error`) is a server speaking a different dialect, or a failed answer. */
 export const FINISH_REASONS = [
@@ -170,7 +174,7 @@ export function chatStreamVerdict(
             message: {
               role: 'assistant',
               content,
-              // Ids missing stay empty: the client gives them, knowing the request (tool-call-ids.ts).
+              // Ids missing stay empty: the client gives them, knowing the request (runtime/tool-call-ids.ts).
               ...(calls.length > 0 && { tool_calls: calls }),
             },
             finish_reason: finishReason,
