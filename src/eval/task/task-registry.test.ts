@@ -41,7 +41,9 @@ describe('declarationSite', () => {
   it("names the calling file and line relative to the project, from the call's stack", () => {
     const file = new URL(import.meta.url).pathname;
     const project = new URL('../../..', import.meta.url).pathname;
-    expect(declarationSite(file, project)).toMatch(/^src\/eval\/task\/task-registry\.test\.ts:\d+$/);
+    expect(declarationSite(file, project)).toMatch(
+      /^src\/eval\/task\/task-registry\.test\.ts:\d+$/,
+    );
     expect(declarationSite(undefined, project)).toBeUndefined();
   });
 });
