@@ -8,6 +8,7 @@ import { readEvalSettings } from '../eval/run/settings.js';
 import { defineAgent } from '../eval/task/agent-spec.js';
 import type { TaskDefinition } from '../eval/task/define-task.js';
 import { runTrial } from '../eval/trial/trial-runner.js';
+import { formatSseEvent } from '../model-api/sse.js';
 import {
   type HostileHandler,
   json,
@@ -16,7 +17,7 @@ import {
 } from '../runtime/testing/hostile-api.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
 import { createChatCompletion } from './chat-completions-client.js';
-import { chatStreamOf, chunks, completion } from './testing/chat-answers.js';
+import { chatStreamOf, chatStreamText, chunks, completion } from './testing/chat-answers.js';
 import type { AgentAdapter, Provider } from './types.js';
 
 let root: string;
@@ -90,11 +91,9 @@ const labelled =
     response.end(body);
   };
 
-const chatStreamText = `${chatStreamOf('labelled')
-  .map((item) => `data: ${JSON.stringify(item)}\n\n`)
-  .join('')}data: [DONE]\n\n`;
+const chatStreamLabelled = chatStreamText(chatStreamOf('labelled'));
 const messagesStreamText = streamOf('labelled')
-  .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  .map((data) => formatSseEvent({ event: data.type, data }))
   .join('');
 
 /** An adapter that streams through @anthropic-ai/sdk, as many hand-written agents do. */
@@ -123,7 +122,7 @@ describe('recording a stream whatever content type the server labels it with', (
         `S-chat-${name.replaceAll(/\W+/g, '-')}`,
         'openai',
         createChatCompletionsAgent({ tools: [], stream: true }),
-        [labelled(chatStreamText, contentType)],
+        [labelled(chatStreamLabelled, contentType)],
       );
       expect(recorded.record.messages).toEqual([]);
       expect(recorded.run?.answer).toBe('labelled');
@@ -156,14 +155,14 @@ describe('recording a stream whatever content type the server labels it with', (
   it('replays an older cassette that kept a text/plain Chat Completions stream as its text', async () => {
     const id = 'S-chat-older-cassette';
     const run = createChatCompletionsAgent({ tools: [], stream: true });
-    await recordLive(id, 'openai', run, [labelled(chatStreamText, 'text/event-stream')]);
+    await recordLive(id, 'openai', run, [labelled(chatStreamLabelled, 'text/event-stream')]);
     // What the tape kept of a text/plain stream before it read a stream request's answer as SSE.
     const cassette = JSON.parse(await readFile(cassetteOf(id), 'utf8'));
     const { status } = cassette.exchanges[0].response;
     cassette.exchanges[0].response = {
       status,
       headers: { 'content-type': 'text/plain' },
-      body: chatStreamText,
+      body: chatStreamLabelled,
     };
     await writeFile(cassetteOf(id), JSON.stringify(cassette, null, 2));
     const task = taskFor(id, 'openai', run);
@@ -182,7 +181,7 @@ describe('recording a stream whatever content type the server labels it with', (
       'S-chat-json-to-stream',
       'openai',
       createChatCompletionsAgent({ tools: [], stream: true }),
-      [json(completion()), labelled(chatStreamText, 'text/event-stream')],
+      [json(completion()), labelled(chatStreamLabelled, 'text/event-stream')],
     );
     expect(recorded.record.messages).toEqual([]);
     expect(requests).toBe(2);

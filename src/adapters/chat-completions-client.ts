@@ -13,7 +13,7 @@ import {
   chatCompletionProblem,
   chatStreamVerdict,
 } from '../model-api/chat-completion-check.js';
-import { isEventStream, parseSseEvents } from '../replay/sse.js';
+import { isEventStream, parseSseEvents } from '../model-api/sse.js';
 import {
   checkCallTimeout,
   DEFAULT_MODEL_TIMEOUT_MS,

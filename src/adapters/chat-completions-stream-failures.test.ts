@@ -11,7 +11,7 @@ import {
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
 import { createChatCompletion } from './chat-completions-client.js';
 import { testAgentContext } from './testing/agent-context.js';
-import { chatStreamOf, chunks, completion, delta } from './testing/chat-answers.js';
+import { chatStreamOf, chatStreamText, chunks, completion, delta } from './testing/chat-answers.js';
 
 let api: HostileApi;
 beforeAll(async () => {
@@ -188,11 +188,7 @@ describe('createChatCompletion: the request decides how the answer is read', () 
     (contentType: string | undefined): HostileHandler =>
     (response) => {
       response.writeHead(200, contentType === undefined ? {} : { 'content-type': contentType });
-      response.end(
-        `${chatStreamOf('labelled')
-          .map((item) => `data: ${JSON.stringify(item)}\n\n`)
-          .join('')}data: [DONE]\n\n`,
-      );
+      response.end(chatStreamText(chatStreamOf('labelled')));
     };
 
   // Both SDKs read a stream request's body as SSE whatever the content type says.

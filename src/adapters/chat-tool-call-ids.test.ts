@@ -6,7 +6,7 @@ import {
   startHostileApi,
 } from '../runtime/testing/hostile-api.js';
 import { createChatCompletion, readStream } from './chat-completions-client.js';
-import { completion } from './testing/chat-answers.js';
+import { chatStreamText, completion } from './testing/chat-answers.js';
 
 /**
  * Some OpenAI-compatible servers (sglang, some GLM and StepFun streams) send tool calls without
@@ -22,7 +22,7 @@ const streamOfCalls = (parts: Array<Record<string, unknown>>) => {
     ...parts.map((part) => ({ choices: [{ index: 0, delta: { tool_calls: [part] } }] })),
     { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
   ];
-  return `${lines.map((line) => `data: ${JSON.stringify(line)}\n\n`).join('')}data: [DONE]\n\n`;
+  return chatStreamText(lines);
 };
 
 const part = (index: number, name: string, id?: string) => ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelApiError } from '../core/errors.js';
 import { readStream } from './chat-completions-client.js';
+import { chatStreamText } from './testing/chat-answers.js';
 import { anthropicUsage, chatCompletionsUsage } from './usage.js';
 
 describe('usage mapping', () => {
@@ -76,8 +77,7 @@ describe('readStream', () => {
       { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
       { choices: [], usage: { prompt_tokens: 50, completion_tokens: 9 } },
     ];
-    const text = `${lines.map((line) => `data: ${JSON.stringify(line)}\n\n`).join('')}data: [DONE]\n\n`;
-    const result = readStream(text, 'http://127.0.0.1:8000/v1');
+    const result = readStream(chatStreamText(lines), 'http://127.0.0.1:8000/v1');
     expect(result.message).toEqual({
       role: 'assistant',
       content: 'Let me check.',

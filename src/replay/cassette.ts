@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SseEvent } from '../model-api/sse.js';
+
+export type { SseEvent } from '../model-api/sse.js';
 
 /** Request headers a cassette keeps; everything else (auth, user-agent, x-stainless-*) is dropped. */
 export const RECORDED_REQUEST_HEADERS = [
@@ -47,8 +50,9 @@ export type TapedRequest = z.infer<typeof TapedRequestSchema>;
 const status = z.number().int().min(100).max(599);
 const responseHeaders = z.partialRecord(z.enum(RECORDED_RESPONSE_HEADERS), z.string());
 
-export const SseEventSchema = z.object({ event: z.string().min(1), data: z.unknown() }).strict();
-export type SseEvent = z.infer<typeof SseEventSchema>;
+export const SseEventSchema = z
+  .object({ event: z.string().min(1), data: z.unknown() })
+  .strict() satisfies z.ZodType<SseEvent>;
 
 export const JsonResponseSchema = z
   .object({ status, headers: responseHeaders, body: z.unknown() })

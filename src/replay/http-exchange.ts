@@ -1,6 +1,7 @@
 import { canonicalize } from '../core/canonical-json.js';
 import { isJsonObject } from '../model-api/answer-fields.js';
 import { modelApiOf } from '../model-api/retryable-answer.js';
+import { isEventStream, parseSseEvents, sseStream } from '../model-api/sse.js';
 import {
   isSseResponse,
   RECORDED_REQUEST_HEADERS,
@@ -9,7 +10,6 @@ import {
   type TapedResponse,
 } from './cassette.js';
 import { pickHeaders } from './cassette-file.js';
-import { isEventStream, parseSseEvents, sseStream } from './sse.js';
 
 /**
  * What a cassette keeps of a request: method, path relative to `basePath`,

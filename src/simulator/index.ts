@@ -1,3 +1,4 @@
+export { formatSseEvent, type SseEvent } from '../model-api/sse.js';
 export { type ApiErrorBody, apiErrorBody, errorTypeFor } from './api-error.js';
 export {
   type DriveOptions,
@@ -6,6 +7,7 @@ export {
   type ToolScript,
 } from './drive.js';
 export { buildMessage } from './message.js';
+export { type MessageStreamEvent, toSseEvents } from './message-events.js';
 export {
   createDebugAgentPolicy,
   DEBUG_AGENT_HABITS,
@@ -42,5 +44,4 @@ export {
   type SimulatorOptions,
   startSimulator,
 } from './server.js';
-export { formatSseEvent, type SseEvent, toSseEvents } from './sse.js';
 export { estimateUsage } from './usage.js';

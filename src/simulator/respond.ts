@@ -1,12 +1,12 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
+import { type MessageStreamEvent, toSseEvents } from './message-events.js';
 import { debugAgentPolicy } from './policies/debug-agent.js';
 import { refundDeskPolicy } from './policies/refund-desk.js';
 import { type Policy, plainTextPolicy } from './policy.js';
 import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.js';
 import { createRng, fnv1a, makeId } from './rng.js';
-import { type SseEvent, toSseEvents } from './sse.js';
 import { validateRequest } from './validate.js';
 
 /** Tried in order; the plain-text policy answers whatever none of them matches. */
@@ -53,7 +53,7 @@ export interface SimResult {
   status: number;
   headers: Record<string, string>;
   body: Anthropic.Message | ApiErrorBody;
-  events?: SseEvent[];
+  events?: MessageStreamEvent[];
   /** How long to wait before answering (seeded, within `delayMs`). */
   delayMs: number;
 }

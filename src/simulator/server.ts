@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { formatSseEvent } from '../model-api/sse.js';
 import { errorTypeFor } from './api-error.js';
 import { type ChatSimResult, respondChat } from './chat-completions.js';
 import type { Policy } from './policy.js';
 import { errorResult, respond, type SimResult } from './respond.js';
-import { formatSseEvent } from './sse.js';
 
 /** An error served instead of an answer, e.g. `{ status: 529 }` or `{ status: 429, retryAfterSeconds: 0 }`. */
 export interface SimulatorFault {
@@ -122,10 +122,10 @@ function faultResult(fault: SimulatorFault): SimResult {
 function send(response: ServerResponse, result: SimResult | ChatSimResult): void {
   response.writeHead(result.status, result.headers);
   if ('events' in result && result.events) {
-    for (const event of result.events) response.write(formatSseEvent(event));
+    for (const data of result.events) response.write(formatSseEvent({ event: data.type, data }));
     response.end();
   } else if ('chunks' in result && result.chunks) {
-    for (const chunk of result.chunks) response.write(`data: ${chunk}\n\n`);
+    for (const data of result.chunks) response.write(formatSseEvent({ event: 'message', data }));
     response.end();
   } else {
     response.end(JSON.stringify(result.body));

@@ -1,3 +1,4 @@
+import { formatSseEvent } from '../../model-api/sse.js';
 import type { HostileHandler } from '../../runtime/testing/hostile-api.js';
 
 /** A valid Chat Completions answer; `choice` and `extra` replace its parts. */
@@ -23,6 +24,9 @@ export function completion(
   };
 }
 
+/** The event that ends a Chat Completions stream. */
+const DONE = { event: 'message', data: '[DONE]' };
+
 /**
  * A Chat Completions stream: `data:` lines only, `[DONE]` last unless `done` is false; `cut`
  * destroys the socket after the chunks instead of ending the response.
@@ -31,10 +35,9 @@ export const chunks =
   (data: unknown[], options: { done?: boolean; cut?: boolean } = {}): HostileHandler =>
   (response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const item of data)
-      response.write(`data: ${typeof item === 'string' ? item : JSON.stringify(item)}\n\n`);
+    for (const item of data) response.write(formatSseEvent({ event: 'message', data: item }));
     if (options.cut) return void setImmediate(() => response.destroy());
-    if (options.done !== false) response.write('data: [DONE]\n\n');
+    if (options.done !== false) response.write(formatSseEvent(DONE));
     response.end();
   };
 
@@ -43,6 +46,13 @@ export const delta = (fields: Record<string, unknown>, finishReason: string | nu
   object: 'chat.completion.chunk',
   choices: [{ index: 0, delta: fields, finish_reason: finishReason }],
 });
+
+/** A whole Chat Completions stream as text: `data:` chunks, `data: [DONE]` last. */
+export function chatStreamText(data: readonly unknown[]): string {
+  return [...data.map((item) => ({ event: 'message', data: item })), DONE]
+    .map(formatSseEvent)
+    .join('');
+}
 
 /** The chunks of a complete streamed answer `text`, usage last. */
 export const chatStreamOf = (text = 'hello') => [

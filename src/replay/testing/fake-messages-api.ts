@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { formatSseEvent } from '../../model-api/sse.js';
 
 /** The subset of a Messages API request body the fake looks at. */
 export interface FakeRequestBody {
@@ -77,7 +78,7 @@ export async function startFakeMessagesApi(): Promise<FakeMessagesApi> {
     const events = streamEvents(message, deltaSize);
     for (const [index, [event, data]] of events.entries()) {
       if (index === events.length - 2) await gate;
-      response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      response.write(formatSseEvent({ event, data }));
     }
     response.end();
   };

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ModelApiError } from '../../core/errors.js';
+import { formatSseEvent } from '../../model-api/sse.js';
 
 /** Answers one request; `n` counts requests from 1. */
 export type HostileHandler = (
@@ -92,8 +93,7 @@ export const sse =
   ): HostileHandler =>
   (response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const event of events)
-      response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    for (const data of events) response.write(formatSseEvent({ event: data.type, data }));
     if (options.cut) setImmediate(() => response.destroy());
     else if (options.end !== false) response.end();
   };

@@ -1,4 +1,14 @@
-import type { SseEvent } from './cassette.js';
+/**
+ * The one SSE reader and writer of the project: the recording tape and the Chat Completions
+ * client read streams with parseSseEvents; replay, the simulator and the test servers write
+ * them with formatSseEvent, so what is written reads back as it came.
+ */
+
+/** One server-sent event: its `event:` name (`message` when the stream sent none) and its `data:`, parsed as JSON when it is JSON. */
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
 
 /** Is this `content-type` an SSE stream's? For a model API only a hint (its request decides); for any other API, how the tape reads its answer. */
 export function isEventStream(contentType: string | null | undefined): boolean {
@@ -28,7 +38,17 @@ export function parseSseEvents(text: string): SseEvent[] {
   return events;
 }
 
-/** One `event: X\ndata: JSON\n\n` chunk per event, as the API streamed them. */
+/**
+ * One event on the wire, `event: X\ndata: JSON\n\n`. `event:` is left out for the default
+ * `message` type (Chat Completions streams only `data:`), and data that is a string (`[DONE]`,
+ * data that was not JSON) goes out as it is.
+ */
+export function formatSseEvent(event: SseEvent): string {
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  return `${event.event === 'message' ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
+}
+
+/** The events as a response body, one chunk per event, as the API streamed them. */
 export function sseStream(events: readonly SseEvent[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let index = 0;
@@ -36,18 +56,9 @@ export function sseStream(events: readonly SseEvent[]): ReadableStream<Uint8Arra
     pull(controller) {
       const next = events[index++];
       if (!next) return controller.close();
-      controller.enqueue(encoder.encode(formatEvent(next)));
+      controller.enqueue(encoder.encode(formatSseEvent(next)));
     },
   });
-}
-
-/**
- * `event:` is left out for the default `message` type (Chat Completions streams only `data:`),
- * and data that was not JSON (`[DONE]`) goes back as it came.
- */
-function formatEvent(event: SseEvent): string {
-  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
-  return `${event.event === 'message' ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
 }
 
 function parseData(text: string): unknown {

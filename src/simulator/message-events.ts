@@ -1,6 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 
-export type SseEvent = Anthropic.RawMessageStreamEvent | { type: 'ping' };
+/** A Messages API stream event, as its `data:` carries it. */
+export type MessageStreamEvent = Anthropic.RawMessageStreamEvent | { type: 'ping' };
 
 /** Split text into small pieces, the way a streamed response arrives. */
 function chunks(text: string, size: number): string[] {
@@ -15,8 +16,8 @@ function chunks(text: string, size: number): string[] {
  * content, output_tokens 1), ping, per block content_block_start / _delta / _stop,
  * message_delta (stop_reason, final usage), message_stop.
  */
-export function toSseEvents(message: Anthropic.Message): SseEvent[] {
-  const events: SseEvent[] = [
+export function toSseEvents(message: Anthropic.Message): MessageStreamEvent[] {
+  const events: MessageStreamEvent[] = [
     {
       type: 'message_start',
       message: {
@@ -69,9 +70,4 @@ export function toSseEvents(message: Anthropic.Message): SseEvent[] {
     { type: 'message_stop' },
   );
   return events;
-}
-
-/** One event on the wire: `event: <type>` and a JSON `data:` line. */
-export function formatSseEvent(event: SseEvent): string {
-  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
