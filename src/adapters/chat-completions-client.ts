@@ -8,11 +8,8 @@ import {
   serverText,
   unreachableApi,
 } from '../model-api/call-failure.js';
-import {
-  type ChatStreamError,
-  chatCompletionProblem,
-  chatStreamVerdict,
-} from '../model-api/chat-completion-check.js';
+import { chatCompletionProblem } from '../model-api/chat-completion-check.js';
+import { type ChatStreamError, foldChatStream } from '../model-api/chat-stream.js';
 import { isEventStream, parseSseEvents } from '../model-api/sse.js';
 import {
   checkCallTimeout,
@@ -176,7 +173,7 @@ function readJson(
 }
 
 /**
- * Fold the streamed chunks into one answer (chat-completion-check.ts), checked as a JSON body
+ * Fold the streamed chunks into one answer (model-api/chat-stream.ts), checked as a JSON body
  * is, whatever the content type (it only shapes the hint of a malformed answer). An error the
  * server sent in the stream is a `stream_error`, retried like a dropped connection unless it
  * names a status the retry policy does not retry. `sent`: the request's messages, so a call
@@ -189,7 +186,7 @@ export function readStream(
   contentType?: string | null,
   sent: readonly ChatMessage[] = [],
 ): ChatCompletionResult {
-  const verdict = chatStreamVerdict(parseSseEvents(text));
+  const verdict = foldChatStream(parseSseEvents(text));
   if (verdict.error !== undefined) throw streamError(verdict.error, baseURL, apiKey);
   if (verdict.problem !== undefined || verdict.completion === undefined) {
     const problem = (verdict.problem ?? 'no answer') + formatHint(true, contentType);

@@ -1,6 +1,8 @@
-import { chatCompletionProblem, chatStreamVerdict } from './chat-completion-check.js';
+import { chatCompletionProblem } from './chat-completion-check.js';
+import { foldChatStream } from './chat-stream.js';
 import { statusOfErrorType } from './error-type-status.js';
 import { messageProblem } from './message-check.js';
+import { foldMessagesStream } from './messages-stream.js';
 
 /**
  * "This answer is retried": one definition for the retry layer (retry-policy.ts, on the error
@@ -20,7 +22,7 @@ import { messageProblem } from './message-check.js';
  *   events do not assemble to an answer: malformed, retried.
  * - A 2xx Chat Completions stream that sent an error: like a dropped connection, retried,
  *   unless the error stands for a status (`code` or `status` naming one, a type the Messages
- *   API also uses, `code: context_length_exceeded`; chat-completion-check.ts): then as it.
+ *   API also uses, `code: context_length_exceeded`; chat-stream.ts): then as it.
  * - A 2xx answer that does not parse in the format the request asked for: malformed, retried.
  *   The request decides a stream, as both SDKs read it: the tape reads a 2xx answer to
  *   `stream: true` as SSE whatever its content type (`text/plain`, none), so JSON there
@@ -79,12 +81,12 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
   if ((answer.events !== undefined) !== answer.stream) return true;
   if (answer.api === 'chat_completions') {
     if (!answer.events) return chatCompletionProblem(answer.body) !== undefined;
-    const verdict = chatStreamVerdict(answer.events);
+    const verdict = foldChatStream(answer.events);
     if (verdict.error?.status !== undefined) return isRetryableStatus(verdict.error.status);
     return verdict.error !== undefined || verdict.problem !== undefined;
   }
   if (answer.events) {
-    const verdict = streamVerdict(answer.events);
+    const verdict = foldMessagesStream(answer.events);
     if (verdict.errorType !== undefined) {
       const status = statusOfErrorType(verdict.errorType);
       return status !== undefined && isRetryableStatus(status);
@@ -92,83 +94,4 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
     return verdict.problem !== undefined;
   }
   return messageProblem(answer.body) !== undefined;
-}
-
-/**
- * What is wrong with a Messages API stream, assembled the way the SDK assembles it (text
- * deltas joined, `message_delta` merged): an `error` event (with its type), events out of
- * order, a delta for a block that never started, no `message_stop`, or a message that fails
- * `messageProblem`. Empty when the stream is a complete message.
- */
-export function streamVerdict(events: ReadonlyArray<{ event: string; data: unknown }>): {
-  problem?: string;
-  errorType?: string;
-} {
-  let message: Record<string, unknown> | undefined;
-  let content: Array<Record<string, unknown>> = [];
-  let usage: Record<string, unknown> = {};
-  for (const { event, data } of events) {
-    const payload = (typeof data === 'object' && data !== null ? data : {}) as Record<
-      string,
-      unknown
-    >;
-    if (event === 'ping') continue;
-    if (event === 'error') {
-      const type = (payload.error as { type?: unknown } | undefined)?.type;
-      return {
-        problem: 'the stream sent an error',
-        errorType: typeof type === 'string' ? type : 'unknown',
-      };
-    }
-    if (event === 'message_start') {
-      const start = payload.message;
-      if (message) return { problem: 'a second message_start before message_stop' };
-      if (typeof start !== 'object' || start === null)
-        return { problem: 'message_start holds no message' };
-      message = { ...(start as Record<string, unknown>) };
-      // Copies: assembling must not change the taped events.
-      content = Array.isArray(message.content) ? message.content.map(copyOf) : [];
-      usage = { ...(message.usage as object | undefined) };
-      continue;
-    }
-    // The SDK skips events before message_start; what it then assembles has no stop_reason.
-    if (!message) continue;
-    if (event === 'message_stop') {
-      return { ...optional(messageProblem({ ...message, content, usage })) };
-    }
-    if (event === 'content_block_start') {
-      content.push(copyOf(payload.content_block));
-    } else if (event === 'content_block_delta') {
-      // The SDK fails on a delta only when no block has started at all.
-      if (content.length === 0)
-        return { problem: 'content_block_delta before any content_block_start' };
-      const block = typeof payload.index === 'number' ? content.at(payload.index) : undefined;
-      const delta = payload.delta as { type?: unknown; text?: unknown } | undefined;
-      if (delta?.type === 'text_delta' && block?.type === 'text') {
-        block.text = `${typeof block.text === 'string' ? block.text : ''}${String(delta.text)}`;
-      }
-    } else if (event === 'message_delta') {
-      const counts = payload.usage;
-      if (typeof counts !== 'object' || counts === null)
-        return { problem: 'message_delta holds no usage' };
-      message.stop_reason = (payload.delta as { stop_reason?: unknown } | undefined)?.stop_reason;
-      // As the SDK merges them: output_tokens always, the other totals when present.
-      for (const [name, count] of Object.entries(counts)) {
-        if (name === 'output_tokens' || count !== null) usage[name] = count;
-      }
-      if (!('output_tokens' in counts)) usage.output_tokens = undefined;
-    }
-  }
-  return { problem: 'the stream ended before message_stop' };
-}
-
-function copyOf(block: unknown): Record<string, unknown> {
-  return (typeof block === 'object' && block !== null ? { ...block } : block) as Record<
-    string,
-    unknown
-  >;
-}
-
-function optional(problem: string | undefined): { problem?: string } {
-  return problem === undefined ? {} : { problem };
 }

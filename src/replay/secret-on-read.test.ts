@@ -87,6 +87,19 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     );
   });
 
+  it("finds a key split between a block's start and its deltas, as the client joins them", async () => {
+    const exchange = streamedExchange(KEY.slice(12), 6);
+    if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+    const blockStart = exchange.response.events[0]?.data as { content_block: { text: string } };
+    blockStart.content_block.text = KEY.slice(0, 12);
+    const file = await plant(testCassette([exchange]));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+    expect((error as Error).message).toContain(
+      'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+    );
+  });
+
   it('finds a key split across Chat Completions chunks (content and tool-call arguments)', async () => {
     const chunk = (delta: object) => ({
       event: 'message',

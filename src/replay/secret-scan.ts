@@ -1,4 +1,6 @@
 import { findCredential } from '../core/credentials.js';
+import { foldChatStream } from '../model-api/chat-stream.js';
+import { foldMessagesStream } from '../model-api/messages-stream.js';
 import type { Cassette } from './cassette.js';
 
 /** Values shorter than this are not treated as secrets: they would match ordinary text. */
@@ -56,9 +58,9 @@ export function findSecret(
 }
 
 /**
- * Scan a cassette two ways: its bytes (`text`), and the text each streamed content block
- * assembles to, so a key split across `text_delta` events (`sk-ant-ap` + `i03-...`) is found
- * although no single event holds it.
+ * Scan a cassette two ways: its bytes (`text`), and the text each streamed content block (or
+ * Chat Completions choice) adds up to in the stream folds (model-api), so a key split across
+ * `text_delta` events (`sk-ant-ap` + `i03-...`) is found although no single event holds it.
  */
 export function findCassetteSecret(
   cassette: Cassette,
@@ -74,7 +76,12 @@ export function findCassetteSecret(
   }
   for (const [exchange, { response }] of cassette.exchanges.entries()) {
     if (!('events' in response)) continue;
-    for (const [block, assembled] of assembleStreamText(response.events)) {
+    // Either API's fold, whatever the path: a cassette edited by hand may put anything anywhere.
+    const streamed = [
+      ...labelled(foldMessagesStream(response.events).streamedText, 'content block'),
+      ...labelled(foldChatStream(response.events).streamedText, 'choice'),
+    ];
+    for (const [where, assembled] of streamed) {
       // Tool input and arguments stream as JSON text: a key may hide behind its escapes.
       const finding =
         findSecret(assembled, options) ??
@@ -82,7 +89,7 @@ export function findCassetteSecret(
       if (finding) {
         return {
           rule: finding.rule,
-          where: `the text streamed in exchanges[${exchange}] ${block >= CHAT_CHOICE_OFFSET ? `choice ${block - CHAT_CHOICE_OFFSET}` : `content block ${block}`}`,
+          where: `the text streamed in exchanges[${exchange}] ${where}`,
         };
       }
     }
@@ -90,49 +97,9 @@ export function findCassetteSecret(
   return undefined;
 }
 
-/** Chat Completions choices are keyed apart from Messages API content blocks. */
-const CHAT_CHOICE_OFFSET = 1000;
-
-/**
- * The text of each streamed block, its deltas' string fields joined: Messages API content
- * blocks (text, tool JSON, thinking) by block index, and Chat Completions choices (content,
- * tool-call arguments) by choice index, offset by 1000 so the two never share a key.
- */
-export function assembleStreamText(events: ReadonlyArray<{ data: unknown }>): Map<number, string> {
-  const blocks = new Map<number, string>();
-  const append = (index: number, text: string) =>
-    blocks.set(index, (blocks.get(index) ?? '') + text);
-  for (const { data } of events) {
-    const event = data as {
-      type?: unknown;
-      index?: unknown;
-      delta?: unknown;
-      choices?: unknown;
-    } | null;
-    if (event?.type === 'content_block_delta' && typeof event.delta === 'object') {
-      const index = typeof event.index === 'number' ? event.index : -1;
-      for (const [key, value] of Object.entries(event.delta ?? {})) {
-        if (key !== 'type' && typeof value === 'string') append(index, value);
-      }
-      continue;
-    }
-    if (!Array.isArray(event?.choices)) continue;
-    for (const choice of event.choices as Array<{ index?: unknown; delta?: unknown } | null>) {
-      const delta = choice?.delta as {
-        content?: unknown;
-        reasoning_content?: unknown;
-        tool_calls?: Array<{ function?: { arguments?: unknown } } | null>;
-      } | null;
-      const index = CHAT_CHOICE_OFFSET + (typeof choice?.index === 'number' ? choice.index : 0);
-      for (const text of [delta?.content, delta?.reasoning_content]) {
-        if (typeof text === 'string') append(index, text);
-      }
-      for (const call of delta?.tool_calls ?? []) {
-        if (typeof call?.function?.arguments === 'string') append(index, call.function.arguments);
-      }
-    }
-  }
-  return blocks;
+/** Each block's (or choice's) streamed text with the words that name where it was streamed. */
+function labelled(texts: Map<number, string>, name: string): Array<[string, string]> {
+  return [...texts].map(([index, text]) => [`${name} ${index}`, text]);
 }
 
 const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;

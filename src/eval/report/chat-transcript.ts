@@ -1,10 +1,7 @@
 import { chatCompletionsUsage } from '../../adapters/usage.js';
 import { isJsonObject } from '../../model-api/answer-fields.js';
-import {
-  type ChatStreamError,
-  chatCompletionProblem,
-  chatStreamVerdict,
-} from '../../model-api/chat-completion-check.js';
+import { chatCompletionProblem } from '../../model-api/chat-completion-check.js';
+import { type ChatStreamError, foldChatStream } from '../../model-api/chat-stream.js';
 import { type Exchange, isSseResponse } from '../../replay/cassette.js';
 import { type SentMessage, withCallIds } from '../../runtime/tool-call-ids.js';
 import { type SentBack, sentBackAnswers } from './sent-back.js';
@@ -97,7 +94,7 @@ function completionOf(exchange: Exchange): { completion: CheckedCompletion } | {
     return { error: `HTTP ${response.status}: ${JSON.stringify(said)}` };
   }
   if (isSseResponse(response)) {
-    const verdict = chatStreamVerdict(response.events);
+    const verdict = foldChatStream(response.events);
     if (verdict.error !== undefined) return { error: streamErrorText(verdict.error) };
     if (verdict.completion === undefined)
       return { error: `not a chat completion: ${verdict.problem ?? 'no answer'}` };

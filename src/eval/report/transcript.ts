@@ -1,5 +1,5 @@
-import { valueOrKind } from '../../core/value-kind.js';
 import { isJsonObject } from '../../model-api/answer-fields.js';
+import { foldMessagesStream } from '../../model-api/messages-stream.js';
 import {
   type Cassette,
   type Exchange,
@@ -27,47 +27,16 @@ export type {
 } from './transcript-model.js';
 
 /**
- * The message a streamed response adds up to: content blocks and usage. A block index that is
- * not the next one (a hand-edited cassette) is skipped and named in `problems`: a sparse array
- * of 2^32 slots takes minutes to walk.
+ * The message a streamed response adds up to (the shared fold), each tool_use block's input
+ * parsed from its streamed JSON; a block started at another index than its place is named in
+ * `problems`.
  */
 function assembleStream(events: readonly SseEvent[], problems: string[]): Block {
-  const message: Block = { content: [] as Block[], usage: {} };
-  const content = message.content as Block[];
-  const partialJson: string[] = [];
-  for (const { data } of events) {
-    const event = (data ?? {}) as Block;
-    if (event.type === 'message_start') {
-      const start = (event.message ?? {}) as Block;
-      message.usage = { ...(start.usage as Block) };
-    } else if (event.type === 'content_block_start') {
-      const index = Number(event.index);
-      if (!Number.isInteger(index) || index < 0 || index > content.length) {
-        problems.push(
-          `content_block_start index ${valueOrKind(event.index)} is not the next block (${content.length}): block skipped`,
-        );
-        continue;
-      }
-      content[index] = { ...(event.content_block as Block) };
-      partialJson[index] = '';
-    } else if (event.type === 'content_block_delta') {
-      const index = Number(event.index);
-      const block = content[index];
-      // A delta of no started block adds to nothing.
-      if (block === undefined) continue;
-      const delta = (event.delta ?? {}) as Block;
-      if (delta.type === 'text_delta') block.text = `${block.text ?? ''}${delta.text}`;
-      if (delta.type === 'thinking_delta')
-        block.thinking = `${block.thinking ?? ''}${delta.thinking}`;
-      if (delta.type === 'input_json_delta')
-        partialJson[index] = `${partialJson[index] ?? ''}${delta.partial_json}`;
-    } else if (event.type === 'message_delta') {
-      message.stop_reason = ((event.delta ?? {}) as Block).stop_reason;
-      message.usage = { ...(message.usage as Block), ...(event.usage as Block) };
-    }
-  }
+  const { message, inputJson, notes } = foldMessagesStream(events);
+  problems.push(...notes);
+  const content = message?.content ?? [];
   content.forEach((block, index) => {
-    const text = partialJson[index];
+    const text = inputJson[index];
     if (block.type !== 'tool_use' || !text) return;
     try {
       block.input = JSON.parse(text);
@@ -76,7 +45,7 @@ function assembleStream(events: readonly SseEvent[], problems: string[]): Block 
       block.inputText = text;
     }
   });
-  return message;
+  return message ?? {};
 }
 
 function responseMessage(exchange: Exchange, problems: string[]): Block {
