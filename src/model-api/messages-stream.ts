@@ -51,6 +51,8 @@ const BLOCK_DELTAS = new Set([
  * scan reads its streamed text. It reads events as the SDK does: `ping` and data-only events
  * are skipped, an `error` event is the server's failure, every other event is read by its
  * data's `type`; events before message_start are skipped, and message_stop ends the message.
+ * Not modelled: the SDK's partial-JSON parse of tool input (JSON it cannot parse fails the
+ * stream at content_block_stop) and events after message_stop (a second message_start fails it).
  */
 export function foldMessagesStream(events: readonly SseEvent[]): MessagesStream {
   const fold: Fold = { message: undefined, inputJson: [], notes: [], stopped: false };
