@@ -52,7 +52,8 @@ export { redactText, redactValue } from './core/redact.js';
 // evals
 export { passAtK, passHatK } from './eval/stats/metrics.js';
 export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
-export { defineTask, type TaskDefinition, type TrialRun } from './eval/task/define-task.js';
+export { defineTask } from './eval/task/define-task.js';
+export type { TaskDefinition, TrialRun } from './eval/task/task-definition.js';
 // Reports, the gate's statistics and transcripts are in 'harness-evals/report' (src/report.ts):
 // an eval worker imports this entry, and it needs none of them.
 export type { Floor, TrialRecord } from './eval/trial/trial-record.js';

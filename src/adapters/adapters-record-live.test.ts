@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorMessage } from '../core/errors.js';
 import { readEvalSettings } from '../eval/run/settings.js';
 import { defineAgent } from '../eval/task/agent-spec.js';
-import type { TaskDefinition } from '../eval/task/define-task.js';
+import type { TaskDefinition } from '../eval/task/task-definition.js';
 import { runTrial } from '../eval/trial/trial-runner.js';
 import { formatSseEvent } from '../model-api/sse.js';
 import {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvalSettings } from '../eval/run/settings.js';
 import { defineAgent } from '../eval/task/agent-spec.js';
-import type { TaskDefinition } from '../eval/task/define-task.js';
+import type { TaskDefinition } from '../eval/task/task-definition.js';
 import { runTrial } from '../eval/trial/trial-runner.js';
 import { type HostileHandler, json, startHostileApi } from '../runtime/testing/hostile-api.js';
 import { defineModelScript } from '../simulator/model-script.js';

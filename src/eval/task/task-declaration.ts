@@ -1,7 +1,7 @@
 import { ConfigError } from '../../core/errors.js';
 import type { Floor } from '../trial/trial-record.js';
 import { type AgentSpec, checkAgentNames } from './agent-spec.js';
-import type { TaskDefinition } from './define-task.js';
+import type { TaskDefinition } from './task-definition.js';
 
 /** The task ids defineTask accepts: each names a fixtures folder. */
 export const TASK_ID = /^[A-Za-z0-9_-]+$/;

@@ -1,7 +1,18 @@
+import { join } from 'node:path';
 import type { Provider } from '../../adapters/types.js';
 import type { VirtualClock } from '../../core/clock.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { TraceEvent } from '../../runtime/trace.js';
+import type { EvalSettings } from '../run/settings.js';
+import type { TaskDefinition } from '../task/task-definition.js';
+
+/** One trial to run: a task's variant, its trial number, and the run's settings. */
+export interface TrialRequest {
+  task: TaskDefinition;
+  variant: string;
+  trial: number;
+  settings: EvalSettings;
+}
 
 /** What one trial run needs from the session it runs in (replay or record). */
 export interface DriveOptions {
@@ -35,4 +46,14 @@ export interface TrialDriver {
   traceEvents?(): readonly TraceEvent[];
   drive(options: DriveOptions): Promise<RunResult>;
   dispose?(): void | Promise<void>;
+}
+
+/** runs/eval/<task>/<variant>/trial-<n>.jsonl: where a driver writes the trial's trace. */
+export function tracePathOf({ task, variant, trial, settings }: TrialRequest): string {
+  return join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+}
+
+/** The run id in the trial's trace. */
+export function runIdOf({ task, variant, trial }: TrialRequest): string {
+  return `${task.id}-${variant}-${trial}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentOutput } from '../../adapters/types.js';
 import { ConfigError } from '../../core/errors.js';
-import { toRunResult } from './adapter-trial.js';
+import { toRunResult } from './adapter-driver.js';
 
 const convert = (output: unknown) => () => toRunResult(output as AgentOutput, 'run-1', 1);
 

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { AgentAdapter, AgentOutput } from '../../adapters/types.js';
 import { type Clock, createRealClock, type VirtualClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
@@ -8,13 +7,13 @@ import type { RunResult } from '../../runtime/run-agent.js';
 import { emptyStats } from '../../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceSink } from '../../runtime/trace.js';
 import type { RunStatus, ToolCallRecord } from '../../runtime/types.js';
-import type { DriveOptions, TrialDriver } from './trial-driver.js';
-import type { TrialRequest } from './trial-runner.js';
+import { createLatencyMeter } from './latency-meter.js';
+import { runIdOf, type TrialDriver, type TrialRequest, tracePathOf } from './trial-driver.js';
 
 /** Drive an agent written without this runtime: its adapter gets the session's fetch and base URL. */
 export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): TrialDriver {
   const { task, variant, trial, settings } = request;
-  const tracePath = join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+  const tracePath = tracePathOf(request);
   return {
     provider: task.agent.provider ?? 'anthropic',
     tracePath,
@@ -22,13 +21,14 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
       const startedAt = options.clock.now();
       // record --model-timeout (the CLI checked it) reaches adapters as it reaches this runtime's agents.
       const modelTimeoutMs = modelTimeoutFrom(process.env);
-      const timed = timedFetch(options);
+      const measured = options.latencies ? [] : undefined;
+      const meter = createLatencyMeter(options.clock, measured);
       const output = await adapter({
         prompt: task.prompt,
         task: task.id,
         variant,
         trial,
-        fetch: timed.fetch,
+        fetch: (input, init) => meter.time(() => options.fetch(input, init)),
         baseURL: options.baseURL,
         apiKey: options.apiKey,
         model: options.modelId,
@@ -39,18 +39,18 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         signal: new AbortController().signal,
         projectDir: settings.projectDir,
       });
-      const runId = `${task.id}-${variant}-${trial}`;
+      const runId = runIdOf(request);
       // Recording: a retried attempt is no model call, as in the replay of the cassette. A run
       // that failed is not recorded, and its detail says why better than the tape's verdict
       // on its last answer would.
       const failed = typeof output === 'object' && output !== null && output.status === 'error';
       const answered = failed ? undefined : await options.answeredLatencies?.();
-      options.latencies?.push(...(answered ?? timed.latencies()));
+      options.latencies?.push(...(answered ?? measured ?? []));
       const result = toRunResult(
         output,
         runId,
-        answered?.length ?? timed.calls(),
-        answered ? answered.reduce((sum, ms) => sum + ms, 0) : timed.modelMs(),
+        answered?.length ?? meter.calls(),
+        answered ? answered.reduce((sum, ms) => sum + ms, 0) : meter.modelMs(),
       );
       writeTrace(createJsonlTrace(tracePath), result, {
         run_id: runId,
@@ -74,32 +74,6 @@ function realWaits(clock: VirtualClock): Clock {
       clock.advance(ms);
     },
   };
-}
-
-/**
- * Counts fetches and their time on the run's clock. Replay advances the clock by the
- * recorded latency while the call is served; recording measures the call and advances it here.
- */
-function timedFetch(options: DriveOptions) {
-  let calls = 0;
-  let modelMs = 0;
-  const latencies: number[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    calls += 1;
-    const before = options.clock.now();
-    const started = performance.now();
-    try {
-      return await options.fetch(input, init);
-    } finally {
-      if (options.latencies) {
-        const ms = Math.round(performance.now() - started);
-        latencies.push(ms);
-        options.clock.advance(ms);
-      }
-      modelMs += options.clock.now() - before;
-    }
-  };
-  return { fetch, calls: () => calls, modelMs: () => modelMs, latencies: () => latencies };
 }
 
 /** The run as JSONL trace events (no tool result text: the adapter does not report it anyway). */

@@ -1,0 +1,107 @@
+import { createVirtualClock, type VirtualClock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { Cassette } from '../../replay/cassette.js';
+import { cassetteHash } from '../../replay/cassette-hash.js';
+import { networkRefusalIn } from '../../replay/network-guard.js';
+import type { ReplayResult } from '../../replay/replay-session.js';
+import type { RunResult } from '../../runtime/run-agent.js';
+import { rerecordCommand } from '../fixtures/rerecord.js';
+import { decodeTranscript } from '../report/transcript.js';
+import { replayRefusingNetwork, sharedRecordServer } from './replay-runtime.js';
+import type { TrialDriver, TrialRequest } from './trial-driver.js';
+import { finishedTrial, type TrialOutcome } from './trial-outcome.js';
+import type { TrialRecord } from './trial-record.js';
+
+/**
+ * Replay the trial's own cassette (`file`) through its driver, on a virtual clock started at
+ * the recording's "now" that advances by each exchange's recorded latency.
+ */
+export async function replayTrial(
+  request: TrialRequest,
+  driver: TrialDriver,
+  base: TrialRecord,
+  file: string,
+): Promise<TrialOutcome> {
+  const { task, variant, trial, settings } = request;
+  let clock: VirtualClock | undefined;
+  let replayedHash: string | undefined;
+  let replayedCassette: Cassette | undefined;
+  // A replay run refuses the network while its trials run; a recording run (which replays
+  // the trials it keeps, --missing-only) has msw listening instead.
+  const replay: typeof replayRefusingNetwork =
+    settings.mode === 'record' ? (await sharedRecordServer()).replay : replayRefusingNetwork;
+  const replayed = await replay(
+    {
+      file,
+      label: { suite: task.agent.suite, task: task.id, variant, trial },
+      matching: settings.matching,
+      // One read of the cassette: its source decides whether the command needs --simulated.
+      rerecordCommand: (meta) =>
+        rerecordCommand(task.id, variant, trial, meta?.source === 'simulator'),
+      // Replay costs no wall time but reports the recorded model latency.
+      onExchange: (exchange) => clock?.advance(exchange.latencyMs),
+    },
+    async (session) => {
+      replayedHash = cassetteHash(session.cassette);
+      replayedCassette = session.cassette;
+      const first = session.cassette.exchanges[0]?.response;
+      clock = createVirtualClock({ start: Date.parse(session.cassette.meta.now) });
+      return driver.drive({
+        fetch: session.fetch,
+        baseURL: session.baseURL,
+        apiKey: 'replay-without-key',
+        modelId: settings.model ?? session.cassette.meta.model,
+        clock,
+        stream: first !== undefined && 'events' in first,
+      });
+    },
+  );
+  // Where the replayed answers came from, failed and stale trials too: the report's header names it.
+  const provenance: Partial<TrialRecord> = {
+    ...(replayed.meta && {
+      source: replayed.meta.source,
+      model: replayed.meta.model,
+      recordedAt: replayed.meta.recordedAt,
+      host: replayed.meta.host,
+    }),
+    ...(replayedHash !== undefined && { cassetteHash: replayedHash }),
+  };
+  const unfinished = unfinishedReplay({ ...base, ...provenance }, replayed);
+  if (unfinished) return unfinished;
+  const outcome = finishedTrial(base, replayed.value!, replayed.latenciesMs, provenance);
+  if (replayedCassette) {
+    try {
+      outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+    } catch {
+      // The report's transcript, not the trial: the reporter reads the files instead and says
+      // why it is unavailable.
+    }
+  }
+  return outcome;
+}
+
+/** A replay that did not give a run: refused network, stale or missing fixture, or an error. */
+function unfinishedReplay(
+  record: TrialRecord,
+  replayed: ReplayResult<RunResult>,
+): TrialOutcome | undefined {
+  // The run reached for the network: that is the fault, not the exchanges it left unused.
+  const refused = networkRefusalIn(replayed.error);
+  if (refused) return { record: { ...record, messages: [refused.message] }, error: refused };
+  if (replayed.problem) {
+    const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
+    return {
+      record: {
+        ...record,
+        outcome,
+        messages: [replayed.problem.message],
+        rerecordCommand: replayed.rerecordCommand,
+      },
+    };
+  }
+  if (replayed.error !== undefined || !replayed.value) {
+    const message = errorMessage(replayed.error);
+    return { record: { ...record, messages: [message] }, error: replayed.error };
+  }
+  return undefined;
+}

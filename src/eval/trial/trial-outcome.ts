@@ -1,0 +1,45 @@
+import type { RunResult } from '../../runtime/run-agent.js';
+import type { Transcript } from '../report/transcript.js';
+import type { TrialRecord } from './trial-record.js';
+
+export interface TrialOutcome {
+  record: TrialRecord;
+  run?: RunResult;
+  /** An unexpected failure of the trial itself (not of the agent under test). */
+  error?: unknown;
+  /**
+   * A replayed run's conversation, decoded from the cassette it replayed and the trace it
+   * wrote: the HTML report's transcript, without reading both files again on the main thread.
+   */
+  transcript?: Transcript;
+}
+
+/**
+ * A run that finished, as the trial's outcome: its record (before the task's check), or an
+ * errored trial when the run itself failed.
+ */
+export function finishedTrial(
+  base: TrialRecord,
+  result: RunResult,
+  latencies: number[],
+  meta: Partial<TrialRecord>,
+): TrialOutcome {
+  const record: TrialRecord = {
+    ...base,
+    ...meta,
+    outcome: 'passed',
+    status: result.status,
+    stats: result.stats,
+    modelLatenciesMs: latencies,
+  };
+  // A run that failed is no verdict, replayed as when recorded (where it keeps no cassette):
+  // its check does not run, and the trial counts as errored.
+  if (result.status === 'error') {
+    const message = `the run ended with status error: ${result.detail ?? 'it gave no detail'}`;
+    return {
+      record: { ...record, outcome: 'errored', messages: [message] },
+      error: new Error(message),
+    };
+  }
+  return { record, run: result };
+}
