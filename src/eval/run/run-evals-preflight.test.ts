@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { rejectionOf } from '../../core/testing/rejection-of.js';
 import { mergeEvals } from '../shard/merge-evals.js';
-import type { ShardResult } from '../shard/shard-result.js';
+import type { ShardResult } from '../shard/shard-result-schema.js';
 import { checkTracesFolder } from '../trial/traces-folder.js';
 import { runEvals } from './run-evals.js';
 

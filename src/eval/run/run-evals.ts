@@ -4,17 +4,16 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError } from '../../core/errors.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../runtime/call-deadline.js';
-import { keyOf } from '../report/compare.js';
 import { formatShard, type Shard } from '../shard/shard.js';
-import type { ShardSelection } from '../shard/shard-result.js';
+import type { ShardSelection } from '../shard/shard-result-schema.js';
 import { filesNamingTasks } from '../task/task-files.js';
 import { checkTracesFolder } from '../trial/traces-folder.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import type { FinishedRun, ReportOptions } from './finish-run.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
-import { checkNotEmpty } from './selection.js';
-import { EVAL_ENV, readEvalSettings, selectionFilter, suiteMatches } from './settings.js';
+import { checkSelection, missingNames, unselectedRows } from './selection.js';
+import { EVAL_ENV, readEvalSettings } from './settings.js';
 
 export interface RunEvalsOptions extends ReportOptions {
   projectDir: string;
@@ -119,7 +118,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     await runVitest({ ...run, reporter, choose: async () => files });
     narrowed = false;
   }
-  checkSelection(options, reporter);
+  checkSelection(options, reporter, readEvalSettings());
   const { finishRun } = await loadReportSide();
 
   const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
@@ -243,23 +242,6 @@ async function narrowedPlan(
   return [...later].some((file) => loaded.has(file)) ? undefined : { first, rest };
 }
 
-/** The names asked for that are not known, case-blind. */
-function missingNames(asked: readonly string[], known: ReadonlySet<string>): string[] {
-  const upper = new Set([...known].map((name) => name.toUpperCase()));
-  return asked.filter((name) => !upper.has(name.toUpperCase()));
-}
-
-/** The rows (as keyOf keys) the run's selection leaves out. */
-function unselectedRows(
-  rows: ReadonlyArray<{ suite: string; task: string; variant: string }>,
-  options: Pick<RunEvalsOptions, 'tasks' | 'variants' | 'suites'>,
-): string[] {
-  const { selects, selectsVariant } = selectionFilter(options);
-  return rows
-    .filter((row) => !(selects(row.suite, row.task) && selectsVariant(row.variant)))
-    .map(keyOf);
-}
-
 /** What a shard was asked to run; every shard of one run must agree on it. */
 function selectionOf(options: RunEvalsOptions): ShardSelection {
   return {
@@ -304,53 +286,5 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
-  }
-}
-
-/** An unknown task, variant or suite is a typo, not an empty success. */
-function checkSelection(options: RunEvalsOptions, reporter: EvalReporter): void {
-  const failures = [...reporter.loadErrors, ...reporter.runErrors];
-  const listed = failures.map((error) => `\n  ${error}`).join('');
-  if (reporter.knownTasks.size === 0 && reporter.runErrors.length > 0) {
-    // Not "unknown task": nothing was declared because the run itself failed.
-    throw new Error(`the eval run failed before any task was declared:${listed}`);
-  }
-  const unknown = (asked: string[] | undefined, known: Set<string>, what: string) => {
-    const missing = missingNames(asked ?? [], known);
-    if (missing.length > 0) {
-      // A task declared in a file that failed to load is not a typo: say which files failed.
-      const failed =
-        failures.length > 0 ? `; it may be declared where the run failed:${listed}` : '';
-      throw new ConfigError(
-        `unknown ${what} ${missing.join(', ')}: known ${what}s are ${[...known].sort().join(', ') || '(none)'}${failed}`,
-      );
-    }
-  };
-  unknown(options.tasks, reporter.knownTasks, 'task');
-  unknown(options.variants, reporter.knownVariants, 'variant');
-  checkSuites(options.suites ?? [], reporter.knownSuites);
-  if (reporter.loadErrors.length === 0 && reporter.knownTasks.size === 0) {
-    throw new ConfigError(
-      'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
-    );
-  }
-  checkNotEmpty(options, reporter.declared, readEvalSettings());
-}
-
-/** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */
-function checkSuites(asked: readonly string[], known: ReadonlySet<string>): void {
-  const names = [...known].sort();
-  for (const name of asked) {
-    const matched = names.filter((suite) => suiteMatches(name, suite));
-    if (matched.length === 0) {
-      throw new ConfigError(
-        `unknown suite ${name}: known suites are ${names.join(', ') || '(none)'}`,
-      );
-    }
-    if (matched.length > 1) {
-      throw new ConfigError(
-        `--suite ${name} is ambiguous: it matches ${matched.join(', ')}; give more of the name`,
-      );
-    }
   }
 }

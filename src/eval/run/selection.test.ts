@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyOf } from '../report/compare.js';
-import { checkNotEmpty } from './selection.js';
+import { checkNotEmpty, suiteMatches } from './selection.js';
 import { EVAL_ENV, readEvalSettings } from './settings.js';
 
 const declared = new Set(
@@ -33,5 +33,15 @@ describe('checkNotEmpty', () => {
     expect(check({ tasks: ['t1'] })).not.toThrow();
     expect(check({ suites: ['debug'], variants: ['upgraded'] })).not.toThrow();
     expect(check({})).not.toThrow();
+  });
+});
+
+describe('suiteMatches', () => {
+  it('selects a suite by its full name or by a prefix of it, case-insensitively', () => {
+    expect(suiteMatches('debug-agent', 'debug-agent')).toBe(true);
+    expect(suiteMatches('debug', 'debug-agent')).toBe(true);
+    expect(suiteMatches('Debug', 'debug-agent')).toBe(true);
+    expect(suiteMatches('debug', 'refund-desk')).toBe(false);
+    expect(suiteMatches('debug-agent-x', 'debug-agent')).toBe(false);
   });
 });

@@ -1,6 +1,19 @@
 import { ConfigError } from '../../core/errors.js';
-import type { RunEvalsOptions } from './run-evals.js';
-import type { EvalSettings } from './settings.js';
+import { keyOf } from '../report/compare.js';
+import type { EvalReporter } from './reporter.js';
+
+/** What `--task`, `--variant` and `--suite` asked for; an empty or absent list picks everything. */
+export interface Selection {
+  tasks?: readonly string[] | undefined;
+  variants?: readonly string[] | undefined;
+  suites?: readonly string[] | undefined;
+}
+
+/** Which (suite, task) and which variants a selection picks. */
+export interface SelectionFilter {
+  selects(suite: string, task: string): boolean;
+  selectsVariant(variant: string): boolean;
+}
 
 /**
  * Filters that each name something real can still select nothing together
@@ -8,9 +21,9 @@ import type { EvalSettings } from './settings.js';
  * `declared` holds every (suite, task, variant) the task files declare, as `keyOf` keys.
  */
 export function checkNotEmpty(
-  options: Pick<RunEvalsOptions, 'tasks' | 'variants' | 'suites'>,
+  options: Selection,
   declared: ReadonlySet<string>,
-  settings: Pick<EvalSettings, 'selects' | 'selectsVariant'>,
+  settings: SelectionFilter,
 ): void {
   const rows = [...declared].map((key) => JSON.parse(key) as [string, string, string]);
   const selected = rows.some(
@@ -41,4 +54,102 @@ export function checkNotEmpty(
   throw new ConfigError(
     `${flags} selects no trial: no task matches all of them${hint}; drop or change one of the filters`,
   );
+}
+
+/**
+ * `--suite NAME` selects the suite of that name or, as a shorthand, every suite whose name
+ * starts with it (case-insensitive): `--suite debug` runs `debug-agent`. The eval run
+ * refuses a name that matched more than one suite (checkSuites, below), so a suite whose
+ * name starts another's (`debug`, `debug-agent`) needs a name that tells them apart.
+ */
+export function suiteMatches(asked: string, suite: string): boolean {
+  return suite.toLowerCase().startsWith(asked.toLowerCase());
+}
+
+/**
+ * Which (suite, task) and which variants a selection picks: `--suite` by name or prefix,
+ * `--task` case-blind, `--variant` exactly; an empty list picks everything.
+ */
+export function selectionFilter(selection: Selection): SelectionFilter {
+  const tasks = new Set((selection.tasks ?? []).map((task) => task.toUpperCase()));
+  const variants = new Set(selection.variants ?? []);
+  const suites = selection.suites ?? [];
+  return {
+    selects: (suite, task) =>
+      (suites.length === 0 || suites.some((asked) => suiteMatches(asked, suite))) &&
+      (tasks.size === 0 || tasks.has(task.toUpperCase())),
+    selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
+  };
+}
+
+/** The names asked for that are not known, case-blind. */
+export function missingNames(asked: readonly string[], known: ReadonlySet<string>): string[] {
+  const upper = new Set([...known].map((name) => name.toUpperCase()));
+  return asked.filter((name) => !upper.has(name.toUpperCase()));
+}
+
+/** The rows (as keyOf keys) the run's selection leaves out. */
+export function unselectedRows(
+  rows: ReadonlyArray<{ suite: string; task: string; variant: string }>,
+  options: Selection,
+): string[] {
+  const { selects, selectsVariant } = selectionFilter(options);
+  return rows
+    .filter((row) => !(selects(row.suite, row.task) && selectsVariant(row.variant)))
+    .map(keyOf);
+}
+
+/** An unknown task, variant or suite is a typo, not an empty success. */
+export function checkSelection(
+  options: Selection,
+  reporter: Pick<
+    EvalReporter,
+    'loadErrors' | 'runErrors' | 'knownTasks' | 'knownVariants' | 'knownSuites' | 'declared'
+  >,
+  filter: SelectionFilter,
+): void {
+  const failures = [...reporter.loadErrors, ...reporter.runErrors];
+  const listed = failures.map((error) => `\n  ${error}`).join('');
+  if (reporter.knownTasks.size === 0 && reporter.runErrors.length > 0) {
+    // Not "unknown task": nothing was declared because the run itself failed.
+    throw new Error(`the eval run failed before any task was declared:${listed}`);
+  }
+  const unknown = (asked: readonly string[] | undefined, known: Set<string>, what: string) => {
+    const missing = missingNames(asked ?? [], known);
+    if (missing.length > 0) {
+      // A task declared in a file that failed to load is not a typo: say which files failed.
+      const failed =
+        failures.length > 0 ? `; it may be declared where the run failed:${listed}` : '';
+      throw new ConfigError(
+        `unknown ${what} ${missing.join(', ')}: known ${what}s are ${[...known].sort().join(', ') || '(none)'}${failed}`,
+      );
+    }
+  };
+  unknown(options.tasks, reporter.knownTasks, 'task');
+  unknown(options.variants, reporter.knownVariants, 'variant');
+  checkSuites(options.suites ?? [], reporter.knownSuites);
+  if (reporter.loadErrors.length === 0 && reporter.knownTasks.size === 0) {
+    throw new ConfigError(
+      'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
+    );
+  }
+  checkNotEmpty(options, reporter.declared, filter);
+}
+
+/** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */
+function checkSuites(asked: readonly string[], known: ReadonlySet<string>): void {
+  const names = [...known].sort();
+  for (const name of asked) {
+    const matched = names.filter((suite) => suiteMatches(name, suite));
+    if (matched.length === 0) {
+      throw new ConfigError(
+        `unknown suite ${name}: known suites are ${names.join(', ') || '(none)'}`,
+      );
+    }
+    if (matched.length > 1) {
+      throw new ConfigError(
+        `--suite ${name} is ambiguous: it matches ${matched.join(', ')}; give more of the name`,
+      );
+    }
+  }
 }

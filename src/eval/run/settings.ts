@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseShard, type Shard } from '../shard/shard.js';
+import { type SelectionFilter, selectionFilter } from './selection.js';
 
 /** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
 export function evalRunsDir(projectDir: string): string {
@@ -11,7 +12,7 @@ export function evalRunsDir(projectDir: string): string {
  * these environment variables before starting vitest, so a plain
  * `vitest --config vitest.evals.config.ts` works too with the defaults.
  */
-export interface EvalSettings {
+export interface EvalSettings extends SelectionFilter {
   mode: 'replay' | 'record';
   trialNumbers: number[];
   matching: 'strict' | 'lenient';
@@ -28,8 +29,6 @@ export interface EvalSettings {
   model: string | undefined;
   /** Run only this slice of the selected trials (`--shard i/n`). */
   shard: Shard | undefined;
-  selects(suite: string, task: string): boolean;
-  selectsVariant(variant: string): boolean;
 }
 
 export const EVAL_ENV = {
@@ -55,36 +54,6 @@ const list = (value: string | undefined) =>
     ?.split(',')
     .map((item) => item.trim())
     .filter(Boolean) ?? [];
-
-/**
- * `--suite NAME` selects the suite of that name or, as a shorthand, every suite whose name
- * starts with it (case-insensitive): `--suite debug` runs `debug-agent`. The eval run
- * refuses a name that matched more than one suite (see run-evals.ts), so a suite whose
- * name starts another's (`debug`, `debug-agent`) needs a name that tells them apart.
- */
-export function suiteMatches(asked: string, suite: string): boolean {
-  return suite.toLowerCase().startsWith(asked.toLowerCase());
-}
-
-/**
- * Which (suite, task) and which variants a selection picks: `--suite` by name or prefix,
- * `--task` case-blind, `--variant` exactly; an empty list picks everything.
- */
-export function selectionFilter(selection: {
-  tasks?: readonly string[] | undefined;
-  variants?: readonly string[] | undefined;
-  suites?: readonly string[] | undefined;
-}): Pick<EvalSettings, 'selects' | 'selectsVariant'> {
-  const tasks = new Set((selection.tasks ?? []).map((task) => task.toUpperCase()));
-  const variants = new Set(selection.variants ?? []);
-  const suites = selection.suites ?? [];
-  return {
-    selects: (suite, task) =>
-      (suites.length === 0 || suites.some((asked) => suiteMatches(asked, suite))) &&
-      (tasks.size === 0 || tasks.has(task.toUpperCase())),
-    selectsVariant: (variant) => variants.size === 0 || variants.has(variant),
-  };
-}
 
 export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSettings {
   const projectDir = resolve(env[EVAL_ENV.root] ?? process.cwd());

@@ -1,7 +1,7 @@
 import { ConfigError } from '../../core/errors.js';
-import { selectionFilter } from '../run/settings.js';
+import { selectionFilter } from '../run/selection.js';
 import type { TrialRecord } from '../trial/trial-record.js';
-import type { ShardResult, ShardSelection } from './shard-result.js';
+import type { ShardResult, ShardSelection } from './shard-result-schema.js';
 
 type Row = [suite: string, task: string, variant: string];
 

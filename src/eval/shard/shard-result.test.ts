@@ -7,7 +7,8 @@ import { buildReport } from '../report/build-report.js';
 import { makeRecord } from '../report/test-records.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { shardOfTrial } from './shard.js';
-import { mergeShardResults, readShardResults, type ShardResult } from './shard-result.js';
+import { mergeShardResults, readShardResults } from './shard-result.js';
+import type { ShardResult } from './shard-result-schema.js';
 
 /** Eight tasks x 2 variants x 3 trials with mixed outcomes, a stale trial and a floor. */
 function wholeRun(): TrialRecord[] {

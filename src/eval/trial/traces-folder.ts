@@ -5,7 +5,8 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { kindOf } from '../../core/regular-file.js';
 import { inventoryFixtures } from '../fixtures/fixture-inventory.js';
-import { evalRunsDir, selectionFilter } from '../run/settings.js';
+import { selectionFilter } from '../run/selection.js';
+import { evalRunsDir } from '../run/settings.js';
 import { isVariantName } from '../task/agent-spec.js';
 import { TASK_ID } from '../task/task-declaration.js';
 
