@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ErrorCode, HarnessError } from '../core/errors.js';
 import { parseWith } from '../core/parse.js';
 import { redactText } from '../core/redact.js';
+import { RunStatsSchema } from './run-stats-schema.js';
 
 /**
  * The checkpoint format this build writes; bump it when the shape changes, so that an older
@@ -72,21 +73,6 @@ const ToolCallRecordSchema = z
     resultChars: z.number().int().nonnegative(),
     effect: z.enum(['read', 'write']).optional(),
     replayed: z.boolean().optional(),
-  })
-  .strict();
-
-const RunStatsSchema = z
-  .object({
-    steps: z.number().int().nonnegative(),
-    toolCalls: z.number().int().nonnegative(),
-    toolErrors: z.number().int().nonnegative(),
-    unconfirmedWrites: z.number().int().nonnegative(),
-    inputTokens: z.number().nonnegative(),
-    outputTokens: z.number().nonnegative(),
-    cacheReadTokens: z.number().nonnegative(),
-    cacheWriteTokens: z.number().nonnegative(),
-    modelMs: z.number().nonnegative(),
-    toolMs: z.number().nonnegative(),
   })
   .strict();
 

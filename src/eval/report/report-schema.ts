@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
+import { DropTestSchema } from '../stats/drop-test.js';
+import { IntervalSchema } from '../stats/interval.js';
+import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
 import { FixtureSourceSchema } from '../trial/trial-record.js';
 
 const RateSchema = z.number().min(0).max(1);
@@ -10,8 +13,7 @@ const RateByKSchema = z.record(z.string().regex(/^[1-9]\d*$/), RateSchema.nullab
 const MeanSchema = z.number().nullable();
 const TrialNumbersSchema = z.array(z.number().int().min(1));
 
-/** A 95% interval (see `statistics` in the report for the method of each). */
-export const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).strict();
+// Intervals are 95% (see `statistics` in the report for the method of each).
 const IntervalByKSchema = z.record(z.string().regex(/^[1-9]\d*$/), IntervalSchema.nullable());
 
 /** Intervals of pass@1, pass@k and pass^k; null where the rate itself is null. */
@@ -145,20 +147,6 @@ export type StaleFixture = z.infer<typeof StaleFixtureSchema>;
 export const ComparisonFlagSchema = z.enum(['dropped', 'improved', 'same', 'new', 'gone']);
 export type ComparisonFlag = z.infer<typeof ComparisonFlagSchema>;
 
-const CountsSchema = z
-  .object({ n: z.number().int().min(0), passed: z.number().int().min(0) })
-  .strict();
-
-export const DropTestSchema = z
-  .object({
-    pValue: z.number().min(0).max(1),
-    significant: z.boolean(),
-    /** Trials per side that would settle it at the observed rates (absent: more than 1000). */
-    trialsToSettle: z.number().int().min(1).optional(),
-  })
-  .strict();
-export type DropTest = z.infer<typeof DropTestSchema>;
-
 const BeforeAfterShape = { before: RateSchema.nullable(), after: RateSchema.nullable() };
 
 export const ComparisonEntrySchema = z
@@ -171,7 +159,9 @@ export const ComparisonEntrySchema = z
     /** At the largest k both reports have (or the one side's largest k for new/gone). */
     passHatK: z.object({ k: z.number().int().min(1).nullable(), ...BeforeAfterShape }).strict(),
     /** Counted trials and passes on either side (absent for a side that did not run). */
-    counts: z.object({ before: CountsSchema.optional(), after: CountsSchema.optional() }).strict(),
+    counts: z
+      .object({ before: PassCountsSchema.optional(), after: PassCountsSchema.optional() })
+      .strict(),
     /**
      * same: every counted trial replayed a cassette with the reference's content hash, so any
      * difference is deterministic. different: re-recorded, live, or other trials.

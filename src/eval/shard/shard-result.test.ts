@@ -311,6 +311,16 @@ describe('readShardResults', () => {
       /shard-1-of-1\.json: records\.0\.task: not a task id/,
     ],
     [
+      'a record with negative stats (one stats schema, shared with the runtime)',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          records: [{ ...makeRecord({ task: 'T1' }), stats: { ...makeRecord().stats, steps: -1 } }],
+        }),
+      },
+      /shard-1-of-1\.json: records\.0\.stats\.steps/,
+    ],
+    [
       'a declared row that is not a [suite, task, variant] row',
       { 'shard-1-of-1.json': JSON.stringify({ ...valid(1, 1), declared: ['T1'] }) },
       /shard-1-of-1\.json: declared holds "T1", not a \["suite","task","variant"\] row/,

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * One-sided Fisher exact test that the current pass rate is lower than the reference's:
  * the chance of seeing cCurrent or fewer passes among the current trials if both runs had
@@ -30,15 +32,18 @@ export function logFactorial(n: number): number {
   return logFactorials[n]!;
 }
 
-export interface DropTest {
-  pValue: number;
-  significant: boolean;
-  /**
-   * Trials per side that would make a drop of this size significant at alpha, if the observed
-   * rates held; undefined when even `maxTrials` would not.
-   */
-  trialsToSettle?: number;
-}
+export const DropTestSchema = z
+  .object({
+    pValue: z.number().min(0).max(1),
+    significant: z.boolean(),
+    /**
+     * Trials per side that would make a drop of this size significant at alpha, if the observed
+     * rates held; absent when even MAX_TRIALS_TO_SETTLE would not.
+     */
+    trialsToSettle: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type DropTest = z.infer<typeof DropTestSchema>;
 
 /** The largest n the search for trialsToSettle tries. */
 export const MAX_TRIALS_TO_SETTLE = 1000;

@@ -1,8 +1,8 @@
+import { z } from 'zod';
+
 /** A two-sided confidence interval for a rate or a difference of rates. */
-export interface Interval {
-  lower: number;
-  upper: number;
-}
+export const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).strict();
+export type Interval = z.infer<typeof IntervalSchema>;
 
 /** The confidence level every interval in the reports uses. */
 export const CONFIDENCE = 0.95;

@@ -1,13 +1,14 @@
+import { z } from 'zod';
 import { type BootstrapOptions, quantile } from './bootstrap.js';
 import { logFactorial } from './drop-test.js';
 import { CONFIDENCE, type Interval } from './interval.js';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, seededRandom } from './random.js';
 
 /** The counted trials of one task and variant, and how many of them passed. */
-export interface PassCounts {
-  n: number;
-  passed: number;
-}
+export const PassCountsSchema = z
+  .object({ n: z.number().int().min(0), passed: z.number().int().min(0) })
+  .strict();
+export type PassCounts = z.infer<typeof PassCountsSchema>;
 
 /**
  * One variant of a task in the two-level bootstrap: its counts, and what each possible number

@@ -65,29 +65,29 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
             name,
             inTrialScope(`${task.id} ${name}`, async (context: TestContext) => {
               context.task.meta.floors = task.floors ?? [];
-              const outcome = await runTrial({ task, variant, trial, settings });
-              context.task.meta.trial = outcome.record;
-              if (outcome.transcript) context.task.meta.transcript = outcome.transcript;
-              if (outcome.record.outcome === 'stale' || outcome.record.outcome === 'missing') {
+              const result = await runTrial({ task, variant, trial, settings });
+              context.task.meta.trial = result.record;
+              if (result.transcript) context.task.meta.transcript = result.transcript;
+              if (result.record.outcome === 'stale' || result.record.outcome === 'missing') {
                 // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
-                context.skip(outcome.record.messages[0] ?? outcome.record.outcome);
+                context.skip(result.record.messages[0] ?? result.record.outcome);
               }
-              if (outcome.error) throw outcome.error;
-              if (!outcome.run) return;
+              if (result.error) throw result.error;
+              if (!result.run) return;
               let returned: unknown;
               try {
                 returned = await task.check({
-                  answer: outcome.run.answer,
-                  result: outcome.run,
-                  stats: outcome.run.stats,
-                  toolCalls: outcome.run.toolCalls,
+                  answer: result.run.answer,
+                  result: result.run,
+                  stats: result.run.stats,
+                  toolCalls: result.run.toolCalls,
                   variant,
                   trial,
                 });
               } catch (error) {
                 const assertion = error instanceof Error && error.name === 'AssertionError';
                 context.task.meta.trial = {
-                  ...outcome.record,
+                  ...result.record,
                   outcome: assertion ? 'failed' : 'errored',
                   messages: [error instanceof Error ? error.message : String(error)],
                 };
@@ -95,10 +95,10 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
               }
               const refused = refusedBy(returned);
               if (refused) {
-                context.task.meta.trial = { ...outcome.record, ...refused };
+                context.task.meta.trial = { ...result.record, ...refused };
                 throw new Error(refused.messages[0]);
               }
-              context.task.meta.trial = { ...outcome.record, outcome: 'passed' };
+              context.task.meta.trial = { ...result.record, outcome: 'passed' };
             }),
           );
         }

@@ -6,8 +6,8 @@ import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
 import { sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import { finishedTrial, type TrialOutcome } from './trial-outcome.js';
 import type { TrialRecord } from './trial-record.js';
+import { finishedTrial, type TrialResult } from './trial-result.js';
 
 /**
  * Record the trial into its own cassette (`file`): its driver runs against the upstream (the
@@ -19,7 +19,7 @@ export async function recordTrial(
   driver: TrialDriver,
   base: TrialRecord,
   file: string,
-): Promise<TrialOutcome> {
+): Promise<TrialResult> {
   const { task, variant, trial, settings } = request;
   const taken = await otherSuitesCassette(file, task.agent.suite);
   if (taken !== undefined) {

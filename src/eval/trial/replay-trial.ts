@@ -9,8 +9,8 @@ import { rerecordCommand } from '../fixtures/rerecord.js';
 import { decodeTranscript } from '../report/transcript.js';
 import { replayRefusingNetwork, sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import { finishedTrial, type TrialOutcome } from './trial-outcome.js';
 import type { TrialRecord } from './trial-record.js';
+import { finishedTrial, type TrialResult } from './trial-result.js';
 
 /**
  * Replay the trial's own cassette (`file`) through its driver, on a virtual clock started at
@@ -21,7 +21,7 @@ export async function replayTrial(
   driver: TrialDriver,
   base: TrialRecord,
   file: string,
-): Promise<TrialOutcome> {
+): Promise<TrialResult> {
   const { task, variant, trial, settings } = request;
   let clock: VirtualClock | undefined;
   let replayedHash: string | undefined;
@@ -68,23 +68,23 @@ export async function replayTrial(
   };
   const unfinished = unfinishedReplay({ ...base, ...provenance }, replayed);
   if (unfinished) return unfinished;
-  const outcome = finishedTrial(base, replayed.value!, replayed.latenciesMs, provenance);
+  const finished = finishedTrial(base, replayed.value!, replayed.latenciesMs, provenance);
   if (replayedCassette) {
     try {
-      outcome.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+      finished.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
     } catch {
       // The report's transcript, not the trial: the reporter reads the files instead and says
       // why it is unavailable.
     }
   }
-  return outcome;
+  return finished;
 }
 
 /** A replay that did not give a run: refused network, stale or missing fixture, or an error. */
 function unfinishedReplay(
   record: TrialRecord,
   replayed: ReplayResult<RunResult>,
-): TrialOutcome | undefined {
+): TrialResult | undefined {
   // The run reached for the network: that is the fault, not the exchanges it left unused.
   const refused = networkRefusalIn(replayed.error);
   if (refused) return { record: { ...record, messages: [refused.message] }, error: refused };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
 
 /**
  * How one trial ended. Only `passed` and `failed` enter pass@k / pass^k; stale,
@@ -6,21 +7,6 @@ import { z } from 'zod';
  */
 export const TrialOutcomeSchema = z.enum(['passed', 'failed', 'stale', 'missing', 'errored']);
 export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>;
-
-export const RunStatsSchema = z
-  .object({
-    steps: z.number(),
-    toolCalls: z.number(),
-    toolErrors: z.number(),
-    unconfirmedWrites: z.number(),
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    cacheReadTokens: z.number(),
-    cacheWriteTokens: z.number(),
-    modelMs: z.number(),
-    toolMs: z.number(),
-  })
-  .strict();
 
 export const FixtureSourceSchema = z.enum(['live', 'simulator']);
 export type FixtureSource = z.infer<typeof FixtureSourceSchema>;

@@ -6,11 +6,11 @@ import { harnessDriver } from './harness-driver.js';
 import { recordTrial } from './record-trial.js';
 import { replayTrial } from './replay-trial.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import type { TrialOutcome } from './trial-outcome.js';
 import type { TrialRecord } from './trial-record.js';
+import type { TrialResult } from './trial-result.js';
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
-export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
+export async function runTrial(request: TrialRequest): Promise<TrialResult> {
   const { agent } = request.task;
   const driver = agent.run
     ? adapterDriver(agent.run, request)
@@ -26,7 +26,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialOutcome> {
   }
 }
 
-function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialOutcome> {
+function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialResult> {
   const { task, variant, trial, settings } = request;
   const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
   // Errored until the run says otherwise.

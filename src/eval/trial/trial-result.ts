@@ -2,7 +2,8 @@ import type { RunResult } from '../../runtime/run-agent.js';
 import type { Transcript } from '../report/transcript.js';
 import type { TrialRecord } from './trial-record.js';
 
-export interface TrialOutcome {
+/** What running one trial gives: its record (the check's verdict comes later) and its run. */
+export interface TrialResult {
   record: TrialRecord;
   run?: RunResult;
   /** An unexpected failure of the trial itself (not of the agent under test). */
@@ -15,7 +16,7 @@ export interface TrialOutcome {
 }
 
 /**
- * A run that finished, as the trial's outcome: its record (before the task's check), or an
+ * A run that finished, as the trial's result: its record (before the task's check), or an
  * errored trial when the run itself failed.
  */
 export function finishedTrial(
@@ -23,7 +24,7 @@ export function finishedTrial(
   result: RunResult,
   latencies: number[],
   meta: Partial<TrialRecord>,
-): TrialOutcome {
+): TrialResult {
   const record: TrialRecord = {
     ...base,
     ...meta,
