@@ -58,6 +58,7 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         variant,
         model: options.modelId,
         start: startedAt,
+        end: options.clock.now(),
       });
       return result;
     },
@@ -80,18 +81,25 @@ function realWaits(clock: VirtualClock): Clock {
 function writeTrace(
   trace: TraceSink,
   result: RunResult,
-  start: { run_id: string; task: string; variant: string; model: string; start: number },
+  run: {
+    run_id: string;
+    task: string;
+    variant: string;
+    model: string;
+    /** On the run's clock, in ms: when the adapter was called, and when it returned. */
+    start: number;
+    end: number;
+  },
 ): void {
-  const ts = new Date(start.start).toISOString();
   trace.write({
     type: 'run_start',
-    run_id: start.run_id,
-    task: start.task,
-    variant: start.variant,
-    model: start.model,
+    run_id: run.run_id,
+    task: run.task,
+    variant: run.variant,
+    model: run.model,
     mode: 'adapter',
     system_chars: 0,
-    ts,
+    ts: new Date(run.start).toISOString(),
   });
   for (const call of result.toolCalls) {
     trace.write({
@@ -105,7 +113,12 @@ function writeTrace(
       result_chars: 0,
     });
   }
-  trace.write({ type: 'run_end', status: result.status, stats: result.stats, ts });
+  trace.write({
+    type: 'run_end',
+    status: result.status,
+    stats: result.stats,
+    ts: new Date(run.end).toISOString(),
+  });
 }
 
 const RUN_STATUSES: readonly RunStatus[] = RunStatusSchema.options;
