@@ -39,118 +39,12 @@ export function distBuilder(
   root = fileURLToPath(new URL('../..', import.meta.url)),
   { lockWaitMs = LOCK_WAIT_MS, quiet = false } = {},
 ) {
-  const dist = join(root, 'dist');
-  const stamp = join(dist, '.build-stamp');
-  const lock = join(root, '.dist-build.lock');
-
-  /**
-   * Newest modification time of the build's inputs (src/, the tsconfig files), in ms. Folders
-   * count too: deleting or adding a file changes its folder's time, not any file's.
-   */
-  const newestInput = () => {
-    let newest = 0;
-    const visit = (dir) => {
-      newest = Math.max(newest, statSync(dir).mtimeMs);
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (notBuilt(entry.name, entry.isDirectory())) continue;
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) visit(path);
-        else newest = Math.max(newest, statSync(path).mtimeMs);
-      }
-    };
-    visit(join(root, 'src'));
-    for (const name of ['tsconfig.json', 'tsconfig.build.json']) {
-      newest = Math.max(newest, statSync(join(root, name)).mtimeMs);
-    }
-    return newest;
-  };
-  const fresh = () => existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput();
-
-  /**
-   * Compile into a fresh folder, then swap it in for dist/: a process that already loaded
-   * dist/ keeps what it loaded, and a failed build leaves the old dist/ as it was.
-   */
-  const compile = () => {
-    const started = new Date();
-    const next = mkdtempSync(join(root, '.dist-'));
-    try {
-      const tsc = join(root, 'node_modules/typescript/bin/tsc');
-      // quiet: tsc's output goes into the error instead of the terminal.
-      // Required here, not imported: every npm script checks freshness, few builds (~5 ms).
-      const { spawnSync } = createRequire(import.meta.url)('node:child_process');
-      const result = spawnSync(
-        process.execPath,
-        [tsc, '-p', 'tsconfig.build.json', '--outDir', next],
-        { cwd: root, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] },
-      );
-      // Type errors still emit JavaScript, which runs as tsx would have run the sources: the
-      // build goes on with a warning (npm run typecheck is the gate for types). Nothing
-      // emitted (a broken tsconfig, a crash) is a failed build.
-      if (result.status !== 0 && (result.status === null || readdirSync(next).length === 0)) {
-        const output = quiet ? `\n${result.stdout}${result.stderr}`.trimEnd() : '';
-        throw new Error(
-          `building dist/ failed (tsc exited with ${result.status ?? result.signal} and wrote nothing): fix the errors ${quiet ? 'below' : 'above'}${output}`,
-        );
-      }
-      if (result.status !== 0 && !quiet) {
-        console.error(
-          'dist/ was built despite the type errors above: it runs, but npm run typecheck (and CI) will fail until they are fixed',
-        );
-      }
-      const sandbox = join(root, 'src/debug-agent/sandbox-project');
-      if (existsSync(sandbox)) {
-        cpSync(sandbox, join(next, 'debug-agent/sandbox-project'), { recursive: true });
-      }
-      // Stamped with the build's start: a file saved while tsc ran is newer, so it builds again.
-      writeFileSync(join(next, '.build-stamp'), `${started.toISOString()}\n`);
-      utimesSync(join(next, '.build-stamp'), started, started);
-      const old = `${next}-old`;
-      if (existsSync(dist)) renameSync(dist, old);
-      renameSync(next, dist);
-      rmSync(old, { recursive: true, force: true });
-    } finally {
-      rmSync(next, { recursive: true, force: true });
-    }
-  };
-
-  /** One build at a time per project; a lock left by a process that is gone is taken over. */
-  const withLock = (work) => {
-    const since = Date.now();
-    for (;;) {
-      try {
-        const fd = openSync(lock, 'wx');
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        break;
-      } catch (error) {
-        if (error.code !== 'EEXIST') throw error;
-        const holder = lockHolder(lock);
-        if (holder === 'gone') continue;
-        const pid = Number.isInteger(holder.pid) && holder.pid > 0 ? holder.pid : undefined;
-        // A dead holder's lock, or one without a pid (its writer died between creating and
-        // writing it) that has not changed for a while, is taken over.
-        if (pid ? !alive(pid) : Date.now() - holder.since > GARBLED_LOCK_MS) {
-          rmSync(lock, { force: true });
-          continue;
-        }
-        if (Date.now() - since > lockWaitMs) {
-          throw new Error(
-            `${lock} has been held by process ${pid ?? '?'} for ${lockWaitMs / 1000} s: if no build is running, delete it`,
-          );
-        }
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-      }
-    }
-    try {
-      return work();
-    } finally {
-      rmSync(lock, { force: true });
-    }
-  };
-
+  const stamp = join(root, 'dist', '.build-stamp');
+  const fresh = () => existsSync(stamp) && statSync(stamp).mtimeMs >= newestInput(root);
+  const withLock = (work) => withBuildLock(join(root, '.dist-build.lock'), lockWaitMs, work);
   return {
     /** Build unconditionally. */
-    build: () => withLock(compile),
+    build: () => withLock(() => compile(root, quiet)),
     /** Build only when an input is newer than the last build; true when it built. */
     ensureFresh: () => {
       if (fresh()) return false;
@@ -158,7 +52,7 @@ export function distBuilder(
         // Another process may have built it while this one waited for the lock.
         if (fresh()) return false;
         const started = Date.now();
-        compile();
+        compile(root, quiet);
         if (!quiet) {
           console.error(`built dist/ from src/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         }
@@ -166,6 +60,119 @@ export function distBuilder(
       });
     },
   };
+}
+
+/**
+ * Newest modification time of the build's inputs (src/, the tsconfig files), in ms. Folders
+ * count too: deleting or adding a file changes its folder's time, not any file's.
+ */
+function newestInput(root) {
+  let newest = 0;
+  const visit = (dir) => {
+    newest = Math.max(newest, statSync(dir).mtimeMs);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (notBuilt(entry.name, entry.isDirectory())) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  visit(join(root, 'src'));
+  for (const name of ['tsconfig.json', 'tsconfig.build.json']) {
+    newest = Math.max(newest, statSync(join(root, name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Compile into a fresh folder, then swap it in for dist/: a process that already loaded
+ * dist/ keeps what it loaded, and a failed build leaves the old dist/ as it was.
+ */
+function compile(root, quiet) {
+  const dist = join(root, 'dist');
+  const started = new Date();
+  const next = mkdtempSync(join(root, '.dist-'));
+  try {
+    runTsc(root, next, quiet);
+    const sandbox = join(root, 'src/debug-agent/sandbox-project');
+    if (existsSync(sandbox)) {
+      cpSync(sandbox, join(next, 'debug-agent/sandbox-project'), { recursive: true });
+    }
+    // Stamped with the build's start: a file saved while tsc ran is newer, so it builds again.
+    writeFileSync(join(next, '.build-stamp'), `${started.toISOString()}\n`);
+    utimesSync(join(next, '.build-stamp'), started, started);
+    const old = `${next}-old`;
+    if (existsSync(dist)) renameSync(dist, old);
+    renameSync(next, dist);
+    rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(next, { recursive: true, force: true });
+  }
+}
+
+/** `tsc -p tsconfig.build.json` into `outDir`; throws when it emitted nothing. */
+function runTsc(root, outDir, quiet) {
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  // quiet: tsc's output goes into the error instead of the terminal.
+  // Required here, not imported: every npm script checks freshness, few builds (~5 ms).
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process');
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir],
+    {
+      cwd: root,
+      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+    },
+  );
+  // Type errors still emit JavaScript, which runs as tsx would have run the sources: the
+  // build goes on with a warning (npm run typecheck is the gate for types). Nothing
+  // emitted (a broken tsconfig, a crash) is a failed build.
+  if (result.status !== 0 && (result.status === null || readdirSync(outDir).length === 0)) {
+    const output = quiet ? `\n${result.stdout}${result.stderr}`.trimEnd() : '';
+    throw new Error(
+      `building dist/ failed (tsc exited with ${result.status ?? result.signal} and wrote nothing): fix the errors ${quiet ? 'below' : 'above'}${output}`,
+    );
+  }
+  if (result.status !== 0 && !quiet) {
+    console.error(
+      'dist/ was built despite the type errors above: it runs, but npm run typecheck (and CI) will fail until they are fixed',
+    );
+  }
+}
+
+/** One build at a time per project; a lock left by a process that is gone is taken over. */
+function withBuildLock(lock, lockWaitMs, work) {
+  const since = Date.now();
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = lockHolder(lock);
+      if (holder === 'gone') continue;
+      const pid = Number.isInteger(holder.pid) && holder.pid > 0 ? holder.pid : undefined;
+      // A dead holder's lock, or one without a pid (its writer died between creating and
+      // writing it) that has not changed for a while, is taken over.
+      if (pid ? !alive(pid) : Date.now() - holder.since > GARBLED_LOCK_MS) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() - since > lockWaitMs) {
+        throw new Error(
+          `${lock} has been held by process ${pid ?? '?'} for ${lockWaitMs / 1000} s: if no build is running, delete it`,
+        );
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 /** The lock's pid and modification time, or 'gone' when it was released meanwhile. */

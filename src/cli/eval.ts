@@ -1,7 +1,7 @@
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
 import type { GateResult } from '../eval/report/report-schema.js';
-import { runEvals } from '../eval/run/run-evals.js';
+import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { formatShard, parseShard } from '../eval/shard/shard.js';
 import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
@@ -20,27 +20,31 @@ reference: any drop on the same cassettes, a significant one at --alpha on re-re
 --shard i/n runs one slice and writes reports/shards/shard-i-of-n.json; --merge DIR makes the
 report and the gate from those.`;
 
+const FLAGS = {
+  trials: { type: 'string' },
+  task: { type: 'string' },
+  variant: { type: 'string' },
+  suite: { type: 'string' },
+  compare: { type: 'string' },
+  replay: { type: 'string' },
+  'update-reference': { type: 'boolean' },
+  alpha: { type: 'string' },
+  'strict-floors': { type: 'boolean' },
+  shard: { type: 'string' },
+  merge: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type EvalFlags = ReturnType<typeof parseEvalFlags>;
+/** What the report and the gate of a run or a merge take from the flags. */
+type ReportFlags = ReturnType<typeof reportOptions>;
+
+function parseEvalFlags(argv: string[]) {
+  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--suite']).values;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseFlags(
-    {
-      args: argv,
-      options: {
-        trials: { type: 'string' },
-        task: { type: 'string' },
-        variant: { type: 'string' },
-        suite: { type: 'string' },
-        compare: { type: 'string' },
-        replay: { type: 'string' },
-        'update-reference': { type: 'boolean' },
-        alpha: { type: 'string' },
-        'strict-floors': { type: 'boolean' },
-        shard: { type: 'string' },
-        merge: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    },
-    ['--task', '--variant', '--suite'],
-  );
+  const values = parseEvalFlags(argv);
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -50,32 +54,8 @@ async function main(argv: string[]): Promise<number> {
   const tasks = selectionFlag('--task', values.task);
   const variants = selectionFlag('--variant', values.variant);
   const suites = selectionFlag('--suite', values.suite);
-  const alpha = fraction('--alpha', values.alpha);
-  const report = {
-    ...(values.compare && { compare: values.compare }),
-    updateReference: values['update-reference'] ?? false,
-    ...(alpha !== undefined && { alpha }),
-    strictFloors: values['strict-floors'] ?? false,
-    color: process.stdout.isTTY === true,
-  };
-  if (values.merge !== undefined) {
-    const runFlags = ['trials', 'task', 'variant', 'suite', 'replay', 'shard'] as const;
-    const given = runFlags.filter((flag) => values[flag] !== undefined);
-    if (given.length > 0) {
-      throw new ConfigError(
-        `--merge takes the trials and the selection from the shards: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
-      );
-    }
-    // Loaded only to merge: a run does not pay for the shard schemas before it starts.
-    const { mergeEvals } = await import('../eval/shard/merge-evals.js');
-    const merged = await mergeEvals({ projectDir: process.cwd(), dir: values.merge, ...report });
-    console.log(merged.terminal);
-    for (const note of merged.notes) console.log(`note: ${terminalLine(note)}`);
-    console.log(
-      `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
-    );
-    return printGate(merged.report.gate, merged.writeError);
-  }
+  const report = reportOptions(values);
+  if (values.merge !== undefined) return merge(values, values.merge, report);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (shard && (values.compare !== undefined || values['update-reference'])) {
     throw new ConfigError(
@@ -85,27 +65,11 @@ async function main(argv: string[]): Promise<number> {
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
   const projectDir = process.cwd();
-
-  const short = shortFixtures(`${projectDir}/fixtures`, trials, {
-    ...(tasks && { tasks }),
-    ...(variants && { variants }),
-  });
-  if (short.length > 0) {
-    const listed = short
-      .slice(0, 4)
-      .map((entry) => `${entry.folder} has ${entry.recorded}`)
-      .join(', ');
-    console.error(
-      `eval: --trials ${trials} asks for more trials than are recorded (${listed}${short.length > 4 ? ', ...' : ''}).\n` +
-        `Record the rest: npm run record -- --trials ${trials} --missing-only (add --simulated for the simulator), or ask for fewer trials.`,
-    );
+  if (
+    tooFewRecorded(projectDir, trials, { ...(tasks && { tasks }), ...(variants && { variants }) })
+  )
     return 2;
-  }
-
-  const tty = process.stdout.isTTY === true;
-  let done = 0;
-  const started = performance.now();
-  const result = await runEvals({
+  return replay({
     projectDir,
     mode: 'replay',
     trials,
@@ -115,6 +79,66 @@ async function main(argv: string[]): Promise<number> {
     ...(suites && { suites }),
     ...report,
     ...(shard && { shard }),
+  });
+}
+
+function reportOptions(values: EvalFlags) {
+  const alpha = fraction('--alpha', values.alpha);
+  return {
+    ...(values.compare && { compare: values.compare }),
+    updateReference: values['update-reference'] ?? false,
+    ...(alpha !== undefined && { alpha }),
+    strictFloors: values['strict-floors'] ?? false,
+    color: process.stdout.isTTY === true,
+  };
+}
+
+/** `--merge DIR`: the report and the gate of the shard results in DIR. */
+async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promise<number> {
+  const runFlags = ['trials', 'task', 'variant', 'suite', 'replay', 'shard'] as const;
+  const given = runFlags.filter((flag) => values[flag] !== undefined);
+  if (given.length > 0) {
+    throw new ConfigError(
+      `--merge takes the trials and the selection from the shards: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
+    );
+  }
+  // Loaded only to merge: a run does not pay for the shard schemas before it starts.
+  const { mergeEvals } = await import('../eval/shard/merge-evals.js');
+  const merged = await mergeEvals({ projectDir: process.cwd(), dir, ...report });
+  console.log(merged.terminal);
+  for (const note of merged.notes) console.log(`note: ${terminalLine(note)}`);
+  console.log(
+    `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
+  );
+  return printGate(merged.report.gate, merged.writeError);
+}
+
+/** Whether --trials asks for more trials than the fixtures hold; says so on stderr when it does. */
+function tooFewRecorded(
+  projectDir: string,
+  trials: number,
+  selection: { tasks?: string[]; variants?: string[] },
+): boolean {
+  const short = shortFixtures(`${projectDir}/fixtures`, trials, selection);
+  if (short.length === 0) return false;
+  const listed = short
+    .slice(0, 4)
+    .map((entry) => `${entry.folder} has ${entry.recorded}`)
+    .join(', ');
+  console.error(
+    `eval: --trials ${trials} asks for more trials than are recorded (${listed}${short.length > 4 ? ', ...' : ''}).\n` +
+      `Record the rest: npm run record -- --trials ${trials} --missing-only (add --simulated for the simulator), or ask for fewer trials.`,
+  );
+  return true;
+}
+
+/** Replay the selected trials (or one shard of them), print the tables and the gate. */
+async function replay(options: RunEvalsOptions): Promise<number> {
+  const tty = process.stdout.isTTY === true;
+  let done = 0;
+  const started = performance.now();
+  const result = await runEvals({
+    ...options,
     onTrial: () => {
       done += 1;
       if (tty) process.stdout.write(`\r  ${done} trials done`);
@@ -122,7 +146,7 @@ async function main(argv: string[]): Promise<number> {
   });
   if (tty) process.stdout.write('\r\x1b[K');
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (shard) {
+  if (options.shard) {
     // A slice's scores are partial: the tables and the gate come from --merge.
     const outcomes = new Map<string, number>();
     for (const record of result.records) {
@@ -130,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const counts = [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(', ');
     console.log(
-      `shard ${formatShard(shard)}: ${result.records.length} trials (${counts || 'none'}) in ${seconds} s; wrote ${result.written.join(', ')}\n` +
+      `shard ${formatShard(options.shard)}: ${result.records.length} trials (${counts || 'none'}) in ${seconds} s; wrote ${result.written.join(', ')}\n` +
         'The report and the gate come from the merge: npm run eval -- --merge reports/shards',
     );
     return 0;

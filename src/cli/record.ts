@@ -4,12 +4,12 @@ import { maskConfiguredKeys } from '../core/secret-values.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
 import { loadReference } from '../eval/run/finish-run.js';
-import { runEvals } from '../eval/run/run-evals.js';
+import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { parseShard } from '../eval/shard/shard.js';
 import { SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../runtime/model-client.js';
-import { startSimulator } from '../simulator/server.js';
+import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
@@ -31,27 +31,29 @@ and seed, checks every cassette's schema and secrets (and a live one's hash agai
 reports/reference.json), lists the ones that do not match or that it could not check (a live
 cassette the reference has no hash for), and exits 1 if any.`;
 
+const FLAGS = {
+  trials: { type: 'string' },
+  trial: { type: 'string' },
+  task: { type: 'string' },
+  variant: { type: 'string' },
+  simulated: { type: 'boolean' },
+  'missing-only': { type: 'boolean' },
+  concurrency: { type: 'string' },
+  model: { type: 'string' },
+  shard: { type: 'string' },
+  'model-timeout': { type: 'string' },
+  verify: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type RecordFlags = ReturnType<typeof parseRecordFlags>;
+
+function parseRecordFlags(argv: string[]) {
+  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--trial']).values;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseFlags(
-    {
-      args: argv,
-      options: {
-        trials: { type: 'string' },
-        trial: { type: 'string' },
-        task: { type: 'string' },
-        variant: { type: 'string' },
-        simulated: { type: 'boolean' },
-        'missing-only': { type: 'boolean' },
-        concurrency: { type: 'string' },
-        model: { type: 'string' },
-        shard: { type: 'string' },
-        'model-timeout': { type: 'string' },
-        verify: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    },
-    ['--task', '--variant', '--trial'],
-  );
+  const values = parseRecordFlags(argv);
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -63,32 +65,13 @@ async function main(argv: string[]): Promise<number> {
   const tasks = selectionFlag('--task', values.task);
   const variants = selectionFlag('--variant', values.variant);
   nonEmpty('--model', values.model, 'a model id (e.g. --model claude-opus-5)');
+  const selection = {
+    ...(trialNumbers && { trialNumbers }),
+    ...(tasks && { tasks }),
+    ...(variants && { variants }),
+  };
   // Read-only, so allowed in CI too.
-  if (values.verify) {
-    const recordingOnly = [
-      'simulated',
-      'missing-only',
-      'concurrency',
-      'model',
-      'shard',
-      'model-timeout',
-    ] as const;
-    const given = recordingOnly.filter((flag) => values[flag] !== undefined);
-    if (given.length > 0) {
-      throw new ConfigError(
-        `--verify checks the cassettes already recorded: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
-      );
-    }
-    const trials =
-      values.trials === undefined ? undefined : positiveInteger('--trials', values.trials, 1);
-    return verify({
-      ...(tasks && { tasks }),
-      ...(variants && { variants }),
-      ...((trialNumbers || trials) && {
-        trialNumbers: trialNumbers ?? Array.from({ length: trials ?? 0 }, (_, index) => index + 1),
-      }),
-    });
-  }
+  if (values.verify) return verifyWith(values, selection);
   if (process.env.CI) {
     throw new ConfigError(
       'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
@@ -105,81 +88,122 @@ async function main(argv: string[]): Promise<number> {
   // flag's own text, which the same parser took (String(1e-7) is '1e-7', which it refuses).
   if (values['model-timeout'] !== undefined)
     process.env[MODEL_TIMEOUT_ENV] = values['model-timeout'];
-  // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
-  const simulator = simulated
-    ? await startSimulator({ delayMs: [40, 160], unmatched: 'error' })
-    : undefined;
-  if (simulator) {
-    // The simulator accepts any key; this one can never be mistaken for a real credential.
-    process.env.ANTHROPIC_BASE_URL = simulator.url;
-    process.env[SIMULATOR_URL_ENV] = simulator.url;
-    process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
-    console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
-  } else if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY) {
-    throw new ConfigError(
-      'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI-compatible agents): export it to record against the live API, or pass --simulated',
-    );
-  } else {
-    console.log(`recording against ${checkBaseUrl()} (source: live)`);
-  }
-
+  const simulator = await openUpstream(simulated);
   maskConfiguredKeys(process.env);
-  const started = performance.now();
-  const counts = { recorded: 0, failed: 0 };
   try {
-    const result = await runEvals({
+    return await record({
       projectDir: process.cwd(),
       mode: 'record',
       trials,
-      ...(trialNumbers && { trialNumbers }),
-      ...(tasks && { tasks }),
-      ...(variants && { variants }),
+      ...selection,
       source: simulated ? 'simulator' : 'live',
       missingOnly: values['missing-only'] ?? false,
       concurrency,
       model: resolveModelId(values.model),
       ...(shard && { shard }),
       writeReports: false,
-      onTrial: (record, ms) => {
-        const requests = record.stats?.steps ?? 0;
-        const seconds = (ms / 1000).toFixed(1);
-        if (record.outcome === 'errored') {
-          counts.failed += 1;
-          // The message may quote the server: masked and stripped of control sequences.
-          console.log(
-            `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${terminalLine(record.messages[0] ?? 'failed')} (${seconds} s)`,
-          );
-        } else {
-          counts.recorded += 1;
-          const verdict =
-            record.outcome === 'passed' ? 'checks passed' : `checks ${record.outcome}`;
-          console.log(`  ✓ ${record.fixture}: ${requests} requests, ${seconds} s, ${verdict}`);
-        }
-      },
     });
-    // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
-    for (const trial of result.unfinished) {
-      counts.failed += 1;
-      console.log(
-        `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${terminalLine(trial.problem)}; nothing written`,
-      );
-    }
-    for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(
-      `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
-    );
-    if (
-      result.records.length === 0 &&
-      result.unfinished.length === 0 &&
-      result.loadErrors.length === 0
-    ) {
-      console.log('nothing selected: check --task / --variant');
-    }
-    return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
   } finally {
     await simulator?.close();
   }
+}
+
+/** `--verify`: the selection's cassettes checked, nothing recorded. */
+function verifyWith(
+  values: RecordFlags,
+  selection: { tasks?: string[]; variants?: string[]; trialNumbers?: number[] },
+): Promise<number> {
+  const recordingOnly = [
+    'simulated',
+    'missing-only',
+    'concurrency',
+    'model',
+    'shard',
+    'model-timeout',
+  ] as const;
+  const given = recordingOnly.filter((flag) => values[flag] !== undefined);
+  if (given.length > 0) {
+    throw new ConfigError(
+      `--verify checks the cassettes already recorded: drop ${given.map((flag) => `--${flag}`).join(', ')}`,
+    );
+  }
+  const trials =
+    values.trials === undefined ? undefined : positiveInteger('--trials', values.trials, 1);
+  const { trialNumbers, ...rows } = selection;
+  return verify({
+    ...rows,
+    ...((trialNumbers || trials) && {
+      trialNumbers: trialNumbers ?? Array.from({ length: trials ?? 0 }, (_, index) => index + 1),
+    }),
+  });
+}
+
+/**
+ * Where the recording goes: a simulator started here (`--simulated`, returned to be closed),
+ * or the live API, whose key must be set.
+ */
+async function openUpstream(simulated: boolean): Promise<RunningSimulator | undefined> {
+  if (!simulated) {
+    if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY) {
+      throw new ConfigError(
+        'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI-compatible agents): export it to record against the live API, or pass --simulated',
+      );
+    }
+    console.log(`recording against ${checkBaseUrl()} (source: live)`);
+    return undefined;
+  }
+  // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
+  const simulator = await startSimulator({ delayMs: [40, 160], unmatched: 'error' });
+  // The simulator accepts any key; this one can never be mistaken for a real credential.
+  process.env.ANTHROPIC_BASE_URL = simulator.url;
+  process.env[SIMULATOR_URL_ENV] = simulator.url;
+  process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
+  console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
+  return simulator;
+}
+
+/** Record the selected trials, printing each as it ends; 1 when any failed. */
+async function record(options: RunEvalsOptions): Promise<number> {
+  const started = performance.now();
+  const counts = { recorded: 0, failed: 0 };
+  const result = await runEvals({
+    ...options,
+    onTrial: (record, ms) => {
+      const requests = record.stats?.steps ?? 0;
+      const seconds = (ms / 1000).toFixed(1);
+      if (record.outcome === 'errored') {
+        counts.failed += 1;
+        // The message may quote the server: masked and stripped of control sequences.
+        console.log(
+          `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${terminalLine(record.messages[0] ?? 'failed')} (${seconds} s)`,
+        );
+      } else {
+        counts.recorded += 1;
+        const verdict = record.outcome === 'passed' ? 'checks passed' : `checks ${record.outcome}`;
+        console.log(`  ✓ ${record.fixture}: ${requests} requests, ${seconds} s, ${verdict}`);
+      }
+    },
+  });
+  // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
+  for (const trial of result.unfinished) {
+    counts.failed += 1;
+    console.log(
+      `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${terminalLine(trial.problem)}; nothing written`,
+    );
+  }
+  for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
+  );
+  if (
+    result.records.length === 0 &&
+    result.unfinished.length === 0 &&
+    result.loadErrors.length === 0
+  ) {
+    console.log('nothing selected: check --task / --variant');
+  }
+  return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
 async function verify(selection: {

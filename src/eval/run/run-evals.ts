@@ -9,7 +9,7 @@ import type { ShardSelection } from '../shard/shard-result-schema.js';
 import { filesNamingTasks } from '../task/task-files.js';
 import { checkTracesFolder } from '../trial/traces-folder.js';
 import type { TrialRecord } from '../trial/trial-record.js';
-import type { FinishedRun, ReportOptions } from './finish-run.js';
+import type { FinishedRun, LoadedReference, ReportOptions } from './finish-run.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkSelection, missingNames, unselectedRows } from './selection.js';
@@ -55,17 +55,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     checkWholeSuiteReference(options, options.updateReference, 'this run selects');
   // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
   maskConfiguredKeys(process.env);
-  // The report side (schemas, renderers, zod, cli-table3) is loaded once the trials start,
-  // while this thread waits for the worker, not before the worker can start.
-  let reportSide: Promise<typeof import('./finish-run.js')> | undefined;
-  const loadReportSide = () => {
-    if (!reportSide) {
-      reportSide = import('./finish-run.js');
-      // Loaded ahead of its use: a failure is reported where it is awaited, not as unhandled.
-      reportSide.catch(() => {});
-    }
-    return reportSide;
-  };
+  const loadReportSide = reportSideLoader();
   // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
   // A reference is still read and checked before any trial runs.
   const compares = options.mode === 'replay' && !options.shard;
@@ -80,85 +70,25 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   const config = evalConfigOf(projectDir);
   await checkTracesFolder(projectDir, options);
   setEnv(options, projectDir);
-  const newReporter = () =>
-    new EvalReporter({
-      root: projectDir,
-      // The HTML report's transcripts are read during the run; a shard writes no HTML.
-      preloadTranscripts: options.writeReports !== false && !options.shard,
-      onRunStart: () => void loadReportSide(),
-      ...(options.onTrial && { onTrial: options.onTrial }),
-    });
-  const run = { projectDir, config, concurrency: options.concurrency };
-  // A --task replay loads only the eval files that name the task. Not a recording (npm run
-  // record loads every file). Not a shard: its result lists every declared row, which the
-  // merge checks its coverage against.
-  const narrowTo =
-    options.mode !== 'replay' || options.shard || !options.tasks?.length
-      ? undefined
-      : options.tasks;
-  const reporter = newReporter();
-  let rest: string[] | undefined;
-  await runVitest({
-    ...run,
-    reporter,
-    ...(narrowTo && {
-      choose: async (vitest: Vitest) => {
-        const plan = await narrowedPlan(vitest, narrowTo);
-        rest = plan?.rest;
-        return plan?.first;
-      },
-    }),
+  const reporter = new EvalReporter({
+    root: projectDir,
+    // The HTML report's transcripts are read during the run; a shard writes no HTML.
+    preloadTranscripts: options.writeReports !== false && !options.shard,
+    onRunStart: () => void loadReportSide(),
+    ...(options.onTrial && { onTrial: options.onTrial }),
   });
-  let narrowed = rest !== undefined;
-  if (rest && missingNames(narrowTo ?? [], reporter.knownTasks).length > 0) {
-    // A file named the task without declaring it (a comment; the id computed elsewhere): load
-    // the files the first pass left out, so the task is found or the error lists every known
-    // task. The same reporter: the first pass's trials count once, and do not run again.
-    const files = rest;
-    await runVitest({ ...run, reporter, choose: async () => files });
-    narrowed = false;
-  }
+  const narrowed = await runEvalFiles(options, {
+    projectDir,
+    config,
+    concurrency: options.concurrency,
+    reporter,
+  });
   checkSelection(options, reporter, readEvalSettings());
   const { finishRun } = await loadReportSide();
-
-  const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
-  const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
-    taskFloors.map((floor) => ({ task, floor })),
-  );
-  // Unhandled errors fail the gate as load errors do: both happened outside any trial's verdict.
-  const loadErrors = [
-    ...reporter.loadErrors,
-    ...reporter.runErrors.map((error) => `${error}. ${RUN_ERROR_ADVICE}`),
-  ];
-  const problems = { unfinished: reporter.unfinished, loadErrors };
-  const input = {
-    projectDir,
-    records: reporter.records,
-    floors,
-    // A trial without a record fails the gate as a load error does: it has no verdict.
-    loadErrors: [...loadErrors, ...reporter.unfinished.map((trial) => trial.reason)],
-    // A narrowed run did not load the files of the tasks it did not select: their reference
-    // rows count as declared, so they are "not run (not selected)", not "gone". A whole run
-    // tells "gone" apart.
-    declared:
-      narrowed && reference
-        ? new Set([...reporter.declared, ...unselectedRows(reference.report.tasks, options)])
-        : reporter.declared,
-    trials,
-  };
+  const { input, problems } = gateInput(projectDir, options, reporter, narrowed, reference);
   if (options.shard && options.mode === 'replay' && options.writeReports !== false) {
     // A slice: its records go to a partial result; the report and the gate come at --merge.
-    const { shardResultPath, writeShardResult } = await import('../shard/shard-result.js');
-    const file = shardResultPath(projectDir, options.shard);
-    await writeShardResult(file, {
-      shard: options.shard,
-      trials,
-      selection: selectionOf(options),
-      records: reporter.records,
-      floors,
-      loadErrors: input.loadErrors,
-      declared: [...reporter.declared],
-    });
+    const file = await writeShard(projectDir, options, options.shard, reporter, input);
     const finished = await finishRun(
       { ...input, reference: undefined },
       { ...options, writeReports: false },
@@ -175,6 +105,114 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     options,
   );
   return { ...finished, ...problems, records: reporter.records };
+}
+
+/**
+ * The report side (schemas, renderers, zod, cli-table3), loaded once the trials start, while
+ * this thread waits for the worker, not before the worker can start.
+ */
+function reportSideLoader(): () => Promise<typeof import('./finish-run.js')> {
+  let reportSide: Promise<typeof import('./finish-run.js')> | undefined;
+  return () => {
+    if (!reportSide) {
+      reportSide = import('./finish-run.js');
+      // Loaded ahead of its use: a failure is reported where it is awaited, not as unhandled.
+      reportSide.catch(() => {});
+    }
+    return reportSide;
+  };
+}
+
+type EvalRun = Omit<Parameters<typeof runVitest>[0], 'choose'>;
+
+/**
+ * Run the selected eval files. A --task replay loads only the files that name the task, and
+ * the others only when those do not declare it; true when the run stayed narrowed that way.
+ */
+async function runEvalFiles(options: RunEvalsOptions, run: EvalRun): Promise<boolean> {
+  // Not a recording (npm run record loads every file). Not a shard: its result lists every
+  // declared row, which the merge checks its coverage against.
+  const narrowTo =
+    options.mode !== 'replay' || options.shard || !options.tasks?.length
+      ? undefined
+      : options.tasks;
+  let rest: string[] | undefined;
+  await runVitest({
+    ...run,
+    ...(narrowTo && {
+      choose: async (vitest: Vitest) => {
+        const plan = await narrowedPlan(vitest, narrowTo);
+        rest = plan?.rest;
+        return plan?.first;
+      },
+    }),
+  });
+  if (rest && missingNames(narrowTo ?? [], run.reporter.knownTasks).length > 0) {
+    // A file named the task without declaring it (a comment; the id computed elsewhere): load
+    // the files the first pass left out, so the task is found or the error lists every known
+    // task. The same reporter: the first pass's trials count once, and do not run again.
+    const files = rest;
+    await runVitest({ ...run, choose: async () => files });
+    return false;
+  }
+  return rest !== undefined;
+}
+
+/** What the report and the gate are made from, and the problems the CLI lists. */
+function gateInput(
+  projectDir: string,
+  options: RunEvalsOptions,
+  reporter: EvalReporter,
+  narrowed: boolean,
+  reference: LoadedReference | undefined,
+) {
+  const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
+  const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
+    taskFloors.map((floor) => ({ task, floor })),
+  );
+  // Unhandled errors fail the gate as load errors do: both happened outside any trial's verdict.
+  const loadErrors = [
+    ...reporter.loadErrors,
+    ...reporter.runErrors.map((error) => `${error}. ${RUN_ERROR_ADVICE}`),
+  ];
+  const input = {
+    projectDir,
+    records: reporter.records,
+    floors,
+    // A trial without a record fails the gate as a load error does: it has no verdict.
+    loadErrors: [...loadErrors, ...reporter.unfinished.map((trial) => trial.reason)],
+    // A narrowed run did not load the files of the tasks it did not select: their reference
+    // rows count as declared, so they are "not run (not selected)", not "gone". A whole run
+    // tells "gone" apart.
+    declared:
+      narrowed && reference
+        ? new Set([...reporter.declared, ...unselectedRows(reference.report.tasks, options)])
+        : reporter.declared,
+    trials,
+  };
+  return { input, problems: { unfinished: reporter.unfinished, loadErrors } };
+}
+
+/** A shard's partial result, reports/shards/shard-i-of-n.json; returns its path. */
+async function writeShard(
+  projectDir: string,
+  options: RunEvalsOptions,
+  shard: Shard,
+  reporter: EvalReporter,
+  input: ReturnType<typeof gateInput>['input'],
+): Promise<string> {
+  const { shardResultPath, writeShardResult } = await import('../shard/shard-result.js');
+  const file = shardResultPath(projectDir, shard);
+  await writeShardResult(file, {
+    shard,
+    trials: input.trials,
+    selection: selectionOf(options),
+    records: reporter.records,
+    floors: input.floors,
+    loadErrors: input.loadErrors,
+    declared: [...reporter.declared],
+  });
+  return file;
 }
 
 /** One vitest run of the eval files with `reporter`; `choose` gives the files (else every one). */
