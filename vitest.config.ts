@@ -51,7 +51,7 @@ export default defineConfig({
     // average of 14 on 2 cores. A test that really hangs still fails, 30 s later.
     testTimeout: 30_000,
     // Tests that run the evals use the build in dist/ (as npm run eval does): fresh before they start.
-    globalSetup: ['src/cli/dist-global-setup.ts'],
+    globalSetup: ['src/cli/testing/dist-global-setup.ts'],
     // Every core runs a file (vitest's default leaves one idle: one worker on 2 cores), in worker
     // threads, which start cheaper than forked processes. Measured on 2 cores (issue 14): threads
     // x2 38 s wall / 69 s CPU, forks x2 45 s / 83 s, the default (one fork) 87 s / 82 s.

@@ -134,7 +134,7 @@ export {
   type RunLockHolder,
   releaseHeldLocksSync,
 } from './runtime/run-lock.js';
-export { createScriptedModel, textTurn, toolTurn } from './runtime/testing/scripted-model.js';
+export { createScriptedModel, textTurn, toolTurn } from './runtime/scripted-model.js';
 export {
   createJsonlTrace,
   createMemoryTrace,

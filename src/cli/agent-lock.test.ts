@@ -8,9 +8,9 @@ import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { createFileCheckpointStore } from '../runtime/checkpoint-store.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { acquireRunLock } from '../runtime/run-lock.js';
-import { createScriptedModel, textTurn } from '../runtime/testing/scripted-model.js';
+import { createScriptedModel, textTurn } from '../runtime/scripted-model.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './cli-testing.js';
+import { captureCli } from './testing/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUN_ID = 'locked-run';

@@ -14,7 +14,7 @@ import {
   textMessage,
 } from '../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './cli-testing.js';
+import { captureCli } from './testing/cli.js';
 
 let api: HostileApi;
 let cwd: string;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './cli-testing.js';
+import { captureCli } from './testing/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let simulator: RunningSimulator;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlCharacters } from '../core/testing/control-characters.js';
 import { startSimulator } from '../simulator/server.js';
 import { runAgentCli } from './agent.js';
-import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from './cli-testing.js';
+import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from './testing/cli.js';
 
 let simulator: Awaited<ReturnType<typeof startSimulator>>;
 let cwd: string;

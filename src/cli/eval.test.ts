@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { captureCli } from './cli-testing.js';
 import { runEvalCli } from './eval.js';
+import { captureCli } from './testing/cli.js';
 
 // Nothing in this file may start the trials: createVitest is what would run them.
 const createVitest = vi.hoisted(() => vi.fn());

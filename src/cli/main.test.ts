@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { captureCli } from './cli-testing.js';
 import { runMainCli } from './dispatch.js';
+import { captureCli } from './testing/cli.js';
 
 /** The dispatcher in process: what it prints, and its exit code. */
 async function cli(...args: string[]) {

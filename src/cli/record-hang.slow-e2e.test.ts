@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { captureCli } from './cli-testing.js';
 import { runRecordCli } from './record.js';
+import { captureCli } from './testing/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;

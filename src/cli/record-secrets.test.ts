@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { captureCli } from './cli-testing.js';
 import { runRecordCli } from './record.js';
+import { captureCli } from './testing/cli.js';
 
 // A gateway answering every request with an error that echoes the key it was sent (some do),
 // plus a key of the known shape and a terminal control sequence.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseModelTimeout } from '../runtime/call-deadline.js';
-import { captureCli } from './cli-testing.js';
 import { runRecordCli } from './record.js';
+import { captureCli } from './testing/cli.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureCli } from './cli-testing.js';
+import { captureCli } from './testing/cli.js';
 import { runTraceCli } from './trace.js';
 
 let dir: string;

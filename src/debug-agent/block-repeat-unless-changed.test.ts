@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCallRecord } from '../runtime/types.js';
 import { blockRepeatUnlessChanged } from './block-repeat-unless-changed.js';
-import { fakeRun } from './testing.js';
+import { fakeRun } from './testing/playgrounds.js';
 
 const hook = blockRepeatUnlessChanged({ writeTools: ['write_file'] });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createReadFileTool, createWriteFileTool } from './file-tools.js';
 import type { Sandbox } from './sandbox.js';
-import { execute, usePlaygrounds } from './testing.js';
+import { execute, usePlaygrounds } from './testing/playgrounds.js';
 
 /** Runs once, right after the path check and before the file is opened. */
 const afterCheck = vi.hoisted(() => ({ swap: undefined as undefined | (() => void) }));

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { rejectionOf } from '../core/testing/rejection-of.js';
 import { createReadFileTool, createSearchCodeTool, createWriteFileTool } from './file-tools.js';
 import { sandboxWritesOf } from './store.js';
-import { execute, fakeRun, usePlaygrounds } from './testing.js';
+import { execute, fakeRun, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runChild } from './child-process.js';
 import { CAN_SWEEP } from './process-sweep.js';
-import { allGone, isAlive, usePlaygrounds } from './testing.js';
+import { allGone, isAlive, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 

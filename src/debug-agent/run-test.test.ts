@@ -7,7 +7,7 @@ import { runChild } from './child-process.js';
 import { createRunTestTool, type TestCommand } from './run-test.js';
 import { testRunsOf } from './store.js';
 import { normaliseTestOutput, tail } from './test-output.js';
-import { allGone, execute, fakeRun, usePlaygrounds } from './testing.js';
+import { allGone, execute, fakeRun, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 const plainNode: TestCommand = (file) => ({ command: process.execPath, args: [file] });

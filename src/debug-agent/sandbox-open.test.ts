@@ -16,7 +16,7 @@ import { rejectionOf } from '../core/testing/rejection-of.js';
 import { createWriteFileTool } from './file-tools.js';
 import { openInSandbox } from './sandbox-open.js';
 import { resolveSandboxPath } from './sandbox-path.js';
-import { execute, usePlaygrounds } from './testing.js';
+import { execute, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 const posix = process.platform !== 'win32';

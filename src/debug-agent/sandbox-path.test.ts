@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createReadFileTool, createSearchCodeTool, createWriteFileTool } from './file-tools.js';
 import { createRunTestTool } from './run-test.js';
 import { isInside, resolveSandboxPath } from './sandbox-path.js';
-import { CANARY, execute, usePlaygrounds } from './testing.js';
+import { CANARY, execute, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 const strict = { confinement: 'strict', mustExist: true } as const;

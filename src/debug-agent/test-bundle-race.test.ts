@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { bundleTestFile } from './test-bundle.js';
-import { usePlaygrounds } from './testing.js';
+import { usePlaygrounds } from './testing/playgrounds.js';
 
 /** Runs once, when esbuild's build has read its inputs and before bundleTestFile goes on. */
 const afterBuild = vi.hoisted(() => ({ write: undefined as undefined | (() => void) }));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunTestTool, type TestCommand } from './run-test.js';
 import { bundleTestFile } from './test-bundle.js';
-import { execute, fakeRun, usePlaygrounds } from './testing.js';
+import { execute, fakeRun, usePlaygrounds } from './testing/playgrounds.js';
 
 const playground = usePlaygrounds();
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../runtime/testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import type { Approver, RunMode } from '../runtime/types.js';
 import type { PermissionLevel } from './levels.js';
 import { createSandbox } from './sandbox.js';
 import { sandboxWritesOf, testRunsOf } from './store.js';
-import { usePlaygrounds } from './testing.js';
+import { usePlaygrounds } from './testing/playgrounds.js';
 import {
   createDebugAgentHarness,
   type DebugAgentVariant,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import type { RunResult } from '../runtime/run-agent.js';
 import { runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../runtime/testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import type { Approver, RunMode } from '../runtime/types.js';
 import { FULL_CARD_NUMBER } from './data.js';
 import { refundSubmissionsOf } from './tools.js';

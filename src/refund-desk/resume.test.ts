@@ -12,7 +12,7 @@ import {
 import type { Harness } from '../runtime/harness.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../runtime/testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import type { Approver, ToolDefinition } from '../runtime/types.js';
 import { refundSubmissionsIn, refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';

@@ -6,9 +6,9 @@ import { createWriteLog } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { heldLookup } from './testing/held-tool.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { chargeTool } from './testing/write-tools.js';
 import type { ApprovalAnswer, ApprovalContext, Approver, ToolCall } from './types.js';
 

@@ -7,8 +7,8 @@ import type { Harness } from './harness.js';
 import { blockRepeatedCall } from './hooks/block-repeated-call.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { heldLookup } from './testing/held-tool.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { chargeTool } from './testing/write-tools.js';
 import type { ApprovalAnswer, Approver, ToolDefinition } from './types.js';
 

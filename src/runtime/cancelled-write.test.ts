@@ -6,8 +6,8 @@ import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { chargeTool } from './testing/write-tools.js';
 
 /**

@@ -7,13 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import { createFileCheckpointStore } from './checkpoint-store.js';
 import { resumeAgent } from './resume-agent.js';
+import { createScriptedModel } from './scripted-model.js';
 import {
   afterCrashTurns,
   CRASH_RUN_ID,
   crashHarness,
   WRITE_LOGGED,
 } from './testing/crash-harness.js';
-import { createScriptedModel } from './testing/scripted-model.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;

@@ -9,8 +9,8 @@ import { defineTool } from './define-tool.js';
 import { callHook } from './hook-deadline.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import type { RunState, ToolCall } from './types.js';
 
 /**

@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import type { Harness, StopLimits } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, type ScriptedTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, type ScriptedTurn, toolTurn } from './scripted-model.js';
 
 const lookup = defineTool({
   name: 'lookup',

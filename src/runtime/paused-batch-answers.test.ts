@@ -4,7 +4,7 @@ import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { type ApprovalDecisions, runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { refundTool } from './testing/write-tools.js';
 import type { Approver } from './types.js';
 

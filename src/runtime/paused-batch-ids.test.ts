@@ -14,8 +14,8 @@ import {
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { refundTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
 

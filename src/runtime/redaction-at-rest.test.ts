@@ -9,7 +9,7 @@ import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { maskCardNumbers } from './hooks/mask-card-numbers.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createJsonlTrace } from './trace.js';
 
 const CARD = '6222020200112233445';

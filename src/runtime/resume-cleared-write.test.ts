@@ -5,8 +5,8 @@ import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-
 import { defineTool } from './define-tool.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { pausedMidway, payDesk } from './testing/paused-payment.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { refundTool } from './testing/write-tools.js';
 import type { ToolDefinition } from './types.js';
 

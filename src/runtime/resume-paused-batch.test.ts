@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import type { PreToolUseHook, ToolDefinition } from './types.js';
 
 /**

@@ -13,7 +13,7 @@ import {
   type ModelEvent,
 } from './model-client.js';
 import { createRetryingModel, type RetryingModelOptions } from './retrying-model.js';
-import { textTurn } from './testing/scripted-model.js';
+import { textTurn } from './scripted-model.js';
 
 const request: MessageRequest = {
   model: 'main-model',

@@ -11,8 +11,8 @@ import { createAnthropicModel, type MessageRequest, type ModelClient } from './m
 import { resumeAgent } from './resume-agent.js';
 import { createRetryingModel } from './retrying-model.js';
 import { runAgent } from './run-agent.js';
+import { textTurn, toolTurn } from './scripted-model.js';
 import { createFailingTrace, type TraceFailure } from './testing/failing-trace.js';
-import { textTurn, toolTurn } from './testing/scripted-model.js';
 import { createMemoryTrace, type TraceEvent } from './trace.js';
 
 const lookup = defineTool({

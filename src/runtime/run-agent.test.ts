@@ -4,7 +4,7 @@ import { createVirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { type RunAgentOptions, runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createMemoryTrace } from './trace.js';
 
 const lookup = defineTool({

@@ -28,7 +28,7 @@ import {
   RunLockFileError,
   releaseHeldLocksSync,
 } from './run-lock.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createJsonlTrace, createMemoryTrace, TraceExistsError } from './trace.js';
 
 let dir: string;

@@ -9,8 +9,8 @@ import type { Harness } from './harness.js';
 import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createFailingTrace } from './testing/failing-trace.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { createMemoryTrace, type TraceSink, TraceWriteError } from './trace.js';
 
 /**

@@ -5,8 +5,8 @@ import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createPermissionPolicy, parseRule } from './permissions.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { serialApprover } from './serial-approver.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { createMemoryTrace } from './trace.js';
 import type { ApprovalAnswer, Approver } from './types.js';
 

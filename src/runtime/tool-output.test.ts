@@ -6,8 +6,8 @@ import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 import { resultText } from './tool-output.js';
 
 const circular: Record<string, unknown> = { id: 'ORD1001' };

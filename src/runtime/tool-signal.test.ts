@@ -6,8 +6,8 @@ import { defineTool } from './define-tool.js';
 import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel, textTurn, toolTurn } from './testing/scripted-model.js';
 
 /**
  * A tool's `context.signal` aborts when its call times out or the run is cancelled, so that

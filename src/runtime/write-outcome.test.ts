@@ -16,6 +16,7 @@ import {
 import { createToolPipeline } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
+import { createScriptedModel } from './scripted-model.js';
 import {
   afterCrashTurns,
   beforeCrashTurns,
@@ -23,7 +24,6 @@ import {
   crashHarness,
 } from './testing/crash-harness.js';
 import { testRunState } from './testing/run-state.js';
-import { createScriptedModel } from './testing/scripted-model.js';
 
 /** A write that ignores its AbortSignal: it finishes when the test says so, long after its timeout. */
 function lateTransfer() {

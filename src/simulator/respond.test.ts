@@ -1,7 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { respond } from './respond.js';
-import { REFUND_DESK_TOOLS, upgradedSystem } from './testing.js';
+import { REFUND_DESK_TOOLS, upgradedSystem } from './testing/refund-desk.js';
 
 const KEY = { 'x-api-key': 'test' };
 const PROMPT = "Why hasn't the refund for order ORD1001 arrived yet?";

@@ -1,7 +1,7 @@
 import { Anthropic, BadRequestError } from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from './server.js';
-import { REFUND_DESK_TOOLS, refundDeskScript, upgradedSystem } from './testing.js';
+import { REFUND_DESK_TOOLS, refundDeskScript, upgradedSystem } from './testing/refund-desk.js';
 
 const PROMPT = "Why hasn't the refund for order ORD1001 arrived yet?";
 const params = {

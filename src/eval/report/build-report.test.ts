@@ -3,7 +3,7 @@ import { buildReport } from './build-report.js';
 import { keyOf } from './compare.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTerminal } from './terminal.js';
-import { makeRecord, sampleRecords } from './test-records.js';
+import { makeRecord, sampleRecords } from './testing/records.js';
 
 describe('buildReport', () => {
   it('assembles the header fields, tables, lists and gate from the records', () => {

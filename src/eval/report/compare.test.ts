@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareReports, describeNotRun, keyOf } from './compare.js';
 import { summarizeTasks } from './summarize.js';
-import { makeRecord } from './test-records.js';
+import { makeRecord } from './testing/records.js';
 import { listProvenance } from './trial-lists.js';
 
 /** A report side from outcomes per task: 'T3 upgraded': 'PPF'. */

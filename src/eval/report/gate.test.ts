@@ -3,7 +3,7 @@ import type { TrialRecord } from '../trial/trial-record.js';
 import { absentRows, compareReports, keyOf } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { summarizeTasks } from './summarize.js';
-import { makeRecord } from './test-records.js';
+import { makeRecord } from './testing/records.js';
 import { listProvenance } from './trial-lists.js';
 
 /** Cassette hashes per trial: `same` replays the reference's cassettes, `other` re-recorded ones. */

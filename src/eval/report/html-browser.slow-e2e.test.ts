@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
-import { makeRecord } from './test-records.js';
+import { makeRecord } from './testing/records.js';
 import { decodeTranscript } from './transcript.js';
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
-import { streamedWeatherCassette, weatherCassette } from './test-chat-cassettes.js';
-import { makeRecord } from './test-records.js';
+import { streamedWeatherCassette, weatherCassette } from './testing/chat-cassettes.js';
+import { makeRecord } from './testing/records.js';
 import { decodeTranscript } from './transcript.js';
 
 const CARD = '6222020200112233445';

@@ -5,7 +5,7 @@ import { wilsonInterval } from '../stats/wilson.js';
 import { suiteDelta, suiteIntervals, taskIntervals } from './intervals.js';
 import { summarizeTasks } from './summarize.js';
 import { summarizeSuites } from './summarize-suites.js';
-import { makeRecord } from './test-records.js';
+import { makeRecord } from './testing/records.js';
 
 describe('taskIntervals', () => {
   it('gives Wilson for pass@1 and null where a rate is null', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTranscript } from './load-transcripts.js';
-import { makeRecord } from './test-records.js';
+import { makeRecord } from './testing/records.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const outside = mkdtempSync(join(tmpdir(), 'outside-project-'));

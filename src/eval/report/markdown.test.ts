@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { buildReport } from './build-report.js';
 import { renderMarkdown } from './markdown.js';
-import { makeRecord, sampleRecords } from './test-records.js';
+import { makeRecord, sampleRecords } from './testing/records.js';
 
 function render(records: TrialRecord[], reference?: TrialRecord[]): string {
   const referenceReport = reference

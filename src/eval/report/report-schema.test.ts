@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { buildReport } from './build-report.js';
 import { EvalReportSchema, parseReport } from './report-schema.js';
-import { sampleRecords } from './test-records.js';
+import { sampleRecords } from './testing/records.js';
 
 const report = buildReport({
   records: sampleRecords(),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TaskSummary } from './report-schema.js';
 import { summarizeTasks } from './summarize.js';
 import { summarizeSuites } from './summarize-suites.js';
-import { makeRecord, sampleRecords } from './test-records.js';
+import { makeRecord, sampleRecords } from './testing/records.js';
 import { listFailures, listStaleFixtures } from './trial-lists.js';
 
 function row(rows: TaskSummary[], task: string, variant: string): TaskSummary {

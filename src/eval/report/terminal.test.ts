@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { controlCharacters } from '../../core/testing/control-characters.js';
 import { buildReport } from './build-report.js';
 import { renderTerminal, visibleLength, wrap } from './terminal.js';
-import { makeRecord, sampleRecords } from './test-records.js';
+import { makeRecord, sampleRecords } from './testing/records.js';
 
 const report = buildReport({
   records: sampleRecords(),

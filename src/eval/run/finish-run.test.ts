@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
-import { makeRecord } from '../report/test-records.js';
+import { makeRecord } from '../report/testing/records.js';
 import { finishRun, loadReference } from './finish-run.js';
 
 const dirs: string[] = [];

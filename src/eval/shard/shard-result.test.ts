@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { buildReport } from '../report/build-report.js';
-import { makeRecord } from '../report/test-records.js';
+import { makeRecord } from '../report/testing/records.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { shardOfTrial } from './shard.js';
 import { mergeShardResults, readShardResults } from './shard-result.js';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
-import { captureCli } from '../../cli/cli-testing.js';
 import { runEvalCli } from '../../cli/eval.js';
+import { captureCli } from '../../cli/testing/cli.js';
 
 /**
  * Throwaway eval projects for tests that run `npm run eval` in process on an eval file whose

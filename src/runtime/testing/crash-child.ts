@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { createVirtualClock } from '../../core/clock.js';
 import { createFileCheckpointStore } from '../checkpoint-store.js';
 import { runAgent } from '../run-agent.js';
+import { createScriptedModel } from '../scripted-model.js';
 import { beforeCrashTurns, CRASH_RUN_ID, crashHarness, WRITE_LOGGED } from './crash-harness.js';
-import { createScriptedModel } from './scripted-model.js';
 
 /**
  * `node --import tsx crash-child.ts DIR`: runs the crash harness with file checkpoints in DIR

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import type { Harness } from '../harness.js';
 import type { PermissionPolicy } from '../permissions.js';
-import { textTurn, toolTurn } from './scripted-model.js';
+import { textTurn, toolTurn } from '../scripted-model.js';
 
 export const CRASH_RUN_ID = 'crash-run';
 export const WRITE_LOGGED = 'WRITE_LOGGED';

@@ -5,8 +5,8 @@ import { defineTool } from '../define-tool.js';
 import type { Harness } from '../harness.js';
 import { resumeAgent } from '../resume-agent.js';
 import { runAgent } from '../run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from '../scripted-model.js';
 import type { ToolDefinition } from '../types.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { refundTool } from './write-tools.js';
 
 export const testClock = () => createVirtualClock({ start: Date.parse('2026-10-01T09:00:00Z') });

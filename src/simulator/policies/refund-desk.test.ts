@@ -6,7 +6,7 @@ import {
   REFUND_DESK_TOOLS,
   refundDeskScript,
   upgradedSystem,
-} from '../testing.js';
+} from '../testing/refund-desk.js';
 import { createRefundDeskPolicy } from './refund-desk.js';
 
 const PROMPTS = {

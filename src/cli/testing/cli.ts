@@ -30,7 +30,7 @@ export async function captureCli(run: () => Promise<number>): Promise<CliOutcome
   }
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const run = promisify(execFile);
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ToolScript } from './drive.js';
+import type { ToolScript } from '../drive.js';
 
 /**
  * Test support: refund-desk prompts and hand-written tool results, shaped like the real
@@ -21,7 +21,7 @@ export const BASELINE_SYSTEM = 'You are an after-sales refund assistant. Use the
 export function upgradedSystem(
   options: { today?: string; mode?: 'unattended' | 'interactive' } = {},
 ): string {
-  const agents = readFileSync(new URL('../../AGENTS.md', import.meta.url), 'utf8');
+  const agents = readFileSync(new URL('../../../AGENTS.md', import.meta.url), 'utf8');
   const mode =
     options.mode === 'interactive'
       ? 'Mode: interactive. Writes ask the human first.'

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { createVirtualClock } from '../core/clock.js';
-import type { RunState, ToolCallRecord, ToolDefinition } from '../runtime/types.js';
-import { createSandbox, type Sandbox } from './sandbox.js';
+import { createVirtualClock } from '../../core/clock.js';
+import type { RunState, ToolCallRecord, ToolDefinition } from '../../runtime/types.js';
+import { createSandbox, type Sandbox } from '../sandbox.js';
 
 /**
  * Test support: a fresh sandbox (and a sibling "outside" directory holding a canary

@@ -1,4 +1,4 @@
-import type { Cassette, Exchange, SseEvent } from '../../replay/cassette.js';
+import type { Cassette, Exchange, SseEvent } from '../../../replay/cassette.js';
 
 /** Test double: a Chat Completions cassette of these exchanges (`/chat/completions`, as the adapter records). */
 export function chatCassette(exchanges: Exchange[]): Cassette {

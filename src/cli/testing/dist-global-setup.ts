@@ -1,5 +1,5 @@
 // @ts-expect-error: plain JavaScript (it runs before any build exists), no declarations
-import { distBuilder } from './dist-build.mjs';
+import { distBuilder } from '../dist-build.mjs';
 
 /**
  * vitest globalSetup of the unit and e2e tests: tests that run the evals (in process or
