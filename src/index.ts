@@ -49,6 +49,13 @@ export {
   WriteNotMadeError,
 } from './core/errors.js';
 export { redactText, redactValue } from './core/redact.js';
+// for tools that read or write files a model names: a FIFO, device or directory is refused, not waited on
+export {
+  NotRegularFileError,
+  readRegularFile,
+  readRegularFileSync,
+  writeRegularFile,
+} from './core/regular-file.js';
 // evals
 export { passAtK, passHatK } from './eval/stats/metrics.js';
 export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
@@ -150,12 +157,16 @@ export type {
   Approver,
   Decision,
   PermissionRule,
+  PostToolUseHook,
+  PreToolUseHook,
   RunMode,
+  RunState,
   RunStats,
   RunStatus,
   ToolCall,
   ToolCallRecord,
   ToolDefinition,
+  ToolExecuteContext,
 } from './runtime/types.js';
 // offline model scripts (record --simulated)
 export {

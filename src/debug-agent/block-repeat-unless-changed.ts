@@ -1,5 +1,4 @@
-import { canonicalJson } from '../core/canonical-json.js';
-import type { PreToolUseHook } from '../runtime/types.js';
+import { canonicalJson, type PreToolUseHook } from '../index.js';
 
 /**
  * PreToolUse hook: deny a call identical to an earlier one, unless a write succeeded since

@@ -1,7 +1,12 @@
 import { z } from 'zod';
-import { NotRegularFileError, readRegularFile, writeRegularFile } from '../core/regular-file.js';
-import { defineTool } from '../runtime/define-tool.js';
-import type { ToolDefinition, ToolExecuteContext } from '../runtime/types.js';
+import {
+  defineTool,
+  NotRegularFileError,
+  readRegularFile,
+  type ToolDefinition,
+  type ToolExecuteContext,
+  writeRegularFile,
+} from '../index.js';
 import type { Sandbox } from './sandbox.js';
 import { openInSandbox } from './sandbox-open.js';
 import { type Confinement, resolveSandboxPath } from './sandbox-path.js';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../runtime/types.js';
+import type { ToolDefinition } from '../index.js';
 
 /**
  * The seed's permission levels. `read` looks, `write` has side effects (running the tests

@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processExists } from '../core/process-exists.js';
 
 const PREFIX = 'harness-evals-scratch-';
 /** A folder is swept only when its process is gone and nothing changed in it for this long. */
@@ -23,6 +22,15 @@ export function processScratchDir(): string {
   scratch = created;
   process.once('exit', () => rmSync(created, { recursive: true, force: true }));
   return created;
+}
+
+/** Whether a process with this pid exists on this host (EPERM: it does, as another user's). */
+function processExists(pid: number): boolean {
+  try {
+    return process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Remove the scratch folders under `root` whose process is gone and that were idle long enough. */

@@ -1,4 +1,4 @@
-import type { RunState } from '../runtime/types.js';
+import type { RunState } from '../index.js';
 
 /** A file the agent wrote in one run (content as written). */
 export interface SandboxWrite {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import type { Loader, Plugin } from 'esbuild';
-import { NotRegularFileError, readRegularFileSync } from '../core/regular-file.js';
+import { NotRegularFileError, readRegularFileSync } from '../index.js';
 import { processScratchDir } from './scratch-dir.js';
 
 export type TestBundle = { file: string; hash: string } | { error: string };

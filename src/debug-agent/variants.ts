@@ -1,8 +1,11 @@
 import { posix } from 'node:path';
-import { buildSystemPrompt, loadInstructionFiles } from '../runtime/context.js';
-import type { Harness } from '../runtime/harness.js';
-import { createPermissionPolicy } from '../runtime/permissions.js';
-import type { PermissionRule } from '../runtime/types.js';
+import {
+  buildSystemPrompt,
+  createPermissionPolicy,
+  type Harness,
+  loadInstructionFiles,
+  type PermissionRule,
+} from '../index.js';
 import { blockRepeatUnlessChanged } from './block-repeat-unless-changed.js';
 import { createReadFileTool, createSearchCodeTool, createWriteFileTool } from './file-tools.js';
 import { type LeveledTool, type PermissionLevel, toolsUpTo } from './levels.js';

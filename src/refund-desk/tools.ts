@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../runtime/define-tool.js';
+import { defineTool, type RunState, type ToolDefinition } from '../index.js';
 import { isWriteOutcome, type WriteLogEntry } from '../runtime/idempotency.js';
-import type { RunState, ToolDefinition } from '../runtime/types.js';
 import { ORDERS, PAYMENT_HANG_MS, PAYMENTS } from './data.js';
 
 const ORDER_ID_PATTERN = /^ORD\d{4}$/;

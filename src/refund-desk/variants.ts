@@ -1,9 +1,12 @@
-import { buildSystemPrompt, loadInstructionFiles } from '../runtime/context.js';
-import type { Harness } from '../runtime/harness.js';
-import { blockRepeatedCall } from '../runtime/hooks/block-repeated-call.js';
-import { maskCardNumbers } from '../runtime/hooks/mask-card-numbers.js';
-import { createPermissionPolicy } from '../runtime/permissions.js';
-import type { PermissionRule } from '../runtime/types.js';
+import {
+  blockRepeatedCall,
+  buildSystemPrompt,
+  createPermissionPolicy,
+  type Harness,
+  loadInstructionFiles,
+  maskCardNumbers,
+  type PermissionRule,
+} from '../index.js';
 import { ORDERS } from './data.js';
 import { refundDeskTools } from './tools.js';
 
