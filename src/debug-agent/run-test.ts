@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../runtime/define-tool.js';
-import type { ToolDefinition } from '../runtime/types.js';
+import { defineTool, type ToolDefinition } from '../index.js';
 import { runChild } from './child-process.js';
 import { scrubbed } from './file-tools.js';
 import type { Sandbox } from './sandbox.js';
