@@ -17,6 +17,10 @@ export const RECORDED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'retry-
 
 const isoDate = z.iso.datetime({ offset: true });
 
+/** Where a cassette's answers came from: the live API, or the simulator (never mistaken for live). */
+export const FixtureSourceSchema = z.enum(['live', 'simulator']);
+export type FixtureSource = z.infer<typeof FixtureSourceSchema>;
+
 export const CassetteMetaSchema = z
   .object({
     suite: z.string().min(1).optional(),
@@ -28,7 +32,7 @@ export const CassetteMetaSchema = z
     now: isoDate,
     model: z.string().min(1),
     sdkVersion: z.string().min(1),
-    source: z.enum(['live', 'simulator']),
+    source: FixtureSourceSchema,
     /** Host of the upstream base URL the cassette was recorded against. */
     host: z.string(),
   })

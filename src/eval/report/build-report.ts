@@ -1,4 +1,5 @@
-import type { FixtureSource, TrialRecord } from '../trial/trial-record.js';
+import type { FixtureSource } from '../../replay/cassette.js';
+import type { TrialRecord } from '../trial/trial-record.js';
 import { type ComparableReport, compareReports, type TaskKey } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { STATISTICS } from './intervals.js';

@@ -1,4 +1,4 @@
-import type { FixtureSource } from '../trial/trial-record.js';
+import type { FixtureSource } from '../../replay/cassette.js';
 import { direction, largestK, type RatesByK, rateAt } from './rates.js';
 
 /** Shown for a value that does not exist (n < k, nothing to average). */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
+import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
-import { FixtureSourceSchema } from '../trial/trial-record.js';
 
 const RateSchema = z.number().min(0).max(1);
 /** Keyed by k ("1", "2", ...); null where fewer than k trials were counted. */

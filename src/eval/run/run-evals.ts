@@ -3,6 +3,8 @@ import { join, relative, resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError } from '../../core/errors.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
+import type { FixtureSource } from '../../replay/cassette.js';
+import type { Matching } from '../../replay/replay-cursor.js';
 import { modelTimeoutFrom } from '../../runtime/call-deadline.js';
 import { formatShard, type Shard } from '../shard/shard.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
@@ -13,19 +15,19 @@ import type { FinishedRun, LoadedReference, ReportOptions } from './finish-run.j
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkSelection, missingNames, unselectedRows } from './selection.js';
-import { EVAL_ENV, readEvalSettings } from './settings.js';
+import { EVAL_ENV, type EvalMode, readEvalSettings } from './settings.js';
 
 export interface RunEvalsOptions extends ReportOptions {
   projectDir: string;
-  mode: 'replay' | 'record';
+  mode: EvalMode;
   trials: number;
   /** Only these trial numbers (re-recording some trials), instead of 1..trials. */
   trialNumbers?: number[];
   tasks?: string[];
   variants?: string[];
   suites?: string[];
-  matching?: 'strict' | 'lenient';
-  source?: 'live' | 'simulator';
+  matching?: Matching;
+  source?: FixtureSource;
   missingOnly?: boolean;
   concurrency?: number;
   model?: string;

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import type { FixtureSource } from '../../replay/cassette.js';
+import type { Matching } from '../../replay/replay-cursor.js';
 import { parseShard, type Shard } from '../shard/shard.js';
 import { type SelectionFilter, selectionFilter } from './selection.js';
 
@@ -12,15 +14,18 @@ export function evalRunsDir(projectDir: string): string {
  * these environment variables before starting vitest, so a plain
  * `vitest --config vitest.evals.config.ts` works too with the defaults.
  */
+/** Replay the committed cassettes, or record them (npm run record). */
+export type EvalMode = 'replay' | 'record';
+
 export interface EvalSettings extends SelectionFilter {
-  mode: 'replay' | 'record';
+  mode: EvalMode;
   trialNumbers: number[];
-  matching: 'strict' | 'lenient';
+  matching: Matching;
   projectDir: string;
   fixturesDir: string;
   runsDir: string;
   /** Record mode: where the responses come from. */
-  source: 'live' | 'simulator';
+  source: FixtureSource;
   /** Record mode: keep existing cassettes, record only the missing ones. */
   missingOnly: boolean;
   /** Record mode: model calls in flight at once, shared by all trials. */

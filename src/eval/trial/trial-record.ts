@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
 
 /**
@@ -7,9 +8,6 @@ import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
  */
 export const TrialOutcomeSchema = z.enum(['passed', 'failed', 'stale', 'missing', 'errored']);
 export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>;
-
-export const FixtureSourceSchema = z.enum(['live', 'simulator']);
-export type FixtureSource = z.infer<typeof FixtureSourceSchema>;
 
 /** One trial of one task under one variant: what the eval reporter hands to metrics and reports. */
 export const TrialRecordSchema = z
