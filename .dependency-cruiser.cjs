@@ -21,9 +21,6 @@ const LAYERS = [
  * files still fails. Drop an entry once its cycle is gone.
  */
 const KNOWN_CYCLES = [
-  // The journal rewrite (issue 25) removes these two.
-  { files: ['runtime/pipeline', 'runtime/paused-batch'], removedBy: 'the journal rewrite' },
-  { files: ['runtime/execute-tool', 'runtime/write-attempt'], removedBy: 'the journal rewrite' },
   // The bench helper's work on src/bench removes this one.
   { files: ['bench/run', 'bench/replay-trial'], removedBy: 'the bench helper' },
 ];
@@ -111,19 +108,8 @@ module.exports = {
       name: 'examples-use-the-public-api',
       comment: `The example agents import their own folder and the public API (${PUBLIC_API}) only`,
       severity: 'error',
-      from: { path: EXAMPLES, pathNot: `${TEST}|^src/refund-desk/tools\\.ts$` },
+      from: { path: EXAMPLES, pathNot: TEST },
       to: { path: '^src/', pathNot: `^src/$1/|${PUBLIC_API}` },
-    },
-    {
-      name: 'refund-desk-tools-use-the-public-api',
-      comment:
-        'As examples-use-the-public-api, but refundSubmissionsIn reads the write log (runtime/idempotency.ts): the journal rewrite replaces it',
-      severity: 'error',
-      from: { path: '^src/refund-desk/tools\\.ts$' },
-      to: {
-        path: '^src/',
-        pathNot: `^src/refund-desk/|${PUBLIC_API}|^src/runtime/idempotency\\.ts$`,
-      },
     },
     {
       name: 'shipped-code-imports-no-test-code',

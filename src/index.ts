@@ -85,17 +85,6 @@ export {
   replayCassette,
 } from './replay/replay-session.js';
 // runtime
-export {
-  type Checkpoint,
-  CheckpointError,
-  CheckpointSchema,
-  parseCheckpoint,
-} from './runtime/checkpoint.js';
-export {
-  type CheckpointStore,
-  createFileCheckpointStore,
-  createMemoryCheckpointStore,
-} from './runtime/checkpoint-store.js';
 export { type ConcurrencyLimit, createConcurrencyLimit } from './runtime/concurrency-limit.js';
 export { buildSystemPrompt, loadInstructionFiles } from './runtime/context.js';
 export { defineTool, toAnthropicTools } from './runtime/define-tool.js';
@@ -104,17 +93,16 @@ export { DEFAULT_HOOK_TIMEOUT_MS } from './runtime/hook-deadline.js';
 export { blockRepeatedCall } from './runtime/hooks/block-repeated-call.js';
 export { maskCardNumbers } from './runtime/hooks/mask-card-numbers.js';
 export {
-  createWriteLog,
-  idempotencyKeyFor,
-  isWriteOutcome,
-  RESOLVED_DONE_OUTPUT,
-  type WriteCleared,
-  type WriteIntent,
-  type WriteLog,
-  type WriteLogEntry,
-  type WriteRecord,
-  type WriteResolution,
-} from './runtime/idempotency.js';
+  createFileJournalStore,
+  createMemoryJournalStore,
+  type JournalStore,
+} from './runtime/journal/journal-store.js';
+export {
+  JournalError,
+  type JournalFact,
+  type JournalRecord,
+} from './runtime/journal/records.js';
+export type { WriteState } from './runtime/journal/run-view.js';
 export {
   createAnthropicModel,
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -124,10 +112,15 @@ export {
 } from './runtime/model-client.js';
 export { createPermissionPolicy, type PermissionPolicy, parseRule } from './runtime/permissions.js';
 export { createToolPipeline, type ToolPipelineOptions } from './runtime/pipeline.js';
-export { type ResumeAgentOptions, resumeAgent } from './runtime/resume-agent.js';
-export { createRetryingModel, type RetryingModelOptions } from './runtime/retrying-model.js';
 export {
   type ApprovalDecisions,
+  type ResumeAgentOptions,
+  resumeAgent,
+  type WriteResolution,
+} from './runtime/resume-agent.js';
+export { createRetryingModel, type RetryingModelOptions } from './runtime/retrying-model.js';
+export {
+  type PendingApproval,
   type RoleModels,
   type RunAgentOptions,
   type RunResult,
@@ -168,6 +161,8 @@ export type {
   ToolDefinition,
   ToolExecuteContext,
 } from './runtime/types.js';
+export { RESOLVED_DONE_OUTPUT } from './runtime/write-call.js';
+export { idempotencyKeyFor } from './runtime/write-key.js';
 // offline model scripts (record --simulated)
 export {
   defineModelScript,

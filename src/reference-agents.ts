@@ -30,7 +30,6 @@ export {
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
 export {
   refundDeskTools,
-  refundSubmissionsIn,
   refundSubmissionsOf,
 } from './refund-desk/tools.js';
 export {

@@ -44,9 +44,11 @@ export function pipelineOverheadCase() {
   const bare = () => Promise.resolve(noop.execute({ order_id: 'ORD1001' }, {} as never));
   return {
     gated: async () => {
-      const outcome = await pipeline.run(call, state);
-      if (outcome.record.decision !== 'allow')
-        throw new Error(`unexpected ${outcome.record.decision}`);
+      const outcome = await pipeline.run(call, state, 0);
+      if (outcome.kind !== 'result' || outcome.record.decision !== 'allow')
+        throw new Error(
+          `unexpected ${outcome.kind === 'result' ? outcome.record.decision : outcome.kind}`,
+        );
     },
     bare,
   };

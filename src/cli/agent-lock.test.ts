@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
-import { createFileCheckpointStore } from '../runtime/checkpoint-store.js';
+import { createFileJournalStore } from '../runtime/journal/journal-store.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { acquireRunLock } from '../runtime/run-lock.js';
 import { createScriptedModel, textTurn } from '../runtime/scripted-model.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
     clock: createVirtualClock({ start: 0 }),
     mode: 'unattended',
     runId: RUN_ID,
-    checkpoints: createFileCheckpointStore({ dir: join(cwd, 'runs/checkpoints') }),
+    journals: createFileJournalStore({ dir: join(cwd, 'runs/journals') }),
   });
   expect(result.status).toBe('done');
 });
@@ -40,7 +40,7 @@ describe('npm run agent -- --resume on a run another process holds', () => {
     // CLI runs in process, as the second terminal.
     const holder = process.ppid;
     const lock = await acquireRunLock({
-      file: join(cwd, 'runs/checkpoints', `${RUN_ID}.lock`),
+      file: join(cwd, 'runs/journals', `${RUN_ID}.lock`),
       runId: RUN_ID,
       pid: holder,
     });

@@ -56,7 +56,7 @@ describe('npm run agent: a model that answers badly', { timeout: 60_000 }, () =>
       const { code, stdout, stderr } = await agentCli([]);
       expect(code).toBe(1);
       expect(stderr).toBe('');
-      const runId = /^run (\S+) \(checkpoints: /m.exec(stdout)?.[1];
+      const runId = /^run (\S+) \(journal: /m.exec(stdout)?.[1];
       expect(runId).toBeDefined();
       expect(stdout).toMatch(/^\[error\] malformed response from the Messages API at \S+: /m);
       expect(stdout).toMatch(detail);

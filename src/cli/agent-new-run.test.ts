@@ -33,7 +33,7 @@ function agentCli(args: string[]) {
   );
 }
 
-const runIdOf = (stdout: string) => /^run (\S+) \(checkpoints: /m.exec(stdout)?.[1];
+const runIdOf = (stdout: string) => /^run (\S+) \(journal: /m.exec(stdout)?.[1];
 
 // Real HTTP to a local simulator in real time: a ceiling for a busy machine, not a benchmark.
 describe('npm run agent, two new runs started in the same millisecond', { timeout: 60_000 }, () => {

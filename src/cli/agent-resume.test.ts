@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,7 @@ describe('npm run agent -- --resume', { timeout: 60_000 }, () => {
       /^step (\d+) resubmit_refund\(.*\) waits for approval: /m.exec(paused.stdout)?.[1],
     );
     expect(pausedAt, paused.stdout).toBeGreaterThanOrEqual(2);
-    const runId = /^run (\S+) \(checkpoints: /m.exec(paused.stdout)?.[1];
+    const runId = /^run (\S+) \(journal: /m.exec(paused.stdout)?.[1];
     expect(paused.stdout).toContain(`npm run agent -- --resume ${runId} --approve`);
 
     const approved = await agentCli(['--resume', runId!, '--approve']);
@@ -70,11 +70,35 @@ describe('npm run agent -- --resume', { timeout: 60_000 }, () => {
     expect(types.filter((type) => type === 'run_start')).toHaveLength(1);
   });
 
-  it('names the checkpoint folder and the fix for an unknown run id', async () => {
+  it('names the journal folder and the fix for an unknown run id', async () => {
     const { code, stderr } = await agentCli(['--resume', 'no-such-run']);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain("agent: checkpoint_missing: no checkpoint for run 'no-such-run'");
-    expect(stderr).toContain('runs/checkpoints/no-such-run.json');
+    expect(stderr).toContain("agent: journal_missing: no journal for run 'no-such-run'");
+    expect(stderr).toContain('runs/journals/no-such-run.jsonl');
+  });
+
+  it('refuses a checkpoint of a build before run journals in one line', async () => {
+    mkdirSync(join(cwd, 'runs', 'checkpoints'), { recursive: true });
+    writeFileSync(join(cwd, 'runs', 'checkpoints', 'old-run.json'), '{"version":2}');
+    const { code, stderr } = await agentCli(['--resume', 'old-run']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      'agent: journal_format: runs/checkpoints/old-run.json is a checkpoint of an earlier build of harness-evals (0.1.0, before run journals); this build cannot resume it: start a new run',
+    ]);
+  });
+
+  it('refuses a damaged journal in one line naming the line, and leaves it as it was', async () => {
+    mkdirSync(join(cwd, 'runs', 'journals'), { recursive: true });
+    const file = join(cwd, 'runs', 'journals', 'damaged.jsonl');
+    const text = `${JSON.stringify({ type: 'run_started', runId: 'damaged', variant: 'upgraded', model: 'm', mode: 'unattended', prompt: 'p', system: 's', seq: 1, at: 'now' })}\n{"type":\n{"seq":3}\n`;
+    writeFileSync(file, text);
+    const { code, stderr } = await agentCli(['--resume', 'damaged']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(
+      /^agent: journal_corrupt: .*damaged\.jsonl:2: the run journal is damaged: the line is not JSON; restore the file from a backup/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

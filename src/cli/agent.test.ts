@@ -36,7 +36,7 @@ describe('npm run agent', { timeout: 60_000 }, () => {
       },
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^run \S+ \(checkpoints: /);
+    expect(stdout).toMatch(/^run \S+ \(journal: /);
     expect(stdout).toMatch(
       /^step 1 get_order\(\{"order_id":"ORD3003"\}\) -> failed \[is_error\] \d+ms$/m,
     );

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRealClock } from '../core/clock.js';
+import { type Clock, createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import {
@@ -9,7 +10,9 @@ import {
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
 } from '../refund-desk/variants.js';
-import { createFileCheckpointStore, unknownRunError } from '../runtime/checkpoint-store.js';
+import { createFileJournalStore, type JournalStore } from '../runtime/journal/journal-store.js';
+import { JournalError } from '../runtime/journal/records.js';
+import type { WriteState } from '../runtime/journal/run-view.js';
 import {
   createAnthropicModel,
   type ModelClient,
@@ -18,6 +21,7 @@ import {
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
+import { pendingApprovals } from '../runtime/run-end.js';
 import { releaseHeldLocksSync } from '../runtime/run-lock.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
@@ -31,9 +35,9 @@ import { terminalLine, terminalText } from './terminal-text.js';
 const USAGE = `usage: npm run agent -- "<question>" [options]
        npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
 
-Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Each step
-is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run continues with
---resume.
+Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Every step
+is kept in the run's journal (runs/journals/<run-id>.jsonl): a crashed, cancelled or paused
+run continues with --resume.
   --baseline            the seed's bare agent (no rules, hooks, permissions, timeouts)
   --unattended          refuse anything that needs a human's approval
   --model ID            model id (default: ANTHROPIC_MODEL or claude-opus-5)
@@ -46,14 +50,14 @@ is checkpointed (runs/checkpoints/<run-id>.json): a crashed or paused run contin
                         connection
   --verbose             also print each retry of a model call
   --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
-  --resume RUN_ID       continue a run from its last checkpoint; a finished run just prints
-                        its result (the model is not called again)
-  --approve, --reject   the answer for the approval a paused run waits for
+  --resume RUN_ID       continue a run from its journal; a finished run just prints its
+                        result (the model is not called again)
+  --approve, --reject   the answer for the calls a paused run showed as waiting for approval
   --resolve-write KEY=done|retry
                         decide a write whose outcome is unknown (it timed out or the run was
                         interrupted): done = it took effect, never run it again; retry = it did
                         not, the next identical call may run it (repeatable)
-  --checkpoints DIR     where checkpoints live (default runs/checkpoints)`;
+  --journals DIR        where run journals live (default runs/journals)`;
 
 const EXIT_AWAITING_APPROVAL = 3;
 
@@ -72,7 +76,7 @@ function printingTrace(file: TraceSink, first: () => void, verbose: boolean): Tr
     switch (event.type) {
       case 'tool_call': {
         const error = event.is_error ? ' [is_error]' : '';
-        const replayed = event.replayed ? ' [replayed from the write log]' : '';
+        const replayed = event.replayed ? ' [answered from the journal]' : '';
         return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error}${replayed} ${event.ms}ms`;
       }
       case 'model_retry':
@@ -150,9 +154,6 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
   const env = context.env ?? process.env;
   // A server may echo the key in an error: traces and printed lines mask its exact value.
   maskConfiguredKeys(env);
-  const cwd = resolve(context.cwd ?? process.cwd());
-  // Paths stay relative (as printed) unless a directory was given.
-  const at = (path: string) => (context.cwd === undefined ? path : join(cwd, path));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -173,130 +174,173 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
       '--resolve-write decides a write of an earlier run; use it with --resume <run-id>',
     );
   }
-  const checkpoints = createFileCheckpointStore({
-    dir: at(values.checkpoints ?? 'runs/checkpoints'),
-  });
-  const clock = createRealClock();
-  const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
-  const timeoutMs = modelTimeoutFrom(env, values['model-timeout']);
-  // A host that never answered or a key it refused is the user's setup, not the run's fault;
-  // anything else the model does wrong ends the run (status error, its id, exit 1).
-  let setupFailure: ModelApiError | undefined;
-  let answered = false;
-  const liveModel = (): ModelClient => {
-    // Our retry layer retries (and reports it); the SDK's own retries would double it.
-    const client = createLiveClient(env).withOptions({ maxRetries: 0 });
-    const fallbackModels = listFlag(values['fallback-model']);
-    const model = createRetryingModel({
-      model: createAnthropicModel({
-        client,
-        stream: values.stream ?? false,
-        ...(timeoutMs !== undefined && { timeoutMs }),
-      }),
-      clock,
-      maxRetries,
-      ...(fallbackModels && { fallbackModels }),
-    });
-    return {
-      createMessage: (request, options) =>
-        model.createMessage(request, options).then(
-          (response) => {
-            answered = true;
-            return response;
-          },
-          (error: unknown) => {
-            if (isSetupFailure(error) && !answered) setupFailure = error;
-            throw error;
-          },
-        ),
-    };
-  };
-  let header: string | undefined;
-  const printHeader = () => {
-    if (header !== undefined) console.log(header);
-    header = undefined;
-  };
-  const verbose = values.verbose ?? false;
-  const approver = values['approve-later']
-    ? async () => 'defer' as const
-    : values.unattended
-      ? undefined
-      : terminalApprover(context.terminal ?? { stdin: process.stdin, stdout: process.stdout });
-
-  let result: RunResult;
-  let traceFile: string;
+  const session = startSession(values, env, context);
+  let ran: { result: RunResult; traceFile: string } | number;
   if (values.resume !== undefined) {
     if (positionals.length > 0) {
       throw new ConfigError('--resume continues the run with its own question; drop the question');
     }
-    const runId = values.resume;
-    const checkpoint = await checkpoints.load(runId);
-    if (!checkpoint) throw await unknownRunError(checkpoints, runId);
-    const variant = checkpoint.variant as RefundDeskVariant;
-    if (!REFUND_DESK_VARIANTS.includes(variant)) {
-      throw new ConfigError(
-        `run '${runId}' used harness '${variant}', which this CLI does not know`,
-      );
-    }
-    if ((values.approve || values.reject) && checkpoint.state !== 'awaiting_approval') {
-      console.log(`run ${runId} is not waiting for an approval; --approve / --reject is ignored`);
-    }
-    // A finished run is answered from its checkpoint: no key needed, no model call made.
-    const model = checkpoint.state === 'finished' ? notCalled : liveModel();
-    traceFile = `runs/${runId}.jsonl`;
-    const file = createJsonlTrace(at(traceFile), { append: true });
-    result = await resumeAgent({
-      runId,
-      checkpoints,
-      harness: createRefundDeskHarness(variant, { projectDir: cwd }),
-      model,
-      ...(values.model !== undefined && { modelId: values.model }),
-      clock,
-      ...(approver && { approver }),
-      ...((values.approve || values.reject) && { approvals: values.approve === true }),
-      ...(resolveWrites && { resolveWrites }),
-      trace: printingTrace(file, printHeader, verbose),
-    });
+    ran = await resumeRun(session, values.resume, resolveWrites);
   } else {
-    const question = positionals.join(' ').trim();
-    if (!question) {
-      console.error(`agent: give the question to ask\n${USAGE}`);
-      return 2;
-    }
-    const model = liveModel();
-    const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
-      projectDir: cwd,
-    });
-    // Sortable by start time; the suffix keeps two runs started in one millisecond apart.
-    const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}-${randomBytes(3).toString('hex')}`;
-    traceFile = `runs/${runId}.jsonl`;
-    // Created at the run's first event, never over an existing file.
-    const file = createJsonlTrace(at(traceFile), { exclusive: true });
-    header = `run ${runId} (checkpoints: ${checkpoints.describe(runId)})`;
-    result = await runAgent({
-      harness,
-      model,
-      modelId: resolveModelId(values.model, env),
-      prompt: question,
-      clock,
-      mode: values.unattended ? 'unattended' : 'interactive',
-      ...(approver && { approver }),
-      trace: printingTrace(file, printHeader, verbose),
-      runId,
-      checkpoints,
-    });
+    ran = await newRun(session, positionals.join(' ').trim());
   }
+  if (typeof ran === 'number') return ran;
+  if (ran.result.status === 'error' && session.setupFailure) throw session.setupFailure;
+  return report(session, ran.result, ran.traceFile);
+}
 
-  if (result.status === 'error' && setupFailure) throw setupFailure;
-  printHeader();
-  if (result.answer) console.log(`\n${terminalText(result.answer)}\n`);
-  for (const write of result.unresolvedWrites ?? []) {
-    console.log(
-      terminalLine(
-        `write ${write.key} (step ${write.step}) has an unknown outcome: check the downstream system, then npm run agent -- --resume ${result.runId} --resolve-write ${write.key}=done (it took effect) or =retry`,
+type Values = ReturnType<typeof parse>['values'];
+
+/** What one CLI invocation sets up once: paths, the journal store, the clock, the model, printing. */
+interface Session {
+  values: Values;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Paths stay relative (as printed) unless a directory was given. */
+  at: (path: string) => string;
+  journals: JournalStore;
+  clock: Clock;
+  approver: Approver | undefined;
+  /** Printed before the first line of the run (a run that fails at once prints one line). */
+  header: string | undefined;
+  printHeader(): void;
+  /**
+   * A host that never answered or a key it refused is the user's setup, not the run's fault;
+   * anything else the model does wrong ends the run (status error, its id, exit 1).
+   */
+  setupFailure: ModelApiError | undefined;
+  liveModel(): ModelClient;
+}
+
+function startSession(values: Values, env: NodeJS.ProcessEnv, context: AgentCliContext): Session {
+  const cwd = resolve(context.cwd ?? process.cwd());
+  const at = (path: string) => (context.cwd === undefined ? path : join(cwd, path));
+  const session: Session = {
+    values,
+    env,
+    cwd,
+    at,
+    journals: createFileJournalStore({ dir: at(values.journals ?? 'runs/journals') }),
+    clock: createRealClock(),
+    approver: values['approve-later']
+      ? async () => 'defer' as const
+      : values.unattended
+        ? undefined
+        : terminalApprover(context.terminal ?? { stdin: process.stdin, stdout: process.stdout }),
+    header: undefined,
+    printHeader() {
+      if (session.header !== undefined) console.log(session.header);
+      session.header = undefined;
+    },
+    setupFailure: undefined,
+    liveModel: () => liveModel(session),
+  };
+  return session;
+}
+
+function liveModel(session: Session): ModelClient {
+  const { values, env } = session;
+  const maxRetries = positiveInteger('--max-retries', values['max-retries'], 4, 20);
+  const timeoutMs = modelTimeoutFrom(env, values['model-timeout']);
+  // Our retry layer retries (and reports it); the SDK's own retries would double it.
+  const client = createLiveClient(env).withOptions({ maxRetries: 0 });
+  const fallbackModels = listFlag(values['fallback-model']);
+  const model = createRetryingModel({
+    model: createAnthropicModel({
+      client,
+      stream: values.stream ?? false,
+      ...(timeoutMs !== undefined && { timeoutMs }),
+    }),
+    clock: session.clock,
+    maxRetries,
+    ...(fallbackModels && { fallbackModels }),
+  });
+  let answered = false;
+  return {
+    createMessage: (request, options) =>
+      model.createMessage(request, options).then(
+        (response) => {
+          answered = true;
+          return response;
+        },
+        (error: unknown) => {
+          if (isSetupFailure(error) && !answered) session.setupFailure = error;
+          throw error;
+        },
       ),
-    );
+  };
+}
+
+async function resumeRun(
+  session: Session,
+  runId: string,
+  resolveWrites: ReturnType<typeof writeResolutions>,
+) {
+  const { values, journals, at } = session;
+  const { view } = await openJournal(journals, runId, at);
+  const variant = view.started.variant as RefundDeskVariant;
+  if (!REFUND_DESK_VARIANTS.includes(variant)) {
+    throw new ConfigError(`run '${runId}' used harness '${variant}', which this CLI does not know`);
   }
+  if ((values.approve || values.reject) && pendingApprovals(view).length === 0) {
+    console.log(`run ${runId} shows no call waiting for approval; --approve / --reject is ignored`);
+  }
+  // A finished run is answered from its journal: no key needed, no model call made.
+  const model = view.finished ? notCalled : session.liveModel();
+  const traceFile = `runs/${runId}.jsonl`;
+  const file = createJsonlTrace(at(traceFile), { append: true });
+  const result = await resumeAgent({
+    runId,
+    journals,
+    harness: createRefundDeskHarness(variant, { projectDir: session.cwd }),
+    model,
+    ...(values.model !== undefined && { modelId: values.model }),
+    clock: session.clock,
+    ...(session.approver && { approver: session.approver }),
+    ...((values.approve || values.reject) && { approvals: values.approve === true }),
+    ...(resolveWrites && { resolveWrites }),
+    trace: printingTrace(file, session.printHeader, values.verbose ?? false),
+  });
+  return { result, traceFile };
+}
+
+async function newRun(session: Session, question: string) {
+  const { values, journals, at } = session;
+  if (!question) {
+    console.error(`agent: give the question to ask\n${USAGE}`);
+    return 2;
+  }
+  const model = session.liveModel();
+  const harness = createRefundDeskHarness(values.baseline ? 'baseline' : 'upgraded', {
+    projectDir: session.cwd,
+  });
+  // Sortable by start time; the suffix keeps two runs started in one millisecond apart.
+  const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${harness.name}-${randomBytes(3).toString('hex')}`;
+  const traceFile = `runs/${runId}.jsonl`;
+  // Created at the run's first event, never over an existing file.
+  const file = createJsonlTrace(at(traceFile), { exclusive: true });
+  session.header = `run ${runId} (journal: ${journals.describe(runId)})`;
+  const result = await runAgent({
+    harness,
+    model,
+    modelId: resolveModelId(values.model, session.env),
+    prompt: question,
+    clock: session.clock,
+    mode: values.unattended ? 'unattended' : 'interactive',
+    ...(session.approver && { approver: session.approver }),
+    trace: printingTrace(file, session.printHeader, values.verbose ?? false),
+    runId,
+    journals,
+  });
+  return { result, traceFile };
+}
+
+/** The run's answer, its writes a human must hear of, its status line, and the exit code. */
+function report(session: Session, result: RunResult, traceFile: string): number {
+  session.printHeader();
+  if (result.answer) console.log(`\n${terminalText(result.answer)}\n`);
+  for (const write of result.writes ?? [])
+    console.log(terminalLine(writeLine(write, result.runId)));
   const detail = result.detail ? ` ${terminalLine(result.detail)}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
   if (result.status === 'awaiting_approval') {
@@ -307,6 +351,35 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
   if (result.status === 'error')
     console.log(`continue it: npm run agent -- --resume ${result.runId}`);
   return result.status === 'done' ? 0 : 1;
+}
+
+/** What a human must know of a write whose outcome the model was told is unknown. */
+function writeLine(write: WriteState, runId: string): string {
+  const which = `write ${write.key} (step ${write.step})`;
+  if (write.made === 'yes' || write.made === 'no') {
+    const outcome = write.made === 'yes' ? 'it took effect' : 'it did not take effect';
+    return `${which} timed out or was cut off; its tool reported since that ${outcome} (the model was told its outcome was unknown)`;
+  }
+  return `${which} has an unknown outcome: check the downstream system, then npm run agent -- --resume ${runId} --resolve-write ${write.key}=done (it took effect) or =retry`;
+}
+
+/** The run's journal, or one line: an unknown run, or a checkpoint of a build before journals. */
+async function openJournal(journals: JournalStore, runId: string, at: (path: string) => string) {
+  try {
+    return await journals.open(runId);
+  } catch (error) {
+    const legacy = `runs/checkpoints/${runId}.json`;
+    if (
+      !(error instanceof JournalError && error.code === 'journal_missing') ||
+      !existsSync(at(legacy))
+    ) {
+      throw error;
+    }
+    throw new JournalError(
+      'journal_format',
+      `${legacy} is a checkpoint of an earlier build of harness-evals (0.1.0, before run journals); this build cannot resume it: start a new run`,
+    );
+  }
 }
 
 /** A key the server refused (401, 403) or a host that never answered: the user's setup. */
@@ -339,7 +412,7 @@ function parse(argv: string[]) {
       approve: { type: 'boolean' },
       reject: { type: 'boolean' },
       'resolve-write': { type: 'string', multiple: true },
-      checkpoints: { type: 'string' },
+      journals: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

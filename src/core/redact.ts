@@ -70,3 +70,20 @@ function walkObject(value: object, seen: WeakSet<object>): unknown {
     seen.delete(value);
   }
 }
+
+/** A masked credential as `redactText` leaves it: `sk-ant-[redacted]`, `[redacted ANTHROPIC_API_KEY]`. */
+const MASKED_SECRET = /\[redacted(?: [A-Z][A-Z0-9_]*(?: password)?)?\]/;
+
+/** Does this JSON value hold a credential as masked (so not its real value)? */
+export function holdsMaskedSecret(value: unknown): boolean {
+  try {
+    return MASKED_SECRET.test(JSON.stringify(value) ?? '');
+  } catch {
+    return false;
+  }
+}
+
+/** Credentials (configured values and credential shapes) masked, card numbers kept whole. */
+export function maskCredentialsOnly(text: string): string {
+  return maskCredentials(maskSecretValues(text));
+}

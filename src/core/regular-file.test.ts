@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runStarted } from '../runtime/testing/durable-pipeline.js';
 import { FixtureError } from './errors.js';
 import {
   NotRegularFileError,
@@ -122,17 +123,29 @@ describe('the readers that use it', () => {
     );
   });
 
-  it('a checkpoint or a write log that is a FIFO: resuming and logging fail, named', async () => {
-    const { createFileCheckpointStore } = await import('../runtime/checkpoint-store.js');
-    const store = createFileCheckpointStore({ dir });
-    execFileSync('mkfifo', [join(dir, 'run-1.json'), join(dir, 'run-1.writes.jsonl')]);
-    await expect(store.load('run-1')).rejects.toThrow(
-      `${join(dir, 'run-1.json')} is a FIFO, not a regular file`,
-    );
-    await expect(store.loadWrites('run-1')).rejects.toThrow(NotRegularFileError);
-    await expect(store.appendWrite('run-1', { type: 'intent' } as never)).rejects.toThrow(
-      `${join(dir, 'run-1.writes.jsonl')} is a FIFO with no reader or a socket`,
-    );
+  it('a run journal that is a FIFO: resuming and appending fail, named', async () => {
+    const { createFileJournalStore } = await import('../runtime/journal/journal-store.js');
+    const store = createFileJournalStore({ dir });
+    const path = join(dir, 'run-1.jsonl');
+    const sink = await store.create('run-1', runStarted({ runId: 'run-1', mode: 'unattended' }));
+    // Replaced by a FIFO while the run is on (or between the run and its resume).
+    rmSync(path);
+    execFileSync('mkfifo', [path]);
+    const error = await store.open('run-1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotRegularFileError);
+    expect((error as Error).message).toContain(`${path} is a FIFO, not a regular file`);
+    await expect(
+      sink.append({
+        type: 'summary',
+        step: 1,
+        text: 't',
+        messages: 1,
+        usage: null,
+        ms: 0,
+        seq: 2,
+        at: '2026-10-01T09:00:00.000Z',
+      }),
+    ).rejects.toThrow(`${path} is a FIFO with no reader or a socket`);
   });
 
   it('a trace that is a FIFO: the trace CLI names it', async () => {

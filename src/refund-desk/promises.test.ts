@@ -2,15 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import type { Harness } from '../runtime/harness.js';
-import { createWriteLog, idempotencyKeyFor } from '../runtime/idempotency.js';
 import type { MessageRequest } from '../runtime/model-client.js';
-import { createToolPipeline } from '../runtime/pipeline.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
+import { durablePipeline } from '../runtime/testing/durable-pipeline.js';
 import { testRunState } from '../runtime/testing/run-state.js';
 import type { ToolDefinition } from '../runtime/types.js';
+import { idempotencyKeyFor } from '../runtime/write-key.js';
 import { FULL_CARD_NUMBER } from './data.js';
-import { refundSubmissionsIn, resubmitRefund } from './tools.js';
+import { refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,29 +33,29 @@ describe("the refund desk's idempotency key", () => {
     ).not.toBe(a);
   });
 
-  it('answers a reworded retry from the write log instead of resubmitting again', async () => {
-    const writes = createWriteLog([], async () => {});
-    const pipeline = createToolPipeline({ tools: [resubmitRefund], validate: true, writes });
-    const first = await pipeline.run(
+  it('answers a reworded retry from the journal instead of resubmitting again', async () => {
+    const desk = await durablePipeline({
+      tools: [resubmitRefund as unknown as ToolDefinition],
+      validate: true,
+    });
+    const first = await desk.call({
+      id: 't1',
+      name: 'resubmit_refund',
+      input: { order_id: 'ORD1001', reason: 'account fixed' },
+    });
+    const reworded = await desk.call({
+      id: 't2',
+      name: 'resubmit_refund',
+      input: { order_id: 'ORD1001', reason: 'customer confirmed the new account' },
+    });
+    expect(first.kind === 'result' && first.record.replayed).toBeUndefined();
+    expect(reworded.kind === 'result' && reworded.record.replayed).toBe(true);
+    expect(refundSubmissionsOf(desk.journal.view.store)).toEqual([
       {
-        id: 't1',
-        name: 'resubmit_refund',
-        input: { order_id: 'ORD1001', reason: 'account fixed' },
+        order_id: 'ORD1001',
+        reason: 'account fixed',
+        idempotency_key: 'run-7/resubmit_refund:ORD1001:resubmit',
       },
-      run,
-    );
-    const reworded = await pipeline.run(
-      {
-        id: 't2',
-        name: 'resubmit_refund',
-        input: { order_id: 'ORD1001', reason: 'customer confirmed the new account' },
-      },
-      run,
-    );
-    expect(first.record.replayed).toBeUndefined();
-    expect(reworded.record.replayed).toBe(true);
-    expect(refundSubmissionsIn(writes.list())).toEqual([
-      { order_id: 'ORD1001', reason: 'account fixed' },
     ]);
   });
 });

@@ -4,17 +4,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
-import {
-  type CheckpointStore,
-  createFileCheckpointStore,
-  createMemoryCheckpointStore,
-} from '../runtime/checkpoint-store.js';
 import type { Harness } from '../runtime/harness.js';
+import {
+  createFileJournalStore,
+  createMemoryJournalStore,
+  type JournalStore,
+} from '../runtime/journal/journal-store.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import type { Approver, ToolDefinition } from '../runtime/types.js';
-import { refundSubmissionsIn, refundSubmissionsOf, resubmitRefund } from './tools.js';
+import { refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,17 +42,6 @@ function countingHarness(): { harness: Harness; executions: () => number } {
   };
 }
 
-/** A checkpoint store that "kills the process" before the checkpoint of `step` is saved. */
-function killedBefore(step: number, store: CheckpointStore): CheckpointStore {
-  return {
-    ...store,
-    async save(checkpoint) {
-      if (checkpoint.step === step) throw new Error(`killed before step ${step} was saved`);
-      return store.save(checkpoint);
-    },
-  };
-}
-
 const lookups = () => [
   toolTurn([{ name: 'get_order', input: { order_id: 'ORD1001' } }]),
   toolTurn([{ name: 'get_payment', input: { order_id: 'ORD1001' } }]),
@@ -67,43 +56,41 @@ function lastToolResults(request: { messages: Array<{ content: unknown }> }): st
     : [];
 }
 
-describe('refund desk: kill between a write and its checkpoint, then resume', () => {
-  it('continues from the last completed step and submits the refund exactly once', async () => {
-    const checkpoints = createMemoryCheckpointStore();
+describe('refund desk: killed after a write, then resumed', () => {
+  it('goes on from the journal: the refund is submitted once, the store and the approval come back', async () => {
     const { harness, executions } = countingHarness();
     const runId = 'refund-crash';
-    const first = createScriptedModel([
-      ...lookups(),
-      toolTurn([{ name: 'resubmit_refund', input: RESUBMIT, id: 'toolu_before_crash' }]),
-    ]);
-    // The write ran and was logged; the process dies before step 3 is checkpointed.
-    const killed = await runAgent({
+    const full = createMemoryJournalStore();
+    await runAgent({
       harness,
-      model: first,
+      model: createScriptedModel([
+        ...lookups(),
+        toolTurn([{ name: 'resubmit_refund', input: RESUBMIT, id: 'toolu_before_crash' }]),
+        textTurn('unused'),
+      ]),
       modelId: 'scripted',
       prompt: PROMPT,
       clock: clock(),
       mode: 'interactive',
       approver: approveAll,
       runId,
-      checkpoints: killedBefore(3, checkpoints),
+      journals: full,
     });
-    expect(killed.status).toBe('error');
-    expect(killed.detail).toContain('killed before step 3 was saved');
-    first.assertDone();
+    // The process died right after the write's result was journaled.
+    const lines = full.texts.get(runId)!.split('\n');
+    const cut = lines.findLastIndex((line) => line.includes('"type":"result"')) + 1;
+    const journals = createMemoryJournalStore();
+    journals.texts.set(runId, `${lines.slice(0, cut).join('\n')}\n`);
     expect(executions()).toBe(1);
-    expect((await checkpoints.load(runId))?.step).toBe(2);
 
-    // The resumed model asks for the same write again, under a new tool_use id.
     const asked: string[] = [];
     const resumed = createScriptedModel([
-      toolTurn([{ name: 'resubmit_refund', input: RESUBMIT, id: 'toolu_after_resume' }]),
       textTurn('The refund for ORD1001 was resubmitted for review.'),
     ]);
     const result = await resumeAgent({
       runId,
-      checkpoints,
-      harness,
+      journals,
+      harness: countingHarness().harness,
       model: resumed,
       clock: clock(),
       approver: async (call) => {
@@ -114,32 +101,29 @@ describe('refund desk: kill between a write and its checkpoint, then resume', ()
     resumed.assertDone();
     expect(result.status).toBe('done');
     expect(result.stats.steps).toBe(4);
-    // It picked up after step 2: goal, two lookups and their results.
-    expect(resumed.requests[0]?.messages).toHaveLength(5);
+    // Step 3's answer was recorded: the model is asked for step 4 only, with the write's result.
+    expect(resumed.requests[0]?.messages).toHaveLength(7);
+    expect(lastToolResults(resumed.requests[0]!)[0]).toContain('refund resubmitted for review');
     expect(executions()).toBe(1);
-    expect(refundSubmissionsIn(await checkpoints.loadWrites(runId))).toEqual([RESUBMIT]);
-    expect(refundSubmissionsIn(result.writes ?? [])).toHaveLength(1);
-    // The approval given before the crash stands: nobody is asked twice.
+    // The tools' store comes back as the journal kept it: it agrees with what was done.
+    expect(refundSubmissionsOf(result.store)).toEqual([expect.objectContaining(RESUBMIT)]);
     expect(asked).toEqual([]);
-    const write = result.toolCalls.at(-1);
-    expect(write).toMatchObject({
+    expect(result.toolCalls.at(-1)).toMatchObject({
       tool: 'resubmit_refund',
       decision: 'ask_approved',
-      replayed: true,
     });
     expect(result.stats.unconfirmedWrites).toBe(0);
-    expect(lastToolResults(resumed.requests[1]!)[0]).toContain('refund resubmitted for review');
   });
 
   it('returns a finished run without calling the model again', async () => {
-    const checkpoints = createMemoryCheckpointStore();
+    const journals = createMemoryJournalStore();
     const { harness, executions } = countingHarness();
     const model = createScriptedModel([
       ...lookups(),
       toolTurn([{ name: 'resubmit_refund', input: RESUBMIT }]),
       textTurn('Resubmitted.'),
     ]);
-    const options = { harness, clock: clock(), checkpoints, runId: 'refund-done' };
+    const options = { harness, clock: clock(), journals, runId: 'refund-done' };
     const done = await runAgent({
       ...options,
       model,
@@ -166,7 +150,7 @@ describe('refund desk: the approval gate across a restart', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function pausedRun(checkpoints: CheckpointStore, harness: Harness) {
+  async function pausedRun(journals: JournalStore, harness: Harness) {
     const model = createScriptedModel([
       ...lookups(),
       toolTurn([{ name: 'resubmit_refund', input: RESUBMIT }]),
@@ -180,7 +164,7 @@ describe('refund desk: the approval gate across a restart', () => {
       mode: 'interactive',
       approver: async () => 'defer',
       runId: 'refund-approval',
-      checkpoints,
+      journals,
     });
     model.assertDone();
     return result;
@@ -188,7 +172,7 @@ describe('refund desk: the approval gate across a restart', () => {
 
   it('pauses on a deferred approval, survives a restart, and executes once approved', async () => {
     const { harness, executions } = countingHarness();
-    const paused = await pausedRun(createFileCheckpointStore({ dir }), harness);
+    const paused = await pausedRun(createFileJournalStore({ dir }), harness);
     expect(paused.status).toBe('awaiting_approval');
     expect(paused.pendingApprovals).toEqual([
       expect.objectContaining({ tool: 'resubmit_refund', input: RESUBMIT }),
@@ -199,7 +183,7 @@ describe('refund desk: the approval gate across a restart', () => {
     const model = createScriptedModel([textTurn('Resubmitted for review.')]);
     const result = await resumeAgent({
       runId: 'refund-approval',
-      checkpoints: createFileCheckpointStore({ dir }),
+      journals: createFileJournalStore({ dir }),
       harness,
       model,
       clock: clock(),
@@ -214,13 +198,13 @@ describe('refund desk: the approval gate across a restart', () => {
 
   it('sends a rejection to the model as "declined, use another approach" and goes on', async () => {
     const { harness, executions } = countingHarness();
-    await pausedRun(createFileCheckpointStore({ dir }), harness);
+    await pausedRun(createFileJournalStore({ dir }), harness);
     const model = createScriptedModel([
       textTurn('I did not resubmit it; a colleague will contact you about the payee account.'),
     ]);
     const result = await resumeAgent({
       runId: 'refund-approval',
-      checkpoints: createFileCheckpointStore({ dir }),
+      journals: createFileJournalStore({ dir }),
       harness,
       model,
       clock: clock(),
@@ -234,11 +218,11 @@ describe('refund desk: the approval gate across a restart', () => {
 
   it('stays paused, without calling the model, when resumed with no answer', async () => {
     const { harness } = countingHarness();
-    await pausedRun(createFileCheckpointStore({ dir }), harness);
+    await pausedRun(createFileJournalStore({ dir }), harness);
     const model = createScriptedModel([]);
     const result = await resumeAgent({
       runId: 'refund-approval',
-      checkpoints: createFileCheckpointStore({ dir }),
+      journals: createFileJournalStore({ dir }),
       harness,
       model,
       clock: clock(),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineTool, type RunState, type ToolDefinition } from '../index.js';
-import { isWriteOutcome, type WriteLogEntry } from '../runtime/idempotency.js';
 import { ORDERS, PAYMENT_HANG_MS, PAYMENTS } from './data.js';
 
 const ORDER_ID_PATTERN = /^ORD\d{4}$/;
@@ -19,20 +18,6 @@ export interface RefundSubmission {
 /** The refunds resubmitted in one run (empty when none). */
 export function refundSubmissionsOf(store: ReadonlyMap<string, unknown>): RefundSubmission[] {
   return (store.get(SUBMISSIONS_KEY) as RefundSubmission[] | undefined) ?? [];
-}
-
-/**
- * The refunds resubmitted according to a run's durable write log (`result.writes`, or
- * `checkpoints.loadWrites(runId)`): unlike the per-run store, it survives a crash.
- */
-export function refundSubmissionsIn(writes: readonly WriteLogEntry[]): RefundSubmission[] {
-  return writes
-    .filter(isWriteOutcome)
-    .filter((write) => write.tool === 'resubmit_refund')
-    .map((write) => {
-      const { order_id, reason } = write.input as RefundSubmission;
-      return { order_id, reason };
-    });
 }
 
 function recordSubmission(run: RunState, submission: RefundSubmission): void {

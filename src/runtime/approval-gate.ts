@@ -2,6 +2,8 @@ import { callSignal } from '../core/call-signal.js';
 import { askApprover } from './pipeline-guards.js';
 import type { ApprovalAnswer, Approver, RunMode, ToolCall } from './types.js';
 
+export type RecordedApproval = 'yes' | 'no' | 'later';
+
 export interface ApprovalAsk {
   tool: string;
   /** The call as the approver sees it: its input after the PreToolUse hooks. */
@@ -10,78 +12,92 @@ export interface ApprovalAsk {
   reason: string;
   approver?: Approver | undefined;
   mode: RunMode;
-  /** The approver may answer `'defer'`: the call waits for a human (the run can pause). */
-  canDefer?: boolean | undefined;
   /** The run's: once it aborts, no one is asked, and an open question is not waited for. */
   signal?: AbortSignal | undefined;
+  /** The latest answer the run's journal holds for exactly this call. */
+  recorded?: RecordedApproval | undefined;
+  /** Durable runs: keeps a human's answer, so `later` can pause the run. */
+  record?: ((answer: RecordedApproval) => Promise<void>) | undefined;
 }
 
-/** Why an `ask` call is not run: the tool_result text, and the reason when it was deferred. */
-export interface ApprovalStop {
-  content: string;
-  deferred?: string;
-}
+export type ApprovalVerdict =
+  | { kind: 'yes' }
+  | { kind: 'stop'; content: string }
+  /** A human decides later: the run pauses (durable runs only). */
+  | { kind: 'later' }
+  /** The run was cancelled before an answer: nothing is kept, the call did not run. */
+  | { kind: 'withdrawn' };
 
-/** The run was cancelled before the approver answered: the call is not run (`cancelled`). */
-export const APPROVAL_CANCELLED: unique symbol = Symbol('approval cancelled');
+const FOLLOW_UP = 'Tell the user a human agent will follow up.';
 
 /**
- * Asks the approver about an `ask` call: undefined when a human approved it, else why not.
- * A cancelled run asks no one; a question open when it is cancelled is withdrawn (the
- * approver's signal aborts) and its answer, whenever it comes, is not used.
+ * Whether an `ask` call may run. Only a "yes" given to this exact call runs it: one kept in the
+ * journal (a resumed run does not ask again), or the approver's, which is kept before the call
+ * runs. A "no" stays a "no". A cancelled run asks no one; a question open when it is cancelled
+ * is withdrawn (the approver's signal aborts) and its answer, whenever it comes, is not kept.
  */
-export async function approvalGate(
-  ask: ApprovalAsk,
-): Promise<ApprovalStop | typeof APPROVAL_CANCELLED | undefined> {
-  const { tool, reason, approver, mode } = ask;
-  const followUp = 'Tell the user a human agent will follow up.';
-  if (mode === 'unattended' || !approver) {
-    const who = mode === 'unattended' ? 'this run is unattended' : 'no one can approve it';
-    return {
-      content: `${tool} needs a human's approval (${reason}) and ${who}, so it was not executed. ${followUp}`,
-    };
+export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalVerdict> {
+  const { tool, reason, approver, mode, recorded } = ask;
+  if (recorded === 'yes') return { kind: 'yes' };
+  if (recorded === 'no') return declined(tool);
+  if (mode === 'unattended') return refused(tool, reason, 'this run is unattended');
+  // Nobody to ask now: a question already waiting for a human keeps waiting.
+  if (!approver) {
+    return recorded === 'later'
+      ? { kind: 'later' }
+      : refused(tool, reason, 'no one can approve it');
   }
-  if (ask.signal?.aborted) return APPROVAL_CANCELLED;
-  // The question's own signal: once it is answered, the run's cancel no longer reaches it.
-  const question = callSignal(undefined, ask.signal);
-  const signal = question.signal();
-  const answer = await unlessAborted(
-    askApprover(() => approver(ask.call, reason, { signal })),
-    signal,
-  );
-  question.release();
-  if (answer === APPROVAL_CANCELLED) return APPROVAL_CANCELLED;
+  if (ask.signal?.aborted) return { kind: 'withdrawn' };
+  const answer = await openQuestion(ask, approver);
+  if (answer === 'withdrawn') return { kind: 'withdrawn' };
   if (typeof answer === 'object') {
     return {
-      content: `${tool} needs a human's approval (${reason}), but ${answer.problem}, so it was not executed. ${followUp}`,
+      kind: 'stop',
+      content: `${tool} needs a human's approval (${reason}), but ${answer.problem}, so it was not executed. ${FOLLOW_UP}`,
     };
   }
   if (answer === 'defer') {
-    return ask.canDefer
-      ? { content: `${tool} is waiting for a human's approval.`, deferred: reason }
-      : {
-          content: `${tool} needs a human's approval (${reason}) and no one can approve it now, so it was not executed. ${followUp}`,
-        };
+    if (!ask.record) {
+      return refused(tool, reason, 'no one can approve it now');
+    }
+    if (recorded !== 'later') await ask.record('later');
+    return { kind: 'later' };
   }
-  if (!answer) {
-    return { content: `The user declined ${tool}; it was not executed. Use another approach.` };
-  }
-  return undefined;
+  await ask.record?.(answer ? 'yes' : 'no');
+  return answer ? { kind: 'yes' } : declined(tool);
 }
 
-/** The answer, or APPROVAL_CANCELLED as soon as `signal` aborts, without waiting for it. */
-function unlessAborted(
-  answer: Promise<ApprovalAnswer | { problem: string }>,
-  signal: AbortSignal,
-): Promise<ApprovalAnswer | { problem: string } | typeof APPROVAL_CANCELLED> {
-  if (signal.aborted) return Promise.resolve(APPROVAL_CANCELLED);
-  return new Promise((resolve) => {
-    const cancelled = () => resolve(APPROVAL_CANCELLED);
-    signal.addEventListener('abort', cancelled, { once: true });
-    // askApprover never rejects.
-    void answer.then((value) => {
-      signal.removeEventListener('abort', cancelled);
-      resolve(value);
-    });
-  });
+const declined = (tool: string): ApprovalVerdict => ({
+  kind: 'stop',
+  content: `The user declined ${tool}; it was not executed. Use another approach.`,
+});
+
+const refused = (tool: string, reason: string, who: string): ApprovalVerdict => ({
+  kind: 'stop',
+  content: `${tool} needs a human's approval (${reason}) and ${who}, so it was not executed. ${FOLLOW_UP}`,
+});
+
+/** The approver's answer, or 'withdrawn' as soon as the run's signal aborts, without waiting for it. */
+async function openQuestion(
+  ask: ApprovalAsk,
+  approver: Approver,
+): Promise<ApprovalAnswer | { problem: string } | 'withdrawn'> {
+  // The question's own signal: once it is answered, the run's cancel no longer reaches it.
+  const question = callSignal(undefined, ask.signal);
+  const signal = question.signal();
+  const answer = askApprover(() => approver(ask.call, ask.reason, { signal }));
+  const settled = await new Promise<ApprovalAnswer | { problem: string } | 'withdrawn'>(
+    (resolve) => {
+      if (signal.aborted) return resolve('withdrawn');
+      const withdrawn = () => resolve('withdrawn');
+      signal.addEventListener('abort', withdrawn, { once: true });
+      // askApprover never rejects.
+      void answer.then((value) => {
+        signal.removeEventListener('abort', withdrawn);
+        resolve(value);
+      });
+    },
+  );
+  question.release();
+  return settled;
 }

@@ -56,7 +56,7 @@ function checkOptions(options: Omit<ToolDefinition, 'inputSchema'>): void {
   }
   if (effect !== 'read' && effect !== 'write') {
     throw new ConfigError(
-      `${tool}: effect '${String(effect)}' is unknown; use 'read' or 'write' (a write gets the write log and approvals)`,
+      `${tool}: effect '${String(effect)}' is unknown; use 'read' or 'write' (a write gets an idempotency key and approvals)`,
     );
   }
   // Duck-typed: an agent's own copy of zod makes objects that fail `instanceof` ours.

@@ -5,10 +5,14 @@ import { raceDeadline } from '../core/deadline.js';
 import { CallEndedError, errorMessage, isWriteNotMade, ToolTimeoutError } from '../core/errors.js';
 import { withClock } from './run-state-view.js';
 import type { RunState, ToolDefinition } from './types.js';
-import type { LateOutcome } from './write-attempt.js';
 
 /** A tool's clock, as its author sees it. */
 const CLOCKS = 'context.clock and context.run.clock';
+
+/** How a tool that outlived its timeout ended, when it ends at all (`notMade`: it said so). */
+export type LateOutcome = Promise<
+  { kind: 'ok'; value: unknown } | { kind: 'failed'; notMade?: true | undefined }
+>;
 
 /** How one execution of a tool ended. */
 export type Executed =

@@ -72,7 +72,7 @@ export interface HistoryToSendOptions {
   messages: Anthropic.MessageParam[];
   /** The harness's `historyBudgetChars`; undefined or 0 sends the history as is. */
   maxChars: number | undefined;
-  /** The summary so far (kept in checkpoints). */
+  /** The summary so far (kept in the run's journal). */
   summary: HistorySummary | undefined;
   /**
    * Summarise newly dropped messages into the previous summary; undefined when there is no

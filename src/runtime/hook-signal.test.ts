@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { HookTimeoutError } from '../core/errors.js';
@@ -45,7 +45,9 @@ async function runOne(options: Partial<ToolPipelineOptions>, state = testRunStat
   const outcome = await createToolPipeline({ tools: [read], validate: true, ...options }).run(
     readCall,
     state,
+    0,
   );
+  assert(outcome.kind === 'result', `the call ended '${outcome.kind}', not with a result`);
   return { ...outcome, executions, clock: state.clock as VirtualClock };
 }
 
@@ -139,11 +141,14 @@ describe('the signal a hook is given', () => {
     expect(own.pending()).toBe(0);
   });
 
-  it("aborts the signal when the run is cancelled, with the run's reason", async () => {
+  it("aborts the signal when the run is cancelled, with the run's reason; the call is then not run", async () => {
     const run = new AbortController();
     let reason: unknown;
     const cancelled = new Error('the user pressed Ctrl-C');
-    const { record } = await runOne({
+    executions = 0;
+    const outcome = await createToolPipeline({
+      tools: [read],
+      validate: true,
       signal: run.signal,
       hooks: {
         preToolUse: [
@@ -155,9 +160,11 @@ describe('the signal a hook is given', () => {
           },
         ],
       },
-    });
+    }).run(readCall, testRunState(), 0);
     expect(reason).toBe(cancelled);
-    expect(record.decision).toBe('hook_deny');
+    // Cut off by the cancel, the hook did not judge the call: no result, a resumed run runs it.
+    expect(outcome.kind).toBe('not_run');
+    expect(executions).toBe(0);
   });
 
   it('aborts with the signal a run was started with (runAgent)', async () => {

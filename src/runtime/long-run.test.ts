@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
-import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness, StopLimits } from './harness.js';
+import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, type ScriptedTurn, toolTurn } from './scripted-model.js';
@@ -32,7 +32,7 @@ const steps = (from: number, count: number): ScriptedTurn[] =>
 
 async function longRun(limits: StopLimits, turns: ScriptedTurn[]) {
   const model = createScriptedModel(turns);
-  const checkpoints = createMemoryCheckpointStore();
+  const journals = createMemoryJournalStore();
   const result = await runAgent({
     harness: harness(limits),
     model,
@@ -41,22 +41,19 @@ async function longRun(limits: StopLimits, turns: ScriptedTurn[]) {
     clock: createVirtualClock({ start: 0 }),
     mode: 'unattended',
     runId: 'long',
-    checkpoints,
+    journals,
   });
   model.assertDone();
-  return { result, checkpoint: await checkpoints.load('long') };
+  return { result, journal: (await journals.open('long')).view };
 }
 
 describe('long scripted runs end with the right status', () => {
-  it('stops at the step limit (30) and checkpoints the run as finished', async () => {
-    const { result, checkpoint } = await longRun({ maxSteps: 30 }, steps(0, 30));
+  it('stops at the step limit (30) and journals the run as finished', async () => {
+    const { result, journal } = await longRun({ maxSteps: 30 }, steps(0, 30));
     expect(result.status).toBe('max_steps');
     expect(result.stats.steps).toBe(30);
-    expect(checkpoint).toMatchObject({
-      state: 'finished',
-      step: 30,
-      result: { status: 'max_steps' },
-    });
+    expect(journal.step).toBe(30);
+    expect(journal.finished).toMatchObject({ type: 'run_finished', status: 'max_steps' });
   });
 
   it('stops when the token budget (200k) is spent, after the 21st step', async () => {
@@ -79,13 +76,19 @@ describe('long scripted runs end with the right status', () => {
   });
 
   it('counts steps and tokens across a crash and resume, and still stops at 30', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    // Interrupted between step 12's tools and its checkpoint, as a crash would leave it.
-    const crashing: CheckpointStore = {
-      ...checkpoints,
-      async save(checkpoint) {
-        if (checkpoint.step === 12) throw new Error('killed');
-        return checkpoints.save(checkpoint);
+    const journals = createMemoryJournalStore();
+    // Interrupted between step 12's model answer and its tool's result, as a crash would leave it.
+    const crashing: JournalStore = {
+      ...journals,
+      async create(runId, first) {
+        const sink = await journals.create(runId, first);
+        return {
+          source: sink.source,
+          async append(record) {
+            if (record.type === 'result' && record.step === 12) throw new Error('killed');
+            return sink.append(record);
+          },
+        };
       },
     };
     const first = createScriptedModel(steps(0, 12));
@@ -97,16 +100,20 @@ describe('long scripted runs end with the right status', () => {
       clock: createVirtualClock({ start: 0 }),
       mode: 'unattended',
       runId: 'long',
-      checkpoints: crashing,
+      journals: crashing,
     });
+    first.assertDone();
     expect(stopped.status).toBe('error');
     expect(stopped.detail).toContain('killed');
-    expect((await checkpoints.load('long'))?.step).toBe(11);
+    const kept = (await journals.open('long')).view;
+    expect(kept.step).toBe(12);
+    expect(kept.open?.results).toEqual([]);
 
-    const rest = createScriptedModel(steps(11, 19));
+    // Step 12's answer was journaled: the model is not asked for it again, its call runs.
+    const rest = createScriptedModel(steps(12, 18));
     const result = await resumeAgent({
       runId: 'long',
-      checkpoints,
+      journals,
       harness: harness({ maxSteps: 30, tokenBudget: 1_000_000 }),
       model: rest,
       clock: createVirtualClock({ start: 0 }),
@@ -114,7 +121,7 @@ describe('long scripted runs end with the right status', () => {
     rest.assertDone();
     expect(result.status).toBe('max_steps');
     expect(result.stats).toMatchObject({ steps: 30, toolCalls: 30, inputTokens: 270_000 });
-    // Step 12 is redone from the checkpoint of step 11: no step is lost or counted twice.
+    // No step is lost or counted twice.
     expect(result.toolCalls.map((record) => record.step)).toEqual(
       Array.from({ length: 30 }, (_, index) => index + 1),
     );

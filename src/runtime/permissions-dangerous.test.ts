@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { createPermissionPolicy, parseRule } from './permissions.js';
@@ -79,14 +79,16 @@ describe('permission rules on dangerous argument content', () => {
         { id: 'a', name: 'run_sql', input: { query: "delete from orders where status='test'" } },
         { id: 'b', name: 'run_sql', input: { query: 'select count(*) from orders' } },
       ],
+      [0, 1],
       run,
     );
+    assert(cleanup?.kind === 'result' && read?.kind === 'result');
     expect(asked).toEqual(['deleting rows needs a human']);
     expect(executed).toEqual(['select count(*) from orders']);
-    expect(cleanup?.record.decision).toBe('ask_denied');
-    expect(cleanup?.result.content).toBe(
+    expect(cleanup.record.decision).toBe('ask_denied');
+    expect(cleanup.result.content).toBe(
       'The user declined run_sql; it was not executed. Use another approach.',
     );
-    expect(read?.record.decision).toBe('allow');
+    expect(read.record.decision).toBe('allow');
   });
 });

@@ -14,8 +14,7 @@ import type {
 /**
  * Checks on what user code hands the tool pipeline (hooks, permission policies, approvers).
  * User code is untrusted in the same way a tool is: a throw or an answer it may not give is a
- * broken callback, and the call it was asked about fails closed. The write log's own failures
- * are caught here too, as text, for the pipeline to end the run with.
+ * broken callback, and the call it was asked about fails closed.
  */
 
 /** The text the model reads when a harness callback, not its call, stopped a call. */
@@ -134,14 +133,4 @@ export async function runPostToolUse(
     output = next;
   }
   return { ok: true, text: output };
-}
-
-/** Runs a write log step; resolves to why it failed, or undefined when it was logged. */
-export async function logged(step: () => Promise<void> | undefined): Promise<string | undefined> {
-  try {
-    await step();
-    return undefined;
-  } catch (error) {
-    return errorMessage(error);
-  }
 }

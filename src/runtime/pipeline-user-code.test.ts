@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { VirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
-import { createWriteLog, type WriteLogEntry } from './idempotency.js';
-import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
+import type { JournalRecord } from './journal/records.js';
+import { createRunJournal } from './journal/run-journal.js';
+import { foldJournal, startView } from './journal/run-view.js';
+import { createToolPipeline, type ToolOutcome, type ToolPipelineOptions } from './pipeline.js';
+import { durablePipeline, runStarted } from './testing/durable-pipeline.js';
 import { testRunState } from './testing/run-state.js';
 import type { PermissionDecision, PreToolUseHook, ToolCall } from './types.js';
 
@@ -42,12 +45,10 @@ const call = (name: string, input: unknown, id = `id_${name}`): ToolCall => ({ i
 const readCall = call('get_value', { key: 'a' });
 const writeCall = call('set_value', { order_id: 'ORD1' });
 
-function memoryLog() {
-  const entries: WriteLogEntry[] = [];
-  const log = createWriteLog([], async (entry) => {
-    entries.push(entry);
-  });
-  return { log, entries };
+/** The outcome of a call that must have ended with a result. */
+function resulted(outcome: ToolOutcome | undefined) {
+  assert(outcome?.kind === 'result', `the call ended '${outcome?.kind}', not with a result`);
+  return outcome;
 }
 
 const pipeline = (options: Partial<ToolPipelineOptions> = {}) =>
@@ -56,8 +57,20 @@ const pipeline = (options: Partial<ToolPipelineOptions> = {}) =>
 async function runOne(options: Partial<ToolPipelineOptions>, toolCall: ToolCall) {
   executions = [];
   const state = testRunState();
-  const outcome = await pipeline(options).run(toolCall, state);
+  const outcome = resulted(await pipeline(options).run(toolCall, state, 0));
   return { ...outcome, executions, clock: state.clock as VirtualClock };
+}
+
+/**
+ * Runs `toolCall` in a durable run, then the same call again in the next step: `again` is the
+ * second call's outcome, `executions` what both ran.
+ */
+async function durableTwice(options: Partial<ToolPipelineOptions>, toolCall: ToolCall) {
+  executions = [];
+  const durable = await durablePipeline({ tools, validate: true, ...options });
+  const outcome = resulted(await durable.call(toolCall));
+  const again = resulted(await durable.call({ ...toolCall, id: 'id_again' }));
+  return { ...outcome, executions, again, journal: durable.journal };
 }
 
 describe('a PreToolUse hook that is broken', () => {
@@ -229,10 +242,8 @@ describe('a hook that does not settle by its deadline', () => {
   });
 
   it('hides the result when a PostToolUse hook does not settle; the write stays made', async () => {
-    const { log } = memoryLog();
-    const { record, result, executions } = await runOne(
+    const { record, result, executions, again } = await durableTwice(
       {
-        writes: log,
         hooks: {
           postToolUse: [
             (_call, output) => output,
@@ -253,7 +264,10 @@ describe('a hook that does not settle by its deadline', () => {
     );
     expect(result.content).toContain('The write was made');
     expect(result.content).not.toContain('ORD1');
-    expect(log.get('set_value:ORD1:set')?.output).toBe('{"stored":"ORD1"}');
+    // Made: the same write is answered from the journal, never run again.
+    expect(again.record.replayed).toBe(true);
+    expect(again.result.content).toContain('The write was made');
+    expect(executions).toEqual(['set_value']);
   });
 
   it.each([[0], [-5], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY], [2 ** 31], ['100']])(
@@ -295,9 +309,12 @@ describe('a tool schema or describeInvalid that throws', () => {
     'fails the call when %s throws, naming the tool and the error',
     async (_what, tool, expected) => {
       executions = [];
-      const { record, result } = await createToolPipeline({ tools: [tool], validate: true }).run(
-        call(tool.name, { raw: 'x' }),
-        testRunState(),
+      const { record, result } = resulted(
+        await createToolPipeline({ tools: [tool], validate: true }).run(
+          call(tool.name, { raw: 'x' }),
+          testRunState(),
+          0,
+        ),
       );
       expect(record.decision).toBe('failed');
       expect(result.is_error).toBe(true);
@@ -319,11 +336,13 @@ describe('a tool schema or describeInvalid that throws', () => {
       }),
       execute: () => 'never',
     });
-    const { record, result } = await createToolPipeline({
-      tools: [picky],
-      validate: true,
-      hooks: { preToolUse: [() => ({ updatedInput: { raw: 'rewritten' } })] },
-    }).run(call('get_picky', { raw: 'original' }), testRunState());
+    const { record, result } = resulted(
+      await createToolPipeline({
+        tools: [picky],
+        validate: true,
+        hooks: { preToolUse: [() => ({ updatedInput: { raw: 'rewritten' } })] },
+      }).run(call('get_picky', { raw: 'original' }), testRunState(), 0),
+    );
     expect(record.decision).toBe('failed');
     expect(result.content).toContain('transform bug');
   });
@@ -336,9 +355,12 @@ describe('a tool schema or describeInvalid that throws', () => {
       () => 42 as never,
     ]) {
       const tool = defineTool({ ...read, describeInvalid });
-      const { record, result } = await createToolPipeline({ tools: [tool], validate: true }).run(
-        call('get_value', { key: 7 }),
-        testRunState(),
+      const { record, result } = resulted(
+        await createToolPipeline({ tools: [tool], validate: true }).run(
+          call('get_value', { key: 7 }),
+          testRunState(),
+          0,
+        ),
       );
       expect(record.decision).toBe('invalid');
       expect(result.content).toContain("Invalid arguments for get_value: 'key'");
@@ -349,47 +371,42 @@ describe('a tool schema or describeInvalid that throws', () => {
 
 describe('a write whose idempotency key cannot be made', () => {
   it('fails closed when the key function throws (input null, no validation): nothing is logged and the write does not run', async () => {
-    const { log, entries } = memoryLog();
-    const { record, result, executions } = await runOne(
-      { validate: false, writes: log },
-      call('set_value', null),
-    );
+    executions = [];
+    const durable = await durablePipeline({ tools, validate: false });
+    const { record, result } = resulted(await durable.call(call('set_value', null)));
     expect(record.decision).toBe('failed');
     expect(result.is_error).toBe(true);
     expect(result.content).toContain('set_value was not executed');
     expect(result.content).toContain('idempotency key');
     expect(result.content).toContain("Cannot destructure property 'order_id'");
     expect(executions).toEqual([]);
-    expect(entries).toEqual([]);
+    // No intent, no write: the journal holds the call's failed result only.
+    expect(durable.journal.view.writes.size).toBe(0);
   });
 
   it('fails closed when the default key cannot hash input a hook rewrote (a BigInt)', async () => {
     const hashed = defineTool({ ...write, idempotencyKey: undefined as never });
-    const { log, entries } = memoryLog();
     executions = [];
-    const { record, result } = await createToolPipeline({
+    const durable = await durablePipeline({
       tools: [hashed],
-      writes: log,
       hooks: { preToolUse: [() => ({ updatedInput: { order_id: 1n } })] },
-    }).run(writeCall, testRunState());
+    });
+    const { record, result } = resulted(await durable.call(writeCall));
     expect(record.decision).toBe('failed');
     expect(result.content).toContain('BigInt');
     expect(executions).toEqual([]);
-    expect(entries).toEqual([]);
+    expect(durable.journal.view.writes.size).toBe(0);
   });
 
   it('fails closed when the key function returns something other than text', async () => {
     const numbered = defineTool({ ...write, idempotencyKey: () => 42 as never });
-    const { log, entries } = memoryLog();
     executions = [];
-    const { record, result } = await createToolPipeline({ tools: [numbered], writes: log }).run(
-      writeCall,
-      testRunState(),
-    );
+    const durable = await durablePipeline({ tools: [numbered] });
+    const { record, result } = resulted(await durable.call(writeCall));
     expect(record.decision).toBe('failed');
     expect(result.content).toContain('returned a number, not a string');
     expect(executions).toEqual([]);
-    expect(entries).toEqual([]);
+    expect(durable.journal.view.writes.size).toBe(0);
   });
 });
 
@@ -424,17 +441,18 @@ describe('a PostToolUse hook that is broken', () => {
     },
   );
 
-  it('keeps a write it broke on in the write log, and tells the model the write was made', async () => {
-    const { log } = memoryLog();
-    const { record, result, executions } = await runOne(
-      { writes: log, hooks: { postToolUse: [broken['returns nothing']] } },
+  it('keeps a write it broke on as made in the journal, and tells the model the write was made', async () => {
+    const { record, result, executions, again, journal } = await durableTwice(
+      { hooks: { postToolUse: [broken['returns nothing']] } },
       writeCall,
     );
-    expect(executions).toEqual(['set_value']);
     expect(record.decision).toBe('allow');
     expect(result.is_error).toBe(true);
     expect(result.content).toContain('The write was made');
-    expect(log.get('set_value:ORD1:set')?.output).toBe('{"stored":"ORD1"}');
+    expect(journal.view.writes.get('set_value:ORD1:set')?.made).toBe('yes');
+    // The same write again is answered from the journal: it ran once.
+    expect(again.record.replayed).toBe(true);
+    expect(executions).toEqual(['set_value']);
   });
 
   it('hides the failure text of a tool that threw, and the call stays failed', async () => {
@@ -447,10 +465,12 @@ describe('a PostToolUse hook that is broken', () => {
         throw new Error('card 6222020200112233445 declined');
       },
     });
-    const { record, result } = await createToolPipeline({
-      tools: [boom],
-      hooks: { postToolUse: [broken.throws] },
-    }).run(call('get_boom', {}), testRunState());
+    const { record, result } = resulted(
+      await createToolPipeline({
+        tools: [boom],
+        hooks: { postToolUse: [broken.throws] },
+      }).run(call('get_boom', {}), testRunState(), 0),
+    );
     expect(record.decision).toBe('failed');
     expect(result.content).toContain('get_boom failed, and PostToolUse hook 1');
     expect(result.content).not.toContain('6222020200112233445');
@@ -478,23 +498,29 @@ describe('a tool result that cannot be read', () => {
     ['a Proxy whose ownKeys throws', throwingProxy, 'ownKeys boom'],
   ])('fails a read that returns %s', async (_what, value, expected) => {
     const tool = defineTool({ ...read, execute: value });
-    const { record, result } = await createToolPipeline({ tools: [tool] }).run(
-      readCall,
-      testRunState(),
+    const { record, result } = resulted(
+      await createToolPipeline({ tools: [tool] }).run(readCall, testRunState(), 0),
     );
     expect(record.decision).toBe('failed');
     expect(result.content).toContain(expected);
   });
 
-  it('logs a write that returns one as made, so it is not run again', async () => {
-    const tool = defineTool({ ...write, execute: throwingProxy });
-    const { log } = memoryLog();
-    const { record } = await createToolPipeline({ tools: [tool], writes: log }).run(
-      writeCall,
-      testRunState(),
-    );
+  it('journals a write that returns one as made, so it is not run again', async () => {
+    let calls = 0;
+    const tool = defineTool({
+      ...write,
+      execute: () => {
+        calls += 1;
+        return throwingProxy();
+      },
+    });
+    const durable = await durablePipeline({ tools: [tool] });
+    const { record } = resulted(await durable.call(writeCall));
     expect(record.decision).toBe('failed');
-    expect(log.get('set_value:ORD1:set')?.output).toContain('the write was made');
+    expect(durable.journal.view.writes.get('set_value:ORD1:set')?.made).toBe('yes');
+    const again = resulted(await durable.call({ ...writeCall, id: 'id_again' }));
+    expect(again.record.replayed).toBe(true);
+    expect(calls).toBe(1);
   });
 });
 
@@ -523,12 +549,14 @@ describe('a permission policy or approver that is broken', () => {
 
   it('refuses an ask when the approver throws, naming the error', async () => {
     executions = [];
-    const { record, result } = await pipeline({
-      permissions: askPolicy,
-      approver: async () => {
-        throw new Error('stdin closed');
-      },
-    }).run(writeCall, testRunState({ mode: 'interactive' }));
+    const { record, result } = resulted(
+      await pipeline({
+        permissions: askPolicy,
+        approver: async () => {
+          throw new Error('stdin closed');
+        },
+      }).run(writeCall, testRunState({ mode: 'interactive' }), 0),
+    );
     expect(record.decision).toBe('ask_denied');
     expect(result.content).toContain('stdin closed');
     expect(executions).toEqual([]);
@@ -538,46 +566,82 @@ describe('a permission policy or approver that is broken', () => {
     'approves only on true, not on an approver answer of %j',
     async (answer) => {
       executions = [];
-      const { record } = await pipeline({
-        permissions: askPolicy,
-        approver: async () => answer as never,
-      }).run(writeCall, testRunState({ mode: 'interactive' }));
+      const { record } = resulted(
+        await pipeline({
+          permissions: askPolicy,
+          approver: async () => answer as never,
+        }).run(writeCall, testRunState({ mode: 'interactive' }), 0),
+      );
       expect(record.decision).toBe('ask_denied');
       expect(executions).toEqual([]);
     },
   );
 });
 
-describe('a write log that fails', () => {
-  function failingLog(failOn: 'intent' | 'outcome') {
-    return createWriteLog([], async (entry) => {
-      const kind = 'kind' in entry ? entry.kind : 'outcome';
-      if (kind === failOn) throw new Error('disk full');
+describe('a run journal that fails', () => {
+  /** A durable journal whose step 1 holds `turn`; its file refuses the records `fails` matches, as a full disk does. */
+  async function failingJournal(turn: ToolCall[], fails: (record: JournalRecord) => boolean) {
+    const records: JournalRecord[] = [];
+    const view = startView(runStarted({ runId: 'test-run', mode: 'unattended' }));
+    records.push(view.started);
+    const journal = createRunJournal(view, {
+      now: () => 0,
+      sink: {
+        source: 'test.jsonl',
+        async append(record) {
+          if (fails(record)) throw new Error('disk full');
+          records.push(record);
+        },
+      },
     });
+    await journal.append({
+      type: 'model_answered',
+      step: 1,
+      content: turn.map((each) => ({ type: 'tool_use', ...each })),
+      usage: null,
+      ms: 0,
+      stopReason: 'tool_use',
+    });
+    return { journal, records };
   }
 
-  it('stops the run before the write when its intent cannot be logged', async () => {
-    const outcomes = await pipeline({ writes: failingLog('intent') }).runAll(
-      [readCall, writeCall],
-      testRunState(),
-    );
-    expect(outcomes.map((outcome) => outcome.record.decision)).toEqual(['allow', 'failed']);
-    expect(outcomes[0]?.fatal).toBeUndefined();
-    expect(outcomes[1]?.fatal).toContain('could not log the intent of set_value');
-    expect(outcomes[1]?.fatal).toContain('disk full');
-    expect(outcomes[1]?.fatal).toContain('it was not run');
+  it('stops the run before the write when its intent cannot be journaled', async () => {
+    executions = [];
+    const turn = [readCall, writeCall];
+    const { journal } = await failingJournal(turn, (record) => record.type === 'intent');
+    const outcomes = await pipeline({ journal }).runAll(turn, [0, 1], testRunState());
+    const [, outcome] = outcomes;
+    // The read in parallel ran (whether its result got in before the disk filled is timing).
+    expect(executions).toEqual(['get_value']);
+    const { record, fatal } = resulted(outcome);
+    expect(record.decision).toBe('failed');
+    expect(fatal).toContain('could not record the intent of set_value');
+    expect(fatal).toContain('disk full');
+    expect(fatal).toContain('it was not run');
   });
 
-  it('keeps the write that ran in the record when its outcome cannot be logged', async () => {
-    const log = failingLog('outcome');
+  it('keeps the write that ran in the record when its result cannot be journaled, and a resumed run does not run it again', async () => {
     executions = [];
-    const [outcome] = await pipeline({ writes: log }).runAll([writeCall], testRunState());
+    const { journal, records } = await failingJournal(
+      [writeCall],
+      (record) => record.type === 'result',
+    );
+    const [outcome] = await pipeline({ journal }).runAll([writeCall], [0], testRunState());
     expect(executions).toEqual(['set_value']);
-    expect(outcome?.record.decision).toBe('allow');
-    expect(outcome?.record.isError).toBe(false);
-    expect(outcome?.fatal).toContain('set_value ran, but its outcome could not be logged');
-    expect(outcome?.fatal).toContain('disk full');
-    // Its intent stays: a resumed run answers outcome_unknown instead of writing twice.
-    expect(log.unresolved('set_value:ORD1:set')).toBeDefined();
+    const { record, fatal } = resulted(outcome);
+    expect(record.decision).toBe('allow');
+    expect(record.isError).toBe(false);
+    expect(fatal).toContain('could not record the result of set_value');
+    expect(fatal).toContain('disk full');
+    // Its intent stays: the journal read back answers the call outcome_unknown, not a second write.
+    const folded = foldJournal(records);
+    assert('view' in folded);
+    const resumed = createRunJournal(folded.view, {
+      now: () => 0,
+      sink: { source: 'resumed.jsonl', append: async () => undefined },
+    });
+    const again = resulted(await pipeline({ journal: resumed }).run(writeCall, testRunState(), 0));
+    expect(again.record.decision).toBe('outcome_unknown');
+    expect(executions).toEqual(['set_value']);
   });
 });

@@ -1,269 +1,437 @@
-import { describe, expect, it } from 'vitest';
+import type Anthropic from '@anthropic-ai/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
-import { rejectionOf } from '../core/testing/rejection-of.js';
-import { CheckpointError } from './checkpoint.js';
-import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
+import { WriteNotMadeError } from '../core/errors.js';
+import { forgetSecretValues, maskSecretValue } from '../core/secret-values.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
+import type { JournalRecord } from './journal/records.js';
+import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
-import { createMemoryTrace } from './trace.js';
+import { textTurn, toolTurn } from './scripted-model.js';
+import {
+  ACCOUNT,
+  type Downstream,
+  deskClock,
+  journalDesk,
+  newDownstream,
+  stepOf,
+} from './testing/journal-desk.js';
+import type { Approver, ToolDefinition } from './types.js';
+import { RESOLVED_DONE_OUTPUT } from './write-call.js';
 
-let writes = 0;
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look something up',
-  effect: 'read',
-  parameters: z.object({ key: z.string() }),
-  execute: ({ key }) => ({ key }),
-});
-const save = defineTool({
-  name: 'save',
-  description: 'Save a note (a write)',
-  effect: 'write',
-  parameters: z.object({ note: z.string() }),
-  execute: ({ note }) => {
-    writes += 1;
-    return `saved ${note} (#${writes})`;
-  },
-});
+const RUN = 'run';
 
-const harness = (name = 'test'): Harness => ({
-  name,
-  tools: [lookup, save],
-  system: ({ clock }) => `Today is ${new Date(clock.now()).toISOString().slice(0, 10)}.`,
-  validate: true,
-  limits: { maxSteps: 10 },
-});
-const clock = (day = '2026-10-01') => createVirtualClock({ start: Date.parse(`${day}T09:00:00Z`) });
-
-async function startedRun(checkpoints: CheckpointStore, runId = 'run-1') {
-  const model = createScriptedModel([
-    toolTurn([{ name: 'lookup', input: { key: 'a' } }]),
-    textTurn('done'),
-  ]);
-  return runAgent({
-    harness: harness(),
-    model,
-    modelId: 'm',
-    prompt: 'go',
-    clock: clock(),
-    mode: 'unattended',
-    runId,
-    checkpoints,
-  });
+/** A model that answers by step, so a resumed run gets the same answer; counts its calls. */
+function byStep(turns: readonly Anthropic.Message[]) {
+  const steps: number[] = [];
+  const model: ModelClient = {
+    async createMessage(request) {
+      const step = stepOf(request);
+      steps.push(step);
+      const turn = turns[step - 1];
+      if (!turn) throw new Error(`no answer for step ${step}`);
+      return structuredClone(turn);
+    },
+  };
+  return { model, steps };
 }
 
-const rejection = (promise: Promise<unknown>) => rejectionOf(promise, CheckpointError);
+/** The first tool_result's text in a user message. */
+const resultText = (message: Anthropic.MessageParam | undefined) =>
+  Array.isArray(message?.content) && message.content[0]?.type === 'tool_result'
+    ? message.content[0].content
+    : undefined;
 
-describe('resumeAgent', () => {
-  it('refuses an unknown run id and names where it looked', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await startedRun(checkpoints, 'known-run');
-    const model = createScriptedModel([]);
-    const error = await rejection(
-      resumeAgent({ runId: 'nope', checkpoints, harness: harness(), model, clock: clock() }),
-    );
-    expect(error.code).toBe('checkpoint_missing');
-    expect(error.message).toContain('memory:nope.json');
-    expect(error.message).toContain('known runs: known-run');
-    expect(model.requests).toHaveLength(0);
+const records = (journals: ReturnType<typeof createMemoryJournalStore>): JournalRecord[] =>
+  journals.texts
+    .get(RUN)!
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as JournalRecord);
+
+const PAYOUT = { name: 'payout', input: { account: ACCOUNT, amount: 428 }, id: 'toolu_pay' };
+
+interface Start {
+  harness?: Harness;
+  downstream?: Downstream;
+  turns: readonly Anthropic.Message[];
+  approver?: Approver;
+  mode?: 'interactive' | 'unattended';
+  signal?: AbortSignal;
+  journals?: JournalStore;
+}
+
+async function start(options: Start) {
+  const downstream = options.downstream ?? newDownstream();
+  const journals = createMemoryJournalStore();
+  const { model, steps } = byStep(options.turns);
+  const result = await runAgent({
+    harness: options.harness ?? journalDesk(downstream),
+    model,
+    modelId: 'scripted',
+    prompt: 'Pay 428.00 to the new account.',
+    clock: deskClock(),
+    mode: options.mode ?? 'interactive',
+    ...(options.approver && { approver: options.approver }),
+    ...(options.signal && { signal: options.signal }),
+    runId: RUN,
+    journals,
   });
+  return { result, journals, downstream, steps };
+}
 
-  it('does not silently restart a run whose checkpoint is truncated', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await startedRun(checkpoints);
-    checkpoints.files.set('run-1', checkpoints.files.get('run-1')!.slice(0, 120));
-    const model = createScriptedModel([textTurn('should not be called')]);
-    const error = await rejection(
-      resumeAgent({ runId: 'run-1', checkpoints, harness: harness(), model, clock: clock() }),
-    );
-    expect(error.code).toBe('checkpoint_corrupt');
-    expect(error.message).toContain('memory:run-1.json is corrupt');
-    expect(model.requests).toHaveLength(0);
+async function resume(
+  started: { journals: ReturnType<typeof createMemoryJournalStore>; downstream: Downstream },
+  turns: readonly Anthropic.Message[],
+  extra: Partial<Parameters<typeof resumeAgent>[0]> = {},
+) {
+  const { model, steps } = byStep(turns);
+  const result = await resumeAgent({
+    runId: RUN,
+    journals: started.journals,
+    harness: journalDesk(started.downstream),
+    model,
+    clock: deskClock(),
+    ...extra,
   });
+  return { result, steps };
+}
 
-  it('refuses a checkpoint from another format version', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await startedRun(checkpoints);
-    const saved = JSON.parse(checkpoints.files.get('run-1')!);
-    checkpoints.files.set('run-1', JSON.stringify({ ...saved, version: 7 }));
-    const error = await rejection(
-      resumeAgent({
-        runId: 'run-1',
-        checkpoints,
-        harness: harness(),
-        model: createScriptedModel([]),
-        clock: clock(),
-      }),
-    );
-    expect(error.code).toBe('checkpoint_version');
-  });
+const PAY_TURNS = [toolTurn([PAYOUT]), textTurn('Paid.')];
 
-  it('refuses to resume a run with another harness variant', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await startedRun(checkpoints);
-    const error = await rejection(
-      resumeAgent({
-        runId: 'run-1',
-        checkpoints,
-        harness: harness('baseline'),
-        model: createScriptedModel([]),
-        clock: clock(),
-      }),
-    );
-    expect(error.code).toBe('checkpoint_conflict');
-    expect(error.message).toContain("started with the 'test' harness");
-  });
-
-  it('refuses to start a new run over an existing checkpoint', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    await startedRun(checkpoints);
-    const error = await rejection(startedRun(checkpoints));
-    expect(error.code).toBe('checkpoint_conflict');
-    // The new run's author did not start the other run: no advice to resume it.
-    expect(error.message).not.toMatch(/resume/i);
-    expect(error.message).toContain('start the new run under another id');
-  });
-
-  it('keeps the system prompt of the start, so a resume the next day sends the same prefix', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    const first = createScriptedModel([toolTurn([{ name: 'lookup', input: { key: 'a' } }])]);
-    const trace = createMemoryTrace();
-    await expect(
-      runAgent({
-        harness: { ...harness(), limits: { maxSteps: 1 } },
-        model: first,
-        modelId: 'm',
-        prompt: 'go',
-        clock: clock(),
-        mode: 'unattended',
-        runId: 'run-1',
-        checkpoints,
-        trace,
-      }),
-    ).resolves.toMatchObject({ status: 'max_steps' });
-    // max_steps finished the run; reopen it as running to continue with a bigger limit.
-    const saved = JSON.parse(checkpoints.files.get('run-1')!);
-    const { result: _result, ...running } = saved;
-    checkpoints.files.set('run-1', JSON.stringify({ ...running, state: 'running' }));
-    const next = createScriptedModel([textTurn('done')]);
-    const result = await resumeAgent({
-      runId: 'run-1',
-      checkpoints,
-      harness: harness(),
-      model: next,
-      clock: clock('2026-10-02'),
-      trace,
-    });
-    expect(result.status).toBe('done');
-    expect(next.requests[0]?.system).toBe(first.requests[0]?.system);
-    expect(trace.events.map((event) => event.type)).toContain('run_resume');
-  });
-
-  it('ends with error when a checkpoint cannot be saved, and resumes from the one before', async () => {
-    const inner = createMemoryCheckpointStore();
-    let saves = 0;
-    const flaky: CheckpointStore = {
-      ...inner,
-      save: async (checkpoint) => {
-        saves += 1;
-        if (saves === 3) throw new Error('ENOSPC: no space left on device');
-        return inner.save(checkpoint);
+describe('resumeAgent: approvals', () => {
+  it('runs an approved payout with the exact arguments the model sent, not as masked anywhere (defect 1)', async () => {
+    const paused = await start({ turns: PAY_TURNS, approver: async () => 'defer' });
+    expect(paused.result.status).toBe('awaiting_approval');
+    expect(paused.result.pendingApprovals).toEqual([
+      {
+        id: 'toolu_pay',
+        tool: 'payout',
+        input: { account: ACCOUNT, amount: 428 },
+        reason: 'a payout is a write',
       },
-    };
-    const model = createScriptedModel([
-      toolTurn([{ name: 'lookup', input: { key: 'a' } }]),
-      toolTurn([{ name: 'lookup', input: { key: 'b' } }]),
     ]);
-    const failed = await runAgent({
-      harness: harness(),
-      model,
-      modelId: 'm',
-      prompt: 'go',
-      clock: clock(),
-      mode: 'unattended',
-      runId: 'run-1',
-      checkpoints: flaky,
-    });
-    expect(failed.status).toBe('error');
-    expect(failed.detail).toContain('could not save the checkpoint of step 2 to memory:run-1.json');
-    expect(failed.detail).toContain('ENOSPC');
-    expect((await inner.load('run-1'))?.step).toBe(1);
-
-    const resumed = createScriptedModel([
-      toolTurn([{ name: 'lookup', input: { key: 'b' } }]),
-      textTurn('done'),
-    ]);
-    const result = await resumeAgent({
-      runId: 'run-1',
-      checkpoints: inner,
-      harness: harness(),
-      model: resumed,
-      clock: clock(),
-    });
-    resumed.assertDone();
-    expect(result).toMatchObject({ status: 'done', stats: { steps: 3, toolCalls: 2 } });
-  });
-
-  it('keeps a model failure resumable: the next resume retries the step', async () => {
-    const checkpoints = createMemoryCheckpointStore();
-    const model = createScriptedModel([toolTurn([{ name: 'lookup', input: { key: 'a' } }])]);
-    const failed = await runAgent({
-      harness: harness(),
-      model,
-      modelId: 'm',
-      prompt: 'go',
-      clock: clock(),
-      mode: 'unattended',
-      runId: 'run-1',
-      checkpoints,
-    });
-    expect(failed.status).toBe('error');
-    expect((await checkpoints.load('run-1'))?.state).toBe('running');
-    const next = createScriptedModel([textTurn('done')]);
-    const result = await resumeAgent({
-      runId: 'run-1',
-      checkpoints,
-      harness: harness(),
-      model: next,
-      clock: clock(),
-    });
+    const { result } = await resume(paused, PAY_TURNS, { approvals: true });
     expect(result.status).toBe('done');
-    expect(result.stats.steps).toBe(2);
+    expect(paused.downstream.writes).toEqual([
+      { tool: 'payout', args: { account: ACCOUNT, amount: 428 } },
+    ]);
+    // The tools' store comes back exact as well.
+    expect(result.store.get('payouts')).toEqual([{ account: ACCOUNT, amount: 428 }]);
   });
 
-  it('runs two parallel calls of the same write once', async () => {
-    writes = 0;
-    const checkpoints = createMemoryCheckpointStore();
-    const model = createScriptedModel([
+  it('answers only the calls shown as waiting: a question withdrawn by a cancel is asked again, never approved by --approve (defect 2)', async () => {
+    const run = new AbortController();
+    const turns = [
       toolTurn([
-        { name: 'save', input: { note: 'x' } },
-        { name: 'save', input: { note: 'x' } },
+        PAYOUT,
+        { name: 'payout', input: { account: 'DE89 3704', amount: 5 }, id: 'toolu_second' },
       ]),
-      textTurn('done'),
+      textTurn('Done.'),
+    ];
+    let questions = 0;
+    // The first question is deferred to later; the second is open when the run is cancelled.
+    const approver: Approver = async (call, _reason, approval) => {
+      questions += 1;
+      if (call.id === 'toolu_pay') return 'defer';
+      setImmediate(() => run.abort(new Error('Ctrl-C')));
+      return new Promise((resolve) =>
+        approval?.signal.addEventListener('abort', () => resolve(true)),
+      );
+    };
+    const cancelled = await start({ turns, approver, signal: run.signal });
+    expect(cancelled.result.status).toBe('error');
+    expect(questions).toBe(2);
+    expect(records(cancelled.journals).filter((record) => record.type === 'approval')).toEqual([
+      expect.objectContaining({ index: 0, answer: 'later' }),
     ]);
-    const result = await runAgent({
-      harness: { ...harness(), permissions: { rules: [], decide: () => allow } },
-      model,
-      modelId: 'm',
-      prompt: 'go',
-      clock: clock(),
-      mode: 'unattended',
-      runId: 'run-1',
-      checkpoints,
+    // --approve without a human at hand: the waiting call runs, the withdrawn one is refused.
+    const { result } = await resume(cancelled, turns, { approvals: true });
+    expect(result.status).toBe('done');
+    expect(cancelled.downstream.writes.map((write) => write.args)).toEqual([
+      { account: ACCOUNT, amount: 428 },
+    ]);
+    expect(result.toolCalls.map((call) => call.decision)).toEqual(['ask_approved', 'ask_denied']);
+  });
+
+  it('refuses approvals for call ids that are not waiting, recording nothing', async () => {
+    const paused = await start({ turns: PAY_TURNS, approver: async () => 'defer' });
+    const before = paused.journals.texts.get(RUN);
+    await expect(resume(paused, PAY_TURNS, { approvals: { toolu_other: true } })).rejects.toThrow(
+      /approvals name 'toolu_other', which is not waiting for approval; waiting: toolu_pay \(payout\) \(nothing was recorded\)/,
+    );
+    expect(paused.journals.texts.get(RUN)).toBe(before);
+  });
+
+  it('keeps a "no": a refused call is not asked again and does not run on resume', async () => {
+    const journals = createMemoryJournalStore();
+    const downstream = newDownstream();
+    // The human said no; the process died before the call's result was journaled.
+    const first = await start({ turns: PAY_TURNS, approver: async () => false });
+    const lines = first.journals.texts.get(RUN)!.split('\n');
+    const cut = lines.findIndex((line) => line.includes('"type":"approval"')) + 1;
+    journals.texts.set(RUN, `${lines.slice(0, cut).join('\n')}\n`);
+    let asked = 0;
+    const { result } = await resume({ journals, downstream }, PAY_TURNS, {
+      approvals: true,
+      approver: async () => {
+        asked += 1;
+        return true;
+      },
     });
-    expect(writes).toBe(1);
-    expect(result.toolCalls.map((record) => record.replayed ?? false)).toEqual([false, true]);
-    // One intent logged before the write ran, one outcome after it.
-    expect(
-      (await checkpoints.loadWrites('run-1')).map((entry) =>
-        'kind' in entry ? entry.kind : 'outcome',
-      ),
-    ).toEqual(['intent', 'outcome']);
+    expect(asked).toBe(0);
+    expect(downstream.writes).toEqual([]);
+    expect(result.toolCalls.map((call) => call.decision)).toEqual(['ask_denied']);
+  });
+
+  it('asks no one in an unattended run', async () => {
+    let asked = 0;
+    const { result, downstream } = await start({
+      turns: PAY_TURNS,
+      mode: 'unattended',
+      approver: async () => {
+        asked += 1;
+        return true;
+      },
+    });
+    expect(asked).toBe(0);
+    expect(downstream.writes).toEqual([]);
+    expect(result.toolCalls[0]).toMatchObject({ decision: 'ask_denied' });
   });
 });
 
-const allow = { effect: 'allow', rule: undefined, reason: 'test' } as const;
+describe('resumeAgent: writes', () => {
+  const twice = [
+    toolTurn([{ name: 'note', input: { text: 'a' }, id: 'toolu_1' }]),
+    toolTurn([{ name: 'note', input: { text: 'a' }, id: 'toolu_2' }]),
+    textTurn('ok'),
+  ];
+
+  function noteDesk(executed: string[]): Harness {
+    const note = defineTool({
+      name: 'note',
+      description: 'Write a note',
+      effect: 'write',
+      parameters: z.object({ text: z.string() }),
+      execute: ({ text }) => {
+        executed.push(text);
+        return `noted ${text}`;
+      },
+    });
+    return {
+      name: 'notes',
+      tools: [note] as unknown as ToolDefinition[],
+      system: () => 'notes',
+      limits: { maxSteps: 5 },
+    };
+  }
+
+  it('answers a write made earlier from the journal, and does not count it as a second unconfirmed write (defect 3)', async () => {
+    const executed: string[] = [];
+    const { result } = await start({ harness: noteDesk(executed), turns: twice });
+    expect(executed).toEqual(['a']);
+    expect(result.toolCalls.map((call) => [call.decision, call.replayed ?? false])).toEqual([
+      ['allow', false],
+      ['allow', true],
+    ]);
+    expect(result.stats.unconfirmedWrites).toBe(1);
+  });
+
+  it('tells the model a timed-out write is being confirmed, and the result says how its tool settled it later (defect 4)', async () => {
+    let fail: () => void = () => {};
+    const late = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    const slow = defineTool({
+      name: 'transfer',
+      description: 'Transfer',
+      effect: 'write',
+      timeoutMs: 1000,
+      parameters: z.object({ amount: z.number() }),
+      execute: async (_, { clock }) => {
+        // Past its timeout (its clock's waits end with the call), until the test lets it fail.
+        await clock.sleep(5000).catch(() => undefined);
+        await late;
+        throw new WriteNotMadeError('the bank refused the transfer before booking it');
+      },
+    });
+    const harness: Harness = {
+      name: 'bank',
+      tools: [slow] as unknown as ToolDefinition[],
+      system: () => 'bank',
+      timeouts: true,
+      limits: { maxSteps: 5 },
+    };
+    const turns = [
+      toolTurn([{ name: 'transfer', input: { amount: 5 }, id: 'toolu_t' }]),
+      textTurn('ok'),
+    ];
+    const journals = createMemoryJournalStore();
+    const inner = byStep(turns);
+    const model: ModelClient = {
+      async createMessage(request, options) {
+        if (stepOf(request) === 2) {
+          fail();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return inner.model.createMessage(request, options);
+      },
+    };
+    const result = await runAgent({
+      harness,
+      model,
+      modelId: 'm',
+      prompt: 'p',
+      clock: deskClock(),
+      mode: 'unattended',
+      runId: RUN,
+      journals,
+    });
+    const told = result.toolCalls[0];
+    expect(told?.decision).toBe('timeout');
+    const message = resultText(result.messages[2]);
+    expect(message).toMatch(/its outcome is unknown/);
+    expect(message).toMatch(/the run reports it to a human, who confirms it/);
+    expect(message).not.toMatch(/a human will check/);
+    expect(result.writes).toEqual([
+      expect.objectContaining({
+        key: expect.stringMatching(/^transfer:/),
+        made: 'no',
+        toldUnknown: true,
+      }),
+    ]);
+  });
+
+  it('settles an unknown write by a human: done answers later calls without running, retry lets the next call run it once', async () => {
+    for (const [resolution, expected] of [
+      ['done', { executions: 1, content: RESOLVED_DONE_OUTPUT }],
+      ['retry', { executions: 2, content: 'paid 428 to 6222020200112233445' }],
+    ] as const) {
+      const downstream = newDownstream();
+      const full = await start({ downstream, turns: PAY_TURNS, approver: async () => true });
+      // The process died inside the payout: its intent is journaled, its result is not.
+      const lines = full.journals.texts.get(RUN)!.split('\n');
+      const cut = lines.findIndex((line) => line.includes('"type":"intent"')) + 1;
+      const journals = createMemoryJournalStore();
+      journals.texts.set(RUN, `${lines.slice(0, cut).join('\n')}\n`);
+      const again = [
+        toolTurn([PAYOUT]),
+        toolTurn([{ ...PAYOUT, id: 'toolu_again' }]),
+        textTurn('Paid.'),
+      ];
+      const waiting = await resume({ journals, downstream }, again.slice(0, 1));
+      expect(waiting.result.status).toBe('error');
+      const key = waiting.result.writes?.[0]?.key ?? '';
+      expect(waiting.result.writes?.[0]).toMatchObject({ made: 'unknown' });
+      const { result } = await resume({ journals, downstream }, again, {
+        resolveWrites: { [key]: resolution },
+        approver: async () => true,
+      });
+      expect(result.status).toBe('done');
+      expect(downstream.writes).toHaveLength(expected.executions);
+      const last = { content: resultText(result.messages.at(-2)) };
+      expect(last?.content).toBe(expected.content);
+    }
+  });
+
+  it('records no decision when one key of several is wrong, so the corrected command still works', async () => {
+    const downstream = newDownstream();
+    const full = await start({ downstream, turns: PAY_TURNS, approver: async () => true });
+    const lines = full.journals.texts.get(RUN)!.split('\n');
+    const journals = createMemoryJournalStore();
+    journals.texts.set(
+      RUN,
+      `${lines.slice(0, lines.findIndex((line) => line.includes('"type":"intent"')) + 1).join('\n')}\n`,
+    );
+    const before = journals.texts.get(RUN);
+    const { key } = (await journals.open(RUN)).view.writes.values().next().value!;
+    await expect(
+      resume({ journals, downstream }, PAY_TURNS, {
+        resolveWrites: { [key]: 'done', 'payout:typo': 'retry' },
+      }),
+    ).rejects.toThrow(
+      new RegExp(
+        `no write with an unknown outcome has the key 'payout:typo'; writes waiting for a decision: ${key}`,
+      ),
+    );
+    expect(journals.texts.get(RUN)).toBe(before);
+  });
+
+  it('refuses a resolution for a key that waits for none, recording nothing', async () => {
+    const paused = await start({ turns: PAY_TURNS, approver: async () => 'defer' });
+    const before = paused.journals.texts.get(RUN);
+    await expect(
+      resume(paused, PAY_TURNS, { resolveWrites: { 'payout:nope': 'done' } }),
+    ).rejects.toThrow(
+      /no write with an unknown outcome has the key 'payout:nope'; no write of this run waits for a decision \(nothing was recorded\)/,
+    );
+    expect(paused.journals.texts.get(RUN)).toBe(before);
+  });
+});
+
+describe('resumeAgent: credentials', () => {
+  afterEach(forgetSecretValues);
+
+  it('keeps the configured API key out of the journal, and refuses a resumed call whose arguments held it', async () => {
+    const key = 'gw-live-0123456789abcdef';
+    maskSecretValue(key, 'ANTHROPIC_API_KEY');
+    const leak = [
+      toolTurn([{ name: 'lookup', input: { order_id: key }, id: 'toolu_leak' }]),
+      textTurn('ok'),
+    ];
+    const full = await start({ turns: leak });
+    expect(full.result.toolCalls[0]).toMatchObject({ decision: 'allow' });
+    const text = full.journals.texts.get(RUN)!;
+    expect(text).not.toContain(key);
+    expect(text).toContain('[redacted ANTHROPIC_API_KEY]');
+    // Resumed before the call had its result: it would run with the masked text, so it does not.
+    const journals = createMemoryJournalStore();
+    journals.texts.set(RUN, `${text.split('\n').slice(0, 2).join('\n')}\n`);
+    const { result } = await resume({ journals, downstream: full.downstream }, leak);
+    expect(result.toolCalls[0]).toMatchObject({ decision: 'invalid', isError: true });
+    const shown = resultText(result.messages[2]);
+    expect(shown).toMatch(
+      /^lookup was not run: its arguments hold a masked credential of this run/,
+    );
+  });
+});
+
+describe('resumeAgent: the run', () => {
+  it("returns a finished run's result without calling the model", async () => {
+    const done = await start({ turns: PAY_TURNS, approver: async () => true });
+    const { result, steps } = await resume(done, PAY_TURNS);
+    expect(steps).toEqual([]);
+    expect(result).toMatchObject({ status: 'done', answer: 'Paid.' });
+    expect(result.messages).toEqual(done.result.messages);
+  });
+
+  it('refuses a model answer with two tool calls under one id, from any model client, before anything runs (defect 6)', async () => {
+    const twin = toolTurn([PAYOUT, { ...PAYOUT, input: { account: 'x', amount: 1 } }]);
+    const { result, downstream, journals } = await start({
+      turns: [twin],
+      approver: async () => true,
+    });
+    expect(result.status).toBe('error');
+    expect(result.detail).toMatch(/two tool calls under one id \('toolu_pay'\)/);
+    expect(downstream.writes).toEqual([]);
+    expect(records(journals).map((record) => record.type)).toEqual(['run_started']);
+  });
+
+  it('refuses to resume with another harness than the run started with', async () => {
+    const paused = await start({ turns: PAY_TURNS, approver: async () => 'defer' });
+    await expect(
+      resumeAgent({
+        runId: RUN,
+        journals: paused.journals,
+        harness: { ...journalDesk(paused.downstream), name: 'other' },
+        model: byStep([]).model,
+        clock: deskClock(),
+      }),
+    ).rejects.toThrow(
+      /run 'run' was started with the 'desk' harness; resume it with the same one \(not 'other'\)/,
+    );
+  });
+});

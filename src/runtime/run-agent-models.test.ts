@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { SUMMARY_SYSTEM_PROMPT } from './history-summary.js';
+import { createMemoryJournalStore } from './journal/journal-store.js';
 import { createAnthropicModel, type MessageRequest, type ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { createRetryingModel } from './retrying-model.js';
@@ -205,7 +205,7 @@ describe('runAgent when the trace fails around the history summary', () => {
     async ({ event, failOn, summary, lastKept, how }) => {
       written.clear();
       const model = summarizingModel(summary);
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const trace = createFailingTrace(failOn, how);
       const start = {
         harness: recorder,
@@ -220,21 +220,21 @@ describe('runAgent when the trace fails around the history summary', () => {
         mode: 'unattended',
         runId: 'run-1',
         trace,
-        checkpoints,
+        journals,
       });
       // The summary call was the last one: the main call of its step never went out.
       expect(model.requests.at(-1)?.model).toBe('cheap-model');
       const step = mainCalls(model.requests) + 1;
       expect(result.status).toBe('error');
       expect(result.detail).toBe(
-        `the trace sink failed at the ${event} event (step ${step}): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
+        `the trace sink failed at the ${event} event (step ${step}): disk full. The run stopped before its next step; its journal keeps what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
       );
       expect(trace.events.at(-1)?.type).toBe(lastKept);
 
       const resumed = await resumeAgent({
         ...start,
         runId: 'run-1',
-        checkpoints,
+        journals,
         trace: createMemoryTrace(),
       });
       expect(resumed.status).toBe('done');
@@ -270,7 +270,7 @@ describe('runAgent when the trace fails at a retry or a fallback of the model ca
       simulator = await startSimulator({ faults });
       const clock = createVirtualClock({ start: 0 });
       const client = new Anthropic({ apiKey: 'test-key', baseURL: simulator.url, maxRetries: 0 });
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const trace = createFailingTrace(event, how);
       const start = {
         harness: harness(),
@@ -289,7 +289,7 @@ describe('runAgent when the trace fails at a retry or a fallback of the model ca
         mode: 'unattended',
         runId: 'run-1',
         trace,
-        checkpoints,
+        journals,
       });
       // The first attempt failed and its event could not be written: nothing more was sent,
       // and no backoff was waited for.
@@ -297,14 +297,14 @@ describe('runAgent when the trace fails at a retry or a fallback of the model ca
       expect(clock.now()).toBe(0);
       expect(result.status).toBe('error');
       expect(result.detail).toBe(
-        `the trace sink failed at the ${event} event (step 1): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
+        `the trace sink failed at the ${event} event (step 1): disk full. The run stopped before its next step; its journal keeps what it did: fix the trace (free disk space, or the sink), then resume run run-1`,
       );
       expect(trace.events.map((written) => written.type)).toEqual(['run_start']);
 
       const resumed = await resumeAgent({
         ...start,
         runId: 'run-1',
-        checkpoints,
+        journals,
         trace: createMemoryTrace(),
       });
       expect(resumed.status).toBe('done');

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
-import { CheckpointError } from './checkpoint.js';
-import { type CheckpointStore, checkRunId } from './checkpoint-store.js';
 import type { Harness } from './harness.js';
 import { hookTimeoutMs } from './hook-deadline.js';
-import { createWriteLog } from './idempotency.js';
+import { checkRunId, type JournalStore } from './journal/journal-store.js';
+import { startRunJournal } from './journal/run-journal.js';
 import type { ModelClient } from './model-client.js';
+import type { RunResult } from './run-end.js';
 import { withRunLock } from './run-lock.js';
-import { type RoleModels, type RunResult, runLoop } from './run-loop.js';
-import { type LoopState, toCheckpoint } from './run-snapshot.js';
+import { type RoleModels, runLoop } from './run-loop.js';
 import { serialApprover } from './serial-approver.js';
-import { emptyStats } from './stop-rules.js';
 import type { TraceSink } from './trace.js';
 import { type GuardedTrace, guardTrace, traceNotStarted } from './trace-guard.js';
 import type { Approver, RunMode } from './types.js';
 
-export type { ApprovalDecisions, RoleModels, RunResult } from './run-loop.js';
+export type { PendingApproval, RunResult } from './run-end.js';
+export type { RoleModels } from './run-loop.js';
 
 export interface RunAgentOptions {
   harness: Harness;
@@ -31,10 +30,11 @@ export interface RunAgentOptions {
   task?: string;
   signal?: AbortSignal;
   /**
-   * Save the run after every completed step and log every executed write, so that
-   * `resumeAgent` can continue it after a crash or a pause for approval.
+   * Keep the run's journal here, so that `resumeAgent` can continue it after a crash, a
+   * cancel or a pause for approval, and a write is never made twice (durable runs). Without
+   * one the run is kept in memory only (eval trials): no lock, no file, no write-ahead intents.
    */
-  checkpoints?: CheckpointStore;
+  journals?: JournalStore;
   /** Models for other roles, e.g. `{ summarize: 'claude-haiku-5' }` for trimmed history. */
   roleModels?: RoleModels;
 }
@@ -48,12 +48,13 @@ export interface RunAgentOptions {
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const runId = options.runId ?? randomUUID();
-  // A bad hook deadline is refused before the run has a lock, a trace or a checkpoint.
+  // A bad hook deadline is refused before the run has a lock, a trace or a journal.
   hookTimeoutMs(options.harness.hooks);
+  if (options.journals) checkRunId(runId);
   // A failed trace write never escapes half-way through a step: the loop ends the run with it.
   const trace = guardTrace(options.trace);
-  // One process per run: the lock is held from before the first checkpoint to the end.
-  return withRunLock(options.checkpoints, runId, trace, () => startRun(options, runId, trace));
+  // One process per run: the lock is held from before the journal is made to the end.
+  return withRunLock(options.journals, runId, trace, () => startRun(options, runId, trace));
 }
 
 async function startRun(
@@ -61,38 +62,8 @@ async function startRun(
   runId: string,
   trace: GuardedTrace,
 ): Promise<RunResult> {
-  const { harness, clock, checkpoints } = options;
-  const systemText = harness.system({ clock, mode: options.mode });
-  const state: LoopState = {
-    runId,
-    prompt: options.prompt,
-    task: options.task,
-    systemText,
-    createdAt: new Date(clock.now()).toISOString(),
-    step: 0,
-    messages: [{ role: 'user', content: options.prompt }],
-    history: [],
-    errorTexts: [],
-    stats: emptyStats(),
-    store: new Map<string, unknown>(),
-    summary: undefined,
-    pending: undefined,
-  };
-
-  let writes: ReturnType<typeof createWriteLog> | undefined;
-  if (checkpoints) {
-    checkRunId(runId);
-    if ((await checkpoints.load(runId)) !== undefined) {
-      throw new CheckpointError(
-        'checkpoint_conflict',
-        `run '${runId}' already has a checkpoint (${checkpoints.describe(runId)}): another run uses this id; start the new run under another id`,
-      );
-    }
-    writes = createWriteLog(await checkpoints.loadWrites(runId), (record) =>
-      checkpoints.appendWrite(runId, record),
-    );
-  }
-
+  const { harness, clock } = options;
+  const system = harness.system({ clock, mode: options.mode });
   trace.write({
     type: 'run_start',
     run_id: runId,
@@ -100,24 +71,26 @@ async function startRun(
     variant: harness.name,
     model: options.modelId,
     mode: options.mode,
-    system_chars: systemText.length,
+    system_chars: system.length,
     ts: new Date(clock.now()).toISOString(),
   });
   // Nothing is done yet: a run whose first events cannot be written does not start.
   const failure = await trace.failure();
   if (failure) throw traceNotStarted(failure);
-  // Step 0: a crash during the first model call resumes with the same prompt and system text.
-  await checkpoints?.save(
-    toCheckpoint(state, {
+  const journal = await startRunJournal(
+    {
+      type: 'run_started',
+      runId,
       variant: harness.name,
       model: options.modelId,
       mode: options.mode,
-      writes: [],
-      now: clock.now(),
-    }),
+      ...(options.task && { task: options.task }),
+      prompt: options.prompt,
+      system,
+    },
+    { now: () => clock.now(), store: options.journals },
   );
-
-  return runLoop(state, {
+  return runLoop({
     harness,
     model: options.model,
     modelId: options.modelId,
@@ -127,8 +100,7 @@ async function startRun(
     approver: options.approver && serialApprover(options.approver),
     trace,
     signal: options.signal,
-    checkpoints,
-    writes,
     roleModels: options.roleModels,
+    journal,
   });
 }

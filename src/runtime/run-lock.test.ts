@@ -16,9 +16,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { rejectionOf } from '../core/testing/rejection-of.js';
-import { createFileCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import { createFileJournalStore } from './journal/journal-store.js';
 import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
@@ -416,7 +416,7 @@ describe('one process per run', () => {
   const clock = () => createVirtualClock({ start: 0 });
 
   it('refuses a second resume of a run while the first holds it, then lets it in', async () => {
-    const checkpoints = createFileCheckpointStore({ dir });
+    const journals = createFileJournalStore({ dir });
     const paused = await runAgent({
       harness,
       model: { createMessage: () => Promise.reject(new Error('network down')) },
@@ -425,7 +425,7 @@ describe('one process per run', () => {
       clock: clock(),
       mode: 'unattended',
       runId: 'run-1',
-      checkpoints,
+      journals,
     });
     expect(paused.status).toBe('error');
     expect(existsSync(lockFile())).toBe(false);
@@ -442,7 +442,7 @@ describe('one process per run', () => {
     };
     const first = resumeAgent({
       runId: 'run-1',
-      checkpoints,
+      journals,
       harness,
       model: slow,
       clock: clock(),
@@ -451,7 +451,7 @@ describe('one process per run', () => {
     while (!existsSync(lockFile())) await new Promise((resolve) => setImmediate(resolve));
     const second = createScriptedModel([textTurn('second')]);
     const error = await lockedError(
-      resumeAgent({ runId: 'run-1', checkpoints, harness, model: second, clock: clock() }),
+      resumeAgent({ runId: 'run-1', journals, harness, model: second, clock: clock() }),
     );
     expect(error.message).toContain(`run 'run-1' is in use by process ${process.pid}`);
     expect(second.requests).toHaveLength(0);
@@ -461,7 +461,7 @@ describe('one process per run', () => {
     expect(existsSync(lockFile())).toBe(false);
     const again = await resumeAgent({
       runId: 'run-1',
-      checkpoints,
+      journals,
       harness,
       model: createScriptedModel([]),
       clock: clock(),
@@ -470,7 +470,7 @@ describe('one process per run', () => {
   });
 
   it('releases the lock when resuming throws, and reports a takeover in the trace', async () => {
-    const checkpoints = createFileCheckpointStore({ dir });
+    const journals = createFileJournalStore({ dir });
     const model = createScriptedModel([toolTurn([{ name: 'lookup', input: {} }]), textTurn('ok')]);
     await runAgent({
       harness,
@@ -480,11 +480,11 @@ describe('one process per run', () => {
       clock: clock(),
       mode: 'unattended',
       runId: 'run-1',
-      checkpoints,
+      journals,
     });
     const wrongVariant = resumeAgent({
       runId: 'run-1',
-      checkpoints,
+      journals,
       harness: { ...harness, name: 'other' },
       model: createScriptedModel([]),
       clock: clock(),
@@ -500,7 +500,7 @@ describe('one process per run', () => {
     const trace = createMemoryTrace();
     const result = await resumeAgent({
       runId: 'run-1',
-      checkpoints,
+      journals,
       harness,
       model: createScriptedModel([]),
       clock: clock(),
@@ -517,8 +517,9 @@ describe('one process per run', () => {
   });
 
   it("starts no new run over another run's trace, and releases the lock it took over", async () => {
-    const checkpoints = createFileCheckpointStore({ dir });
-    const traceFile = join(dir, 'run-1.jsonl');
+    const journals = createFileJournalStore({ dir });
+    // Beside the run's journal (run-1.jsonl), which the run must not create either.
+    const traceFile = join(dir, 'run-1.trace.jsonl');
     writeFileSync(traceFile, '{"type":"run_start"}\n');
     writeFileSync(
       lockFile(),
@@ -534,14 +535,14 @@ describe('one process per run', () => {
         clock: clock(),
         mode: 'unattended',
         runId: 'run-1',
-        checkpoints,
+        journals,
         trace: createJsonlTrace(traceFile, { exclusive: true }),
       }),
       TraceExistsError,
     );
     expect(error.message).toContain(traceFile);
     expect(readFileSync(traceFile, 'utf8')).toBe('{"type":"run_start"}\n');
-    expect(readdirSync(dir)).toEqual(['run-1.jsonl']);
+    expect(readdirSync(dir)).toEqual(['run-1.trace.jsonl']);
     expect(model.requests).toHaveLength(0);
   });
 });

@@ -42,7 +42,7 @@ export class RunLockedError extends HarnessError {
 }
 
 export interface AcquireRunLockOptions {
-  /** The lock file, next to the run's checkpoint (`<run-id>.lock`). */
+  /** The lock file, next to the run's journal (`<run-id>.lock`). */
   file: string;
   runId: string;
   /** Defaults: this process, this host, now. Tests pass others. */
@@ -74,7 +74,7 @@ const claims = new Map<string, number>();
  * RunLockFileError naming it.
  *
  * @example
- * const lock = await acquireRunLock({ file: 'runs/checkpoints/run-1.lock', runId: 'run-1' });
+ * const lock = await acquireRunLock({ file: 'runs/journals/run-1.lock', runId: 'run-1' });
  * try { ... } finally { await lock.release(); }
  */
 export async function acquireRunLock(options: AcquireRunLockOptions): Promise<RunLock> {

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { rejectionOf } from '../core/testing/rejection-of.js';
-import { type CheckpointStore, createMemoryCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
+import type { JournalRecord } from './journal/records.js';
 import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
@@ -15,8 +16,8 @@ import { createMemoryTrace, type TraceSink, TraceWriteError } from './trace.js';
 
 /**
  * The run as a whole when user code in the tool pipeline breaks: the model gets a failed
- * tool_result and the run goes on; only a failing write log ends it, with that cause, and every
- * call of the batch stays in the history, the stats and the trace.
+ * tool_result and the run goes on; only a failing run journal ends it, with that cause, and every
+ * call of the batch stays in the trace.
  */
 
 let writesExecuted = 0;
@@ -56,7 +57,7 @@ function start(options: {
   model: ModelClient;
   harness?: Partial<Harness>;
   trace?: TraceSink;
-  checkpoints?: CheckpointStore | undefined;
+  journals?: JournalStore | undefined;
 }) {
   return runAgent({
     harness: { ...probe, ...options.harness },
@@ -67,13 +68,24 @@ function start(options: {
     mode: 'unattended',
     runId: 'run-1',
     ...(options.trace && { trace: options.trace }),
-    ...(options.checkpoints && { checkpoints: options.checkpoints }),
+    ...(options.journals && { journals: options.journals }),
   });
 }
 
+/** resumeAgent on run 'run-1' of the probe harness. */
+const resume = (model: ModelClient, journals: JournalStore) =>
+  resumeAgent({
+    runId: 'run-1',
+    journals,
+    harness: probe,
+    model,
+    clock: createVirtualClock({ start: 0 }),
+    trace: createMemoryTrace(),
+  });
+
 async function run(
   overrides: Partial<Harness>,
-  options: { calls?: typeof batch; checkpoints?: CheckpointStore; afterTools?: boolean } = {},
+  options: { calls?: typeof batch; journals?: JournalStore; afterTools?: boolean } = {},
 ) {
   writesExecuted = 0;
   const model = createScriptedModel([
@@ -85,7 +97,7 @@ async function run(
     model,
     harness: overrides,
     trace,
-    checkpoints: options.checkpoints,
+    journals: options.journals,
   });
   const toolResults = result.messages.flatMap((message) =>
     message.role === 'user' && Array.isArray(message.content) ? message.content : [],
@@ -138,19 +150,19 @@ describe('runLoop with broken user code in the tool pipeline', () => {
   });
 
   it('refuses a hook deadline that is not a number of milliseconds before the run starts', async () => {
-    const checkpoints = createMemoryCheckpointStore();
+    const journals = createMemoryJournalStore();
     const model = createScriptedModel([]);
     const error = await rejectionOf(
       start({
         model,
         harness: { hooks: { postToolUse: [(_call, output) => output], timeoutMs: -1 } },
-        checkpoints,
+        journals,
       }),
       ConfigError,
     );
     expect(error.message).toContain('hooks.timeoutMs -1 is not a whole number of milliseconds');
     expect(model.requests).toHaveLength(0);
-    expect(await checkpoints.load('run-1')).toBeUndefined();
+    expect(await journals.list()).toEqual([]);
   });
 
   it('does not run a write that a hook answers with a malformed decision', async () => {
@@ -167,92 +179,119 @@ describe('runLoop with broken user code in the tool pipeline', () => {
       {},
       {
         calls: [{ name: 'resubmit', input: null }] as never,
-        checkpoints: createMemoryCheckpointStore(),
+        journals: createMemoryJournalStore(),
       },
     );
     expect(result.status).toBe('done');
     expect(writesExecuted).toBe(0);
     expect(result.toolCalls.map((record) => record.decision)).toEqual(['failed']);
     expect(toolResults[0]?.content).toContain('idempotency key');
-    expect(result.unresolvedWrites).toBeUndefined();
+    expect(result.writes).toBeUndefined();
   });
 });
 
-describe('runLoop when the write log fails', () => {
-  function failingStore(failOn: 'intent' | 'outcome'): CheckpointStore {
-    const store = createMemoryCheckpointStore();
+describe('runLoop when the run journal fails', () => {
+  /** Journals in memory whose file refuses the records `fails` matches, as a full disk does. */
+  function failingStore(fails: (record: JournalRecord) => boolean): JournalStore {
+    const store = createMemoryJournalStore();
     return {
       ...store,
-      async appendWrite(runId, entry) {
-        if (('kind' in entry ? entry.kind : 'outcome') === failOn) throw new Error('disk full');
-        return store.appendWrite(runId, entry);
+      async create(runId, first) {
+        const sink = await store.create(runId, first);
+        return {
+          source: sink.source,
+          async append(record) {
+            if (fails(record)) throw new Error('disk full');
+            return sink.append(record);
+          },
+        };
       },
     };
   }
+  const writeResult = (record: JournalRecord) => record.type === 'result' && record.index === 1;
+  const intent = (record: JournalRecord) => record.type === 'intent';
 
-  it('ends the run naming the failed outcome log, and keeps the batch and the write that ran', async () => {
-    const { result, traced } = await run(
-      {},
-      { checkpoints: failingStore('outcome'), afterTools: false },
-    );
+  it('ends the run naming the result it could not record; a resumed run does not make the write again', async () => {
+    const journals = failingStore(writeResult);
+    const { result, traced } = await run({}, { journals, afterTools: false });
     expect(result.status).toBe('error');
-    expect(result.detail).toContain('resubmit ran, but its outcome could not be logged');
+    expect(result.detail).toContain('could not record the result of resubmit');
     expect(result.detail).toContain('disk full');
+    expect(writesExecuted).toBe(1);
+    // Both calls ran, and the trace says so.
+    expect(traced.map((event) => [event.tool, event.decision])).toEqual([
+      ['get_x', 'allow'],
+      ['resubmit', 'allow'],
+    ]);
+    // Its outcome is not recorded: a human decides, the write is never run a second time.
+    expect(result.writes?.map((write) => [write.key, write.made])).toEqual([
+      ['resubmit:ORD1:resubmit', 'intended'],
+    ]);
+    const resumed = await resume(createScriptedModel([textTurn('final answer')]), journals);
+    expect(resumed.status).toBe('done');
+    expect(writesExecuted).toBe(1);
+    expect(resumed.toolCalls.map((record) => [record.tool, record.decision])).toEqual([
+      ['get_x', 'allow'],
+      ['resubmit', 'outcome_unknown'],
+    ]);
+    expect(resumed.writes?.map((write) => [write.key, write.made])).toEqual([
+      ['resubmit:ORD1:resubmit', 'unknown'],
+    ]);
+  });
+
+  it('keeps the calls of the batch that ran in the history and the stats of the run it ends', async () => {
+    const { result } = await run({}, { journals: failingStore(writeResult), afterTools: false });
+    expect(result.status).toBe('error');
     expect(writesExecuted).toBe(1);
     expect(result.toolCalls.map((record) => [record.tool, record.decision])).toEqual([
       ['get_x', 'allow'],
       ['resubmit', 'allow'],
     ]);
     expect(result.stats.toolCalls).toBe(2);
+    // The write ran without a human's yes.
     expect(result.stats.unconfirmedWrites).toBe(1);
-    expect(traced).toHaveLength(2);
-    // The intent stays unresolved: a human decides, the write is never run a second time.
-    expect(result.unresolvedWrites?.map((intent) => intent.key)).toEqual([
-      'resubmit:ORD1:resubmit',
-    ]);
   });
 
-  it('ends the run before the write when its intent cannot be logged', async () => {
-    const { result } = await run({}, { checkpoints: failingStore('intent'), afterTools: false });
+  it('ends the run before the write when its intent cannot be recorded', async () => {
+    const journals = failingStore(intent);
+    const { result, traced } = await run({}, { journals, afterTools: false });
     expect(result.status).toBe('error');
-    expect(result.detail).toContain('could not log the intent of resubmit');
-    expect(result.detail).not.toContain('could not record a write');
+    expect(result.detail).toContain('could not record the intent of resubmit');
+    expect(result.detail).toContain('it was not run');
     expect(writesExecuted).toBe(0);
-    expect(result.toolCalls.map((record) => record.decision)).toEqual(['allow', 'failed']);
+    expect(traced.map((event) => event.decision)).toEqual(['allow', 'failed']);
+    // Nothing of the write was recorded: a resumed run makes it, once.
+    const resumed = await resume(createScriptedModel([textTurn('final answer')]), journals);
+    expect(resumed.status).toBe('done');
+    expect(writesExecuted).toBe(1);
+    expect(resumed.toolCalls.map((record) => [record.tool, record.decision])).toEqual([
+      ['get_x', 'allow'],
+      ['resubmit', 'allow'],
+    ]);
   });
 });
 
 describe('runLoop when the trace cannot be written', () => {
-  const resume = (model: ModelClient, checkpoints: CheckpointStore) =>
-    resumeAgent({
-      runId: 'run-1',
-      checkpoints,
-      harness: probe,
-      model,
-      clock: createVirtualClock({ start: 0 }),
-      trace: createMemoryTrace(),
-    });
-
   const failures = [['throws'], ['rejects'], ['rejects later']] as const;
 
   it.each(failures)(
     'ends the run with status error when a tool_call event %s, keeping the step for resume',
     async (how) => {
       writesExecuted = 0;
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const model = createScriptedModel([toolTurn(batch)]);
       const trace = createFailingTrace('tool_call', how);
-      const result = await start({ model, trace, checkpoints });
+      const result = await start({ model, trace, journals });
       model.assertDone();
       expect(result.status).toBe('error');
       expect(result.detail).toBe(
-        'the trace sink failed at the tool_call event (step 1): disk full. The run stopped before its next step; its checkpoint and write log keep what it did: fix the trace (free disk space, or the sink), then resume run run-1',
+        'the trace sink failed at the tool_call event (step 1): disk full. The run stopped before its next step; its journal keeps what it did: fix the trace (free disk space, or the sink), then resume run run-1',
       );
       expect(writesExecuted).toBe(1);
       expect(trace.events.map((event) => event.type)).toEqual(['run_start', 'model_call']);
       // The completed step is not done again: no second model call for it, no second write.
       const resumedModel = createScriptedModel([textTurn('final answer')]);
-      const resumed = await resume(resumedModel, checkpoints);
+      const resumed = await resume(resumedModel, journals);
       resumedModel.assertDone();
       expect(resumed.status).toBe('done');
       expect(writesExecuted).toBe(1);
@@ -261,23 +300,29 @@ describe('runLoop when the trace cannot be written', () => {
   );
 
   it.each(failures)(
-    'runs no tool after a model_call event %s; a resumed run makes the write once',
+    'runs no tool after a model_call event %s; a resumed run runs them once, without asking again',
     async (how) => {
       writesExecuted = 0;
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const result = await start({
         model: createScriptedModel([toolTurn(batch)]),
         trace: createFailingTrace('model_call', how),
-        checkpoints,
+        journals,
       });
       expect(result.status).toBe('error');
       expect(result.detail).toContain('at the model_call event (step 1): disk full');
       expect(writesExecuted).toBe(0);
       expect(result.toolCalls).toEqual([]);
-      const resumedModel = createScriptedModel([toolTurn(batch), textTurn('final answer')]);
-      const resumed = await resume(resumedModel, checkpoints);
+      // The model's answer was journaled before the trace stopped the run: the resumed run runs
+      // its calls without asking for step 1 again.
+      const resumedModel = createScriptedModel([textTurn('final answer')]);
+      const resumed = await resume(resumedModel, journals);
       resumedModel.assertDone();
       expect(resumed.status).toBe('done');
+      expect(resumed.toolCalls.map((record) => [record.step, record.tool])).toEqual([
+        [1, 'get_x'],
+        [1, 'resubmit'],
+      ]);
       expect(writesExecuted).toBe(1);
     },
   );
@@ -285,24 +330,24 @@ describe('runLoop when the trace cannot be written', () => {
   it.each(failures)(
     'reports a run_end that %s as an error while the finished run stays recorded',
     async (how) => {
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const result = await start({
         model: createScriptedModel([textTurn('final answer')]),
         trace: createFailingTrace('run_end', how),
-        checkpoints,
+        journals,
       });
       expect(result.status).toBe('error');
       expect(result.answer).toBe('final answer');
       expect(result.detail).toContain(
         'at the run_end event: disk full. The run had ended with status done',
       );
-      const resumed = await resume(createScriptedModel([]), checkpoints);
+      const resumed = await resume(createScriptedModel([]), journals);
       expect(resumed.status).toBe('done');
       expect(resumed.answer).toBe('final answer');
     },
   );
 
-  it('tells a run without checkpoints to run again', async () => {
+  it('tells a run without a journal store to run again', async () => {
     writesExecuted = 0;
     const result = await start({
       model: createScriptedModel([toolTurn(batch)]),
@@ -315,12 +360,12 @@ describe('runLoop when the trace cannot be written', () => {
   });
 
   it.each(failures)(
-    'refuses to start a run whose run_start event %s: no checkpoint, no model call',
+    'refuses to start a run whose run_start event %s: no journal, no model call',
     async (how) => {
-      const checkpoints = createMemoryCheckpointStore();
+      const journals = createMemoryJournalStore();
       const model = createScriptedModel([]);
       const error = await rejectionOf(
-        start({ model, trace: createFailingTrace('run_start', how), checkpoints }),
+        start({ model, trace: createFailingTrace('run_start', how), journals }),
         TraceWriteError,
       );
       expect(error.code).toBe('trace_write');
@@ -328,7 +373,7 @@ describe('runLoop when the trace cannot be written', () => {
         'the trace sink failed at the run_start event: disk full. Nothing was done: fix the trace (free disk space, or the sink), then start the run again',
       );
       expect(model.requests).toHaveLength(0);
-      expect(await checkpoints.load('run-1')).toBeUndefined();
+      expect(await journals.list()).toEqual([]);
     },
   );
 });

@@ -1,68 +1,24 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import type { CheckpointStore } from './checkpoint-store.js';
 import { toAnthropicTools } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { historyToSend } from './history-summary.js';
-import type { WriteIntent, WriteLog, WriteRecord } from './idempotency.js';
+import type { ModelAnswered } from './journal/records.js';
+import type { RunJournal } from './journal/run-journal.js';
 import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
 import { contentOf, responseText, toolCallsOf } from './model-turn.js';
-import {
-  answersOf,
-  keepAnswer,
-  pausedBatch,
-  ranBeforePause,
-  resumedBatch,
-} from './paused-batch.js';
-import { type ApprovalDecisions, pausedBatchApprover } from './paused-batch-approver.js';
-import { createToolPipeline, type ToolOutcome, type ToolPipelineOptions } from './pipeline.js';
-import { recordCalls as recordFinished } from './record-calls.js';
-import {
-  type FinishedRun,
-  type LoopState,
-  type PendingApproval,
-  toCheckpoint,
-} from './run-snapshot.js';
-import { createSummarizer } from './run-summarizer.js';
-import { addUsage, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
-import { type GuardedTrace, reportedEnd } from './trace-guard.js';
-import type {
-  Approver,
-  RunMode,
-  RunState,
-  RunStats,
-  RunStatus,
-  ToolCall,
-  ToolCallRecord,
-} from './types.js';
+import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './pipeline.js';
+import { endRun, type RunResult } from './run-end.js';
+import { summaryCost } from './run-summarizer.js';
+import { modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
+import type { GuardedTrace } from './trace-guard.js';
+import type { Approver, RunMode, RunState, RunStatus, ToolCall } from './types.js';
 
 /** Model ids per role besides the main loop's. */
 export interface RoleModels {
   /** A cheaper model that summarises history dropped by `historyBudgetChars`. */
   summarize?: string;
-}
-
-export type { ApprovalDecisions } from './paused-batch-approver.js';
-
-export interface RunResult {
-  runId: string;
-  status: RunStatus;
-  /** Why the run stopped, when it was not `done`. */
-  detail?: string;
-  /** The text of the model's final message ('' when the run stopped early). */
-  answer: string;
-  messages: Anthropic.MessageParam[];
-  toolCalls: ToolCallRecord[];
-  stats: RunStats;
-  /** Per-run state the tools wrote (e.g. refund submissions). */
-  store: Map<string, unknown>;
-  /** Executed writes from the run's durable write log (runs with checkpoints). */
-  writes?: readonly WriteRecord[];
-  /** Writes whose outcome is unknown (timed out, interrupted): a human must resolve them. */
-  unresolvedWrites?: readonly WriteIntent[];
-  /** With status `awaiting_approval`: the calls a human must approve or reject. */
-  pendingApprovals?: PendingApproval['requests'];
 }
 
 export interface LoopContext {
@@ -72,329 +28,296 @@ export interface LoopContext {
   clock: Clock;
   mode: RunMode;
   approver?: Approver | undefined;
-  approvals?: ApprovalDecisions | undefined;
   /** Guarded: a failed write is kept, and the loop ends the run with it before its next step. */
   trace?: GuardedTrace | undefined;
   signal?: AbortSignal | undefined;
-  checkpoints?: CheckpointStore | undefined;
-  writes?: WriteLog | undefined;
   roleModels?: RoleModels | undefined;
+  journal: RunJournal;
 }
+
+/** What one run of the loop holds, made once. */
+interface Loop {
+  context: LoopContext;
+  journal: RunJournal;
+  pipeline: ToolPipeline;
+  runState: RunState;
+  callOptions: ModelCallOptions;
+  request: Omit<MessageRequest, 'messages'>;
+  /** The step being asked for (the journal's step + 1 while the model call is out). */
+  asking: number;
+}
+
+type Ended = RunResult | undefined;
 
 const DONE_REASONS = new Set(['end_turn', 'stop_sequence']);
 
 /**
- * The agent loop from the state's current step: call the model, run its tool calls through the
- * pipeline, send the results back, until the model ends its turn or a stop condition fires.
- * With `checkpoints`, the state is saved after every completed step.
+ * The agent loop from where the run's journal stands: call the model, run its tool calls
+ * through the pipeline, send the results back, until the model ends its turn or a stop
+ * condition fires. A resumed run first finishes what its journal left open.
  */
-export async function runLoop(state: LoopState, context: LoopContext): Promise<RunResult> {
-  const { harness, clock, trace, checkpoints } = context;
-  const { stats, messages, history, errorTexts } = state;
-  const system: MessageRequest['system'] = harness.cacheSystemPrompt
-    ? [{ type: 'text', text: state.systemText, cache_control: { type: 'ephemeral' } }]
-    : state.systemText;
-  const tools = toAnthropicTools(harness.tools);
-  /** Answers a human gave during the current batch, kept if the batch pauses. */
-  let answers = new Map<string, boolean>();
-  const remembering = (approver: Approver | undefined): Approver | undefined =>
-    approver &&
-    (async (call, reason, approval) => {
-      const answer = await approver(call, reason, approval);
-      // A withdrawn question's answer (the run was cancelled) is not used, nor kept for resume.
-      if (typeof answer === 'boolean' && !approval?.signal.aborted) {
-        keepAnswer(answers, call.id, answer);
-      }
-      return answer;
-    });
-  type Resumed = Pick<ToolPipelineOptions, 'madeBeforePause' | 'notMadeBeforePause'>;
-  const pipelineFor = (approver: Approver | undefined, resumed: Resumed = {}) =>
-    createToolPipeline({
+export async function runLoop(context: LoopContext): Promise<RunResult> {
+  const loop = prepare(context);
+  const resumed = await resumePoint(loop);
+  if (resumed) return resumed;
+  while (true) {
+    const ended = await nextStep(loop);
+    if (ended) return ended;
+  }
+}
+
+function prepare(context: LoopContext): Loop {
+  const { harness, journal, trace } = context;
+  const { view } = journal;
+  const system = view.started.system;
+  const loop: Loop = {
+    context,
+    journal,
+    pipeline: createToolPipeline({
       tools: harness.tools,
       ...(harness.validate !== undefined && { validate: harness.validate }),
       ...(harness.hooks && { hooks: harness.hooks }),
       ...(harness.permissions && { permissions: harness.permissions }),
-      ...(approver && { approver }),
+      ...(context.approver && { approver: context.approver }),
       ...(harness.timeouts !== undefined && { timeouts: harness.timeouts }),
       ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
-      ...(context.writes && { writes: context.writes }),
-      ...(checkpoints && { canDefer: true }),
       ...(context.signal && { signal: context.signal }),
-      ...resumed,
-    });
-  const pipeline = pipelineFor(remembering(context.approver));
-  const runState: RunState = {
-    runId: state.runId,
-    mode: context.mode,
-    clock,
-    history,
-    store: state.store,
-    get step() {
-      return state.step;
-    },
-  };
-  const callOptions: ModelCallOptions = {
-    ...(context.signal && { signal: context.signal }),
-    onEvent: (event) => trace?.write({ ...event, step: state.step }),
-    // A retry or fallback whose event failed is not sent: the run ends as a failed trace ends it.
-    stopAfterEvent: async () => trace?.failure(),
-  };
-
-  const save = async (result?: FinishedRun) => {
-    const meta = {
-      variant: harness.name,
-      model: context.modelId,
+      journal,
+    }),
+    runState: {
+      runId: view.started.runId,
       mode: context.mode,
-      writes: context.writes?.list() ?? [],
-      now: clock.now(),
-    };
-    await checkpoints?.save(toCheckpoint(state, meta, result));
-  };
-  const saveFailure = (error: unknown) =>
-    `could not save the checkpoint of step ${state.step} to ${checkpoints?.describe(state.runId)} (${errorMessage(error)}); the previous checkpoint is intact: fix the problem and resume run ${state.runId}`;
-
-  const end = async (status: RunStatus, answer: string, detail?: string): Promise<RunResult> => {
-    stats.steps = state.step;
-    // A failed run is not finished: its last checkpoint stays resumable.
-    if (checkpoints && status !== 'error') {
-      try {
-        await save(
-          status === 'awaiting_approval'
-            ? undefined
-            : { status, answer, ...(detail && { detail }) },
-        );
-      } catch (error) {
-        return end('error', '', saveFailure(error));
-      }
-    }
-    trace?.write({
-      type: 'run_end',
-      status,
-      ...(detail && { detail }),
-      stats: { ...stats },
-      ts: new Date(clock.now()).toISOString(),
-    });
-    // A run whose trace failed is reported as failed, whatever else it did.
-    const reported = await reportedEnd(
-      trace,
-      { runId: state.runId, resumable: checkpoints !== undefined },
-      status,
-      detail,
-    );
-    return {
-      runId: state.runId,
-      status: reported.status,
-      ...(reported.detail && { detail: reported.detail }),
-      answer,
-      messages,
-      toolCalls: history,
-      stats,
-      store: state.store,
-      ...(context.writes && { writes: context.writes.list() }),
-      ...(context.writes?.unresolvedList().length && {
-        unresolvedWrites: context.writes.unresolvedList(),
-      }),
-      ...(status === 'awaiting_approval' &&
-        state.pending && {
-          pendingApprovals: state.pending.requests,
-        }),
-    };
-  };
-
-  /** Saves a running checkpoint; a failure ends the run (returned), success returns undefined. */
-  const checkpointed = async (): Promise<RunResult | undefined> => {
-    if (!checkpoints) return undefined;
-    try {
-      await save();
-      return undefined;
-    } catch (error) {
-      return end('error', '', saveFailure(error));
-    }
-  };
-
-  const records = { history, errorTexts, stats, trace };
-  const recordCalls = (outcomes: readonly ToolOutcome[]) =>
-    recordFinished(records, state.step, outcomes);
-
-  const runBatch = async (
-    calls: readonly ToolCall[],
-    batchPipeline: typeof pipeline,
-  ): Promise<ToolOutcome[] | RunResult> => {
-    let outcomes: ToolOutcome[];
-    try {
-      outcomes = await batchPipeline.runAll(calls, runState);
-    } catch (error) {
-      // The pipeline turns every failure into an outcome; this is a bug in it.
-      return end('error', '', `the tool pipeline failed: ${errorMessage(error)}`);
-    }
-    const fatal = outcomes.flatMap((outcome) =>
-      outcome.fatal === undefined ? [] : [outcome.fatal],
-    );
-    if (fatal.length === 0) return outcomes;
-    // The write log failed: going on is unsafe. What the batch did stays on record.
-    recordCalls(outcomes);
-    return end('error', '', fatal.join('; '));
-  };
-
-  /** `earlier`: a resumed batch pausing again keeps what its earlier pause kept. */
-  const pause = (
-    calls: readonly ToolCall[],
-    outcomes: readonly ToolOutcome[],
-    earlier?: PendingApproval,
-  ) => {
-    state.pending = pausedBatch(state.step, calls, outcomes, answers, earlier);
-    const { requests } = state.pending;
-    for (const request of requests) {
-      trace?.write({
-        type: 'approval_pending',
-        step: state.step,
-        tool: request.tool,
-        input: request.input ?? null,
-        reason: request.reason,
-      });
-    }
-    const tools = requests.map((request) => request.tool).join(', ');
-    return end('awaiting_approval', '', `waiting for a human to approve or reject ${tools}`);
-  };
-
-  /**
-   * The run was cancelled while a batch ran: it ends as a cancelled model call does, failed and
-   * resumable from the checkpoint just saved. No stop rule runs: its `cancelled` calls never ran.
-   */
-  const cancelledDuringBatch = async (): Promise<RunResult> => {
-    const stopped = await checkpointed();
-    if (stopped) return stopped;
-    const reason = errorMessage(context.signal?.reason);
-    return end('error', '', `the run was cancelled while its tool calls ran: ${reason}`);
-  };
-
-  const completeStep = async (outcomes: readonly ToolOutcome[]): Promise<RunResult | undefined> => {
-    recordCalls(outcomes);
-    messages.push({ role: 'user', content: outcomes.map((outcome) => outcome.result) });
-    if (context.signal?.aborted) return cancelledDuringBatch();
-
-    const stop = stopAfterTools(history, errorTexts, harness.limits);
-    return stop ? end(stop.status, '', stop.detail) : checkpointed();
-  };
-
-  /** Re-run the paused batch with the human's answers; writes already made come from the log. */
-  const settlePending = async (pending: PendingApproval): Promise<RunResult | undefined> => {
-    const approver = pausedBatchApprover(pending, context.approvals, context.approver);
-    answers = answersOf(pending.answers);
-    const resumed = pipelineFor(remembering(approver), resumedBatch(pending));
-    const outcomes = await runBatch(pending.calls, resumed);
-    if (!Array.isArray(outcomes)) return outcomes;
-    if (context.signal?.aborted) {
-      // The batch stays pending, with the human's answers: resume runs it again, and the writes
-      // it ran meanwhile are answered from the write log or with their failure.
-      state.pending = {
-        ...pending,
-        answers: Object.fromEntries(answers),
-        ...ranBeforePause(pending.calls, outcomes, pending),
-      };
-      return cancelledDuringBatch();
-    }
-    if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
-      return pause(pending.calls, outcomes, pending);
-    }
-    state.pending = undefined;
-    return completeStep(outcomes);
-  };
-
-  const summaryModel = context.roleModels?.summarize;
-  const summarizing = { ...context, stats, callOptions, step: () => state.step };
-
-  /** The trace failed: nothing new starts (no model call, no tool), what was done is kept. */
-  const traceStopped = async () => (await trace?.failure()) !== undefined;
-
-  if (state.pending) {
-    if (await traceStopped()) return end('error', '');
-    const stopped = await settlePending(state.pending);
-    if (stopped) return stopped;
-  }
-
-  while (true) {
-    if (await traceStopped()) return end('error', '');
-    if (state.step >= harness.limits.maxSteps) {
-      return end(
-        'max_steps',
-        '',
-        `stopped after ${state.step} model calls (max ${harness.limits.maxSteps})`,
-      );
-    }
-    state.step += 1;
-    const sent = await historyToSend({
-      messages,
-      maxChars: harness.historyBudgetChars,
-      summary: state.summary,
-      ...(summaryModel !== undefined && { summarize: createSummarizer(summarizing, summaryModel) }),
-    });
-    // The summary call's events may have failed: the main call must not go out untraced.
-    if (await traceStopped()) return end('error', '');
-    state.summary = sent.summary;
-    const request: MessageRequest = {
+      clock: context.clock,
+      history: view.history,
+      store: view.store,
+      get step() {
+        return view.step;
+      },
+    },
+    callOptions: {
+      ...(context.signal && { signal: context.signal }),
+      onEvent: (event) => trace?.write({ ...event, step: loop.asking }),
+      // A retry or fallback whose event failed is not sent: the run ends as a failed trace ends it.
+      stopAfterEvent: async () => trace?.failure(),
+    },
+    request: {
       model: context.modelId,
       max_tokens: harness.maxTokens ?? 1024,
-      system,
-      tools,
-      messages: sent.messages,
-    };
-    const started = clock.now();
-    let response: Anthropic.Message;
-    try {
-      response = await context.model.createMessage(request, callOptions);
-    } catch (error) {
-      stats.modelMs += clock.now() - started;
-      // Stopped by the trace's failure (stopAfterEvent): the run ends naming it, as it does elsewhere.
-      const failure = await trace?.failure();
-      if (failure !== undefined && error === failure) return end('error', '');
-      return end('error', '', errorMessage(error));
-    }
-    const ms = clock.now() - started;
-    addUsage(stats, response.usage, ms);
-    trace?.write(modelCallEvent(state.step, response, ms));
-    const content = contentOf(response);
-    messages.push({ role: 'assistant', content: content as Anthropic.ContentBlockParam[] });
-    const answer = responseText(content, '\n');
+      system: harness.cacheSystemPrompt
+        ? [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }]
+        : system,
+      tools: toAnthropicTools(harness.tools),
+    },
+    asking: view.step,
+  };
+  return loop;
+}
 
-    const spent = tokensSpent(stats);
-    const stopReason = response.stop_reason;
-    if (stopReason !== 'tool_use' && stopReason !== 'pause_turn' && content.length === 0) {
-      return end('model_stop', '', `the model returned no content (stop_reason ${stopReason})`);
-    }
-    if (stopReason !== null && DONE_REASONS.has(stopReason)) return end('done', answer);
-    if (harness.limits.tokenBudget !== undefined && spent > harness.limits.tokenBudget) {
-      return end(
-        'token_budget',
-        answer,
-        `spent ${spent} tokens (budget ${harness.limits.tokenBudget})`,
-      );
-    }
-    if (stopReason === 'pause_turn') {
-      const stopped = await checkpointed();
-      if (stopped) return stopped;
-      continue;
-    }
-    if (stopReason !== 'tool_use') {
-      return end('model_stop', answer, `the model stopped with stop_reason '${stopReason}'`);
-    }
+const end = (loop: Loop, status: RunStatus, answer: string, detail?: string) =>
+  endRun(loop.context, status, answer, detail);
 
-    const calls = toolCallsOf(content);
-    if (calls.length === 0) {
-      return end('model_stop', answer, "stop_reason 'tool_use' without any tool_use block");
-    }
-    // The model's answer is not kept: a resumed run asks again, and no tool ran untraced.
-    if (await traceStopped()) return end('error', '');
-    answers = new Map();
-    const outcomes = await runBatch(calls, pipeline);
-    if (!Array.isArray(outcomes)) return outcomes;
-    if (outcomes.some((outcome) => outcome.deferred !== undefined)) {
-      if (!context.signal?.aborted) return pause(calls, outcomes);
-      // Cancelled while a call waits for a human: the batch stays paused, the run ends cancelled.
-      state.pending = pausedBatch(state.step, calls, outcomes, answers);
-      return cancelledDuringBatch();
-    }
-    const stopped = await completeStep(outcomes);
-    if (stopped) return stopped;
+/** The trace failed: nothing new starts (no model call, no tool), what was done is kept. */
+async function traceStopped(loop: Loop): Promise<boolean> {
+  return (await loop.context.trace?.failure()) !== undefined;
+}
+
+/** Where a resumed run goes on: the open step's calls, the stop rules, or the last answer. */
+async function resumePoint(loop: Loop): Promise<Ended> {
+  const { view } = loop.journal;
+  if (view.finished) {
+    return end(loop, view.finished.status, view.finished.answer, view.finished.detail);
   }
+  const last = view.last;
+  if (!last) return undefined;
+  const hadCalls =
+    last.stopReason === 'tool_use' && toolCallsOf(contentOf(last as never)).length > 0;
+  if (hadCalls && !view.open) return afterTools(loop);
+  return afterAnswer(loop, last);
+}
+
+/** One model call and what follows from its answer. */
+async function nextStep(loop: Loop): Promise<Ended> {
+  const { context, journal } = loop;
+  const { harness, clock } = context;
+  const { view } = journal;
+  if (await traceStopped(loop)) return end(loop, 'error', '');
+  if (view.step >= harness.limits.maxSteps) {
+    return end(
+      loop,
+      'max_steps',
+      '',
+      `stopped after ${view.step} model calls (max ${harness.limits.maxSteps})`,
+    );
+  }
+  loop.asking = view.step + 1;
+  const messages = await summarized(loop);
+  if (typeof messages === 'string') return end(loop, 'error', '', messages);
+  // The summary call's events may have failed: the main call must not go out untraced.
+  if (await traceStopped(loop)) return end(loop, 'error', '');
+  const started = clock.now();
+  let response: Anthropic.Message;
+  try {
+    response = await context.model.createMessage({ ...loop.request, messages }, loop.callOptions);
+  } catch (error) {
+    view.stats.modelMs += clock.now() - started;
+    // Stopped by the trace's failure (stopAfterEvent): the run ends naming it, as it does elsewhere.
+    const failure = await context.trace?.failure();
+    if (failure !== undefined && error === failure) return end(loop, 'error', '');
+    return end(loop, 'error', '', errorMessage(error));
+  }
+  const ms = clock.now() - started;
+  context.trace?.write(modelCallEvent(loop.asking, response, ms));
+  const content = contentOf(response);
+  const twin = repeatedId(toolCallsOf(content));
+  if (twin !== undefined) {
+    return end(
+      loop,
+      'error',
+      '',
+      `the model answered with two tool calls under one id ('${twin}'): its answer was not used; resume the run to ask again`,
+    );
+  }
+  try {
+    // Durable before any of its tool calls runs: a resumed run never asks for this step again.
+    await journal.append({
+      type: 'model_answered',
+      step: loop.asking,
+      content: content as unknown as ModelAnswered['content'],
+      usage: (response.usage ?? null) as unknown as ModelAnswered['usage'],
+      ms,
+      stopReason: response.stop_reason ?? null,
+    });
+  } catch (error) {
+    return end(loop, 'error', '', errorMessage(error));
+  }
+  return afterAnswer(loop, view.last!);
+}
+
+/** The messages to send for the next step, with a new summary kept; or why that failed. */
+async function summarized(loop: Loop): Promise<Anthropic.MessageParam[] | string> {
+  const { context, journal } = loop;
+  const { view } = journal;
+  const summaryModel = context.roleModels?.summarize;
+  const cost = summaryCost(loop.context, loop.callOptions, () => loop.asking);
+  const sent = await historyToSend({
+    messages: view.messages,
+    maxChars: context.harness.historyBudgetChars,
+    summary: view.summary,
+    ...(summaryModel !== undefined && { summarize: cost.summarizer(summaryModel) }),
+  });
+  if (sent.summary === view.summary || sent.summary === undefined) {
+    // A summary that failed costs what it cost, in this process (its tokens are not journaled).
+    cost.addTo(view.stats);
+    return sent.messages;
+  }
+  try {
+    await journal.append({ type: 'summary', step: loop.asking, ...sent.summary, ...cost.spent() });
+  } catch (error) {
+    return errorMessage(error);
+  }
+  return sent.messages;
+}
+
+/** What a model answer leads to: the run's end, another model call, or its tool calls. */
+async function afterAnswer(loop: Loop, answer: ModelAnswered): Promise<Ended> {
+  const { harness } = loop.context;
+  const content = answer.content as unknown as Anthropic.ContentBlock[];
+  const stopReason = answer.stopReason;
+  const text = responseText(content, '\n');
+  if (stopReason !== 'tool_use' && stopReason !== 'pause_turn' && content.length === 0) {
+    return end(loop, 'model_stop', '', `the model returned no content (stop_reason ${stopReason})`);
+  }
+  if (stopReason !== null && DONE_REASONS.has(stopReason)) return end(loop, 'done', text);
+  const spent = tokensSpent(loop.journal.view.stats);
+  const budget = harness.limits.tokenBudget;
+  if (budget !== undefined && spent > budget) {
+    return end(loop, 'token_budget', text, `spent ${spent} tokens (budget ${budget})`);
+  }
+  if (stopReason === 'pause_turn') return undefined;
+  if (stopReason !== 'tool_use') {
+    return end(loop, 'model_stop', text, `the model stopped with stop_reason '${stopReason}'`);
+  }
+  const calls = toolCallsOf(content);
+  if (calls.length === 0) {
+    return end(loop, 'model_stop', text, "stop_reason 'tool_use' without any tool_use block");
+  }
+  if (await traceStopped(loop)) return end(loop, 'error', '');
+  const stopped = await runCalls(loop, calls);
+  return stopped ?? afterTools(loop);
+}
+
+/**
+ * Runs the calls of the step that have no result yet (all of them, unless the run resumed).
+ * Ends the run when a call's journal failed, when the run was cancelled, or when a call waits
+ * for a human; otherwise the step is complete (the journal moved its results into the history).
+ */
+async function runCalls(loop: Loop, calls: readonly ToolCall[]): Promise<Ended> {
+  const { journal, context } = loop;
+  const open = journal.view.open!;
+  const owed = calls.flatMap((_, index) => (open.results[index] ? [] : [index]));
+  let outcomes: ToolOutcome[];
+  try {
+    outcomes = await loop.pipeline.runAll(calls, owed, loop.runState);
+  } catch (error) {
+    // The pipeline turns every failure into an outcome; this is a bug in it.
+    return end(loop, 'error', '', `the tool pipeline failed: ${errorMessage(error)}`);
+  }
+  traceCalls(loop, outcomes);
+  const fatal = outcomes.flatMap((outcome) =>
+    outcome.kind === 'result' && outcome.fatal ? [outcome.fatal] : [],
+  );
+  if (fatal.length > 0) {
+    // What the journal could not take still happened: the run's result reports it.
+    const open = journal.view.open;
+    const unrecorded = outcomes.flatMap((outcome) =>
+      outcome.kind === 'result' && !open?.results[outcome.fact.index] ? [outcome.fact] : [],
+    );
+    return endRun(loop.context, 'error', '', fatal.join('; '), unrecorded);
+  }
+  if (context.signal?.aborted) {
+    // Calls that did not run have no result: resume runs them.
+    const reason = errorMessage(context.signal.reason);
+    return end(loop, 'error', '', `the run was cancelled while its tool calls ran: ${reason}`);
+  }
+  const waiting = owed.filter((_, position) => outcomes[position]?.kind === 'later');
+  if (waiting.length === 0) return undefined;
+  const tools = waiting.map((index) => calls[index]!.name).join(', ');
+  return end(loop, 'awaiting_approval', '', `waiting for a human to approve or reject ${tools}`);
+}
+
+function traceCalls(loop: Loop, outcomes: readonly ToolOutcome[]): void {
+  const { trace } = loop.context;
+  if (!trace) return;
+  for (const outcome of outcomes) {
+    if (outcome.kind !== 'result') continue;
+    const { record } = outcome;
+    trace.write({
+      type: 'tool_call',
+      step: record.step,
+      tool: record.tool,
+      input: record.input ?? null,
+      decision: record.decision,
+      is_error: record.isError,
+      ms: record.ms,
+      result_chars: record.resultChars,
+      ...(record.replayed && { replayed: true }),
+    });
+  }
+}
+
+/** The stop after a completed tool step: a failure streak or no progress; undefined to go on. */
+function afterTools(loop: Loop): Ended | Promise<Ended> {
+  const { view } = loop.journal;
+  const stop = stopAfterTools(view.history, view.errorTexts, loop.context.harness.limits);
+  return stop ? end(loop, stop.status, '', stop.detail) : undefined;
+}
+
+/** An id two tool calls of one answer share: their results could not be told apart. */
+function repeatedId(calls: readonly ToolCall[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { id } of calls) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
 }

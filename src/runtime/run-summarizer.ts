@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { summaryRequest, summaryText } from './history-summary.js';
 import type { ModelCallOptions, ModelClient } from './model-client.js';
-import { addUsage, modelCallEvent } from './stop-rules.js';
+import { addUsage, emptyStats, modelCallEvent } from './stop-rules.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { RunStats } from './types.js';
 
@@ -42,5 +42,35 @@ export function createSummarizer(context: SummarizerContext, modelId: string) {
       trace?.write({ type: 'summary_skipped', step: step(), error: errorMessage(error) });
       return undefined;
     }
+  };
+}
+
+/**
+ * The summary calls of one step, with what they cost: `spent()` for the summary record a new
+ * summary is journaled with, `addTo` when none came of them (a failed summary's cost stays in
+ * this process's stats only).
+ */
+export function summaryCost(
+  context: Omit<SummarizerContext, 'stats' | 'callOptions' | 'step'>,
+  callOptions: ModelCallOptions,
+  step: () => number,
+) {
+  const stats = emptyStats();
+  return {
+    summarizer: (modelId: string) =>
+      createSummarizer({ ...context, stats, callOptions, step }, modelId),
+    spent: () => ({
+      usage: {
+        input_tokens: stats.inputTokens,
+        output_tokens: stats.outputTokens,
+        cache_read_input_tokens: stats.cacheReadTokens,
+        cache_creation_input_tokens: stats.cacheWriteTokens,
+      },
+      ms: stats.modelMs,
+    }),
+    addTo(total: RunStats) {
+      const { usage, ms } = this.spent();
+      addUsage(total, usage as Anthropic.Usage, ms);
+    },
   };
 }

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
+import { createMemoryJournalStore } from './journal/journal-store.js';
 import { createPermissionPolicy, parseRule } from './permissions.js';
+import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { serialApprover } from './serial-approver.js';
@@ -96,26 +98,28 @@ describe('serialApprover', () => {
 });
 
 describe('runAgent with an approver', () => {
+  const executed: string[] = [];
+  const refund = defineTool({
+    name: 'refund',
+    description: 'Refund an order',
+    effect: 'write',
+    parameters: z.object({ order: z.string() }),
+    execute: ({ order }) => {
+      executed.push(order);
+      return 'ok';
+    },
+  });
+  const harness: Harness = {
+    name: 'test',
+    tools: [refund],
+    system: () => 'test',
+    validate: true,
+    permissions: createPermissionPolicy([parseRule('refund', 'ask', 'a refund is a write')]),
+    limits: { maxSteps: 5 },
+  };
+
   it('never has two approvals of one turn open at once', async () => {
-    const executed: string[] = [];
-    const refund = defineTool({
-      name: 'refund',
-      description: 'Refund an order',
-      effect: 'write',
-      parameters: z.object({ order: z.string() }),
-      execute: ({ order }) => {
-        executed.push(order);
-        return 'ok';
-      },
-    });
-    const harness: Harness = {
-      name: 'test',
-      tools: [refund],
-      system: () => 'test',
-      validate: true,
-      permissions: createPermissionPolicy([parseRule('refund', 'ask', 'a refund is a write')]),
-      limits: { maxSteps: 5 },
-    };
+    executed.length = 0;
     const held = heldApprover();
     const model = createScriptedModel([
       toolTurn([
@@ -144,5 +148,54 @@ describe('runAgent with an approver', () => {
     expect(result.status).toBe('done');
     expect(held.mostInFlight()).toBe(1);
     expect(executed).toEqual(['A']);
+  });
+
+  it('keeps no answer of a run cancelled while one question is open and one waits: the resumed run asks both', async () => {
+    executed.length = 0;
+    const journals = createMemoryJournalStore();
+    const controller = new AbortController();
+    const held = heldApprover();
+    const running = runAgent({
+      harness,
+      model: createScriptedModel([
+        toolTurn([
+          { name: 'refund', input: { order: 'A' } },
+          { name: 'refund', input: { order: 'B' } },
+        ]),
+      ]),
+      modelId: 'test-model',
+      prompt: 'refund both',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'interactive',
+      approver: held.approver,
+      runId: 'run-1',
+      journals,
+      signal: controller.signal,
+    });
+    while (held.asked.length === 0) await turn();
+    controller.abort(new Error('the user pressed Ctrl-C'));
+    // The human says yes to A after the cancel: the answer is not kept, B is never asked.
+    held.answers[0]?.(true);
+    const cancelled = await running;
+    expect(cancelled.status).toBe('error');
+    expect(cancelled.pendingApprovals).toBeUndefined();
+    expect(held.asked).toEqual(['A']);
+    expect(executed).toEqual([]);
+
+    const asked: string[] = [];
+    const resumed = await resumeAgent({
+      runId: 'run-1',
+      journals,
+      harness,
+      model: createScriptedModel([textTurn('done')]),
+      clock: createVirtualClock({ start: 0 }),
+      approver: async (call) => {
+        asked.push(String((call.input as { order: string }).order));
+        return true;
+      },
+    });
+    expect(resumed.status).toBe('done');
+    expect(asked).toEqual(['A', 'B']);
+    expect(executed).toEqual(['A', 'B']);
   });
 });

@@ -1,7 +1,14 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { addUsage, emptyStats, modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
-import type { Decision, ToolCallRecord } from './types.js';
+import { z } from 'zod';
+import { createVirtualClock } from '../core/clock.js';
+import { defineTool } from './define-tool.js';
+import type { Harness } from './harness.js';
+import { createMemoryJournalStore } from './journal/journal-store.js';
+import { resumeAgent } from './resume-agent.js';
+import { runAgent } from './run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
+import { addUsage, emptyStats, modelCallEvent, tokensSpent } from './stop-rules.js';
 
 /** What a model client that skips the boundary check (a hand-written double) might hand over. */
 const odd = (usage: Record<string, unknown>) => usage as unknown as Anthropic.Usage;
@@ -47,52 +54,67 @@ describe('modelCallEvent', () => {
   });
 });
 
-describe('stopAfterTools', () => {
-  const record = (decision: Decision, id: string): ToolCallRecord => ({
-    step: 1,
-    id: `toolu_${id}`,
-    tool: 'lookup',
-    input: { id },
-    decision,
-    isError: decision !== 'allow',
-    ms: 0,
-    resultChars: 0,
-    effect: 'read',
-  });
-  const notRun = 'lookup was not run: the run was cancelled before it started';
-
-  it('does not count calls the run was cancelled before, which never ran', () => {
-    const cancelled = ['1', '2', '3'].map((id) => record('cancelled', id));
-    const texts = cancelled.map(() => notRun);
-    expect(stopAfterTools(cancelled, texts, { maxSteps: 9, failureStreak: 3 })).toBeUndefined();
-    expect(stopAfterTools(cancelled, texts, { maxSteps: 9, noProgressWindow: 3 })).toBeUndefined();
-  });
-
-  it('skips a cancelled call: it neither extends a failure streak nor breaks a repeated error', () => {
-    const streak = [record('allow', '1'), record('failed', '2'), record('cancelled', '3')];
-    const streakTexts = [undefined, 'down', notRun];
-    const limits = { maxSteps: 9, failureStreak: 3 };
-    expect(
-      stopAfterTools([...streak, record('failed', '4')], [...streakTexts, 'down'], limits),
-    ).toBeUndefined();
-    expect(
-      stopAfterTools(
-        [...streak, record('failed', '4'), record('failed', '5')],
-        [...streakTexts, 'down', 'down'],
-        limits,
-      ),
-    ).toEqual({ status: 'failure_streak', detail: '3 tool calls failed in a row' });
-
-    const repeated = [
-      record('failed', '1'),
-      record('cancelled', '2'),
-      record('failed', '3'),
-      record('failed', '4'),
-    ];
-    const repeatedTexts = ['down', notRun, 'down', 'down'];
-    expect(stopAfterTools(repeated, repeatedTexts, { maxSteps: 9, noProgressWindow: 3 })).toEqual({
-      status: 'no_progress',
-      detail: 'the same call or error repeated 3 times',
+describe('stopAfterTools in a run cancelled before its calls ran', () => {
+  // Those calls get no result: they never reach the history the stop rules read, and a
+  // resumed run runs them. Counted as failures, they would end the resumed run here.
+  it('neither counts them towards a failure streak nor stops the resumed run', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Look something up',
+      effect: 'read',
+      parameters: z.object({ id: z.string() }),
+      execute: ({ id }) => {
+        if (id === 'bad') throw new Error('down');
+        return { id };
+      },
     });
+    const harness: Harness = {
+      name: 'streak',
+      tools: [lookup],
+      system: () => 's',
+      validate: true,
+      limits: { maxSteps: 5, failureStreak: 3, noProgressWindow: 3 },
+    };
+    const journals = createMemoryJournalStore();
+    const controller = new AbortController();
+    const calls = [
+      { name: 'lookup', input: { id: '1' } },
+      { name: 'lookup', input: { id: '2' } },
+    ];
+    const cancelled = await runAgent({
+      harness,
+      model: createScriptedModel([
+        toolTurn([{ name: 'lookup', input: { id: 'bad' } }]),
+        // Ctrl-C as the model answers: neither call runs.
+        () => {
+          controller.abort(new Error('the user pressed Ctrl-C'));
+          return toolTurn(calls);
+        },
+      ]),
+      modelId: 'scripted',
+      prompt: 'go',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'unattended',
+      runId: 'run-1',
+      journals,
+      signal: controller.signal,
+    });
+    expect(cancelled.status).toBe('error');
+    expect(cancelled.toolCalls.map((record) => record.decision)).toEqual(['failed']);
+    expect(cancelled.stats).toMatchObject({ toolCalls: 1, toolErrors: 1 });
+    const resumed = await resumeAgent({
+      runId: 'run-1',
+      journals,
+      harness,
+      model: createScriptedModel([textTurn('found both')]),
+      clock: createVirtualClock({ start: 0 }),
+    });
+    expect(resumed.status).toBe('done');
+    expect(resumed.toolCalls.map((record) => record.decision)).toEqual([
+      'failed',
+      'allow',
+      'allow',
+    ]);
+    expect(resumed.stats).toMatchObject({ toolCalls: 3, toolErrors: 1 });
   });
 });

@@ -4,18 +4,12 @@ import { tokenCount } from '../core/token-count.js';
 import type { StopLimits } from './harness.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
 
-/**
- * The stop after a completed tool step: a failure streak or no progress; undefined to go on.
- * Calls the run was cancelled before (decision `cancelled`) never ran: they are not counted.
- */
+/** The stop after a completed tool step: a failure streak or no progress; undefined to go on. */
 export function stopAfterTools(
-  allCalls: readonly ToolCallRecord[],
-  allErrorTexts: ReadonlyArray<string | undefined>,
+  history: readonly ToolCallRecord[],
+  errorTexts: ReadonlyArray<string | undefined>,
   limits: StopLimits,
 ): { status: RunStatus; detail: string } | undefined {
-  const ran = (_: unknown, index: number) => allCalls[index]?.decision !== 'cancelled';
-  const history = allCalls.filter(ran);
-  const errorTexts = allErrorTexts.filter(ran);
   const streak = limits.failureStreak;
   if (streak !== undefined && trailing(history, (record) => record.isError) >= streak) {
     return { status: 'failure_streak', detail: `${streak} tool calls failed in a row` };

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Clock, createRealClock, type VirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
-import { createToolPipeline } from './pipeline.js';
+import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import { testRunState } from './testing/run-state.js';
 import type { RunState, ToolExecuteContext } from './types.js';
 
@@ -13,6 +13,12 @@ import type { RunState, ToolExecuteContext } from './types.js';
  */
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The outcome of a call that must have ended with a result. */
+function resulted(outcome: ToolOutcome) {
+  assert(outcome.kind === 'result', `the call ended '${outcome.kind}', not with a result`);
+  return outcome;
+}
 
 /** What the wait left behind saw: when it woke (it should not) and what it ended with. */
 interface Leftover {
@@ -78,9 +84,12 @@ describe('a tool that returned and left a wait running on its clock', () => {
       });
       const state = testRunState();
       const clock = state.clock as VirtualClock;
-      const { record } = await createToolPipeline({ tools: [tool], timeouts }).run(
-        { id: 'a', name: tool.name, input: {} },
-        state,
+      const { record } = resulted(
+        await createToolPipeline({ tools: [tool], timeouts }).run(
+          { id: 'a', name: tool.name, input: {} },
+          state,
+          0,
+        ),
       );
       expect(record.decision).toBe('allow');
       expect(record.ms).toBe(returns === 'at once' ? 0 : 10);
@@ -107,7 +116,13 @@ describe('a tool that returned and left a wait running on its clock', () => {
     });
     const state = testRunState();
     const clock = state.clock as VirtualClock;
-    await createToolPipeline({ tools: [tool] }).run({ id: 'a', name: tool.name, input: {} }, state);
+    resulted(
+      await createToolPipeline({ tools: [tool] }).run(
+        { id: 'a', name: tool.name, input: {} },
+        state,
+        0,
+      ),
+    );
     leaveWait(kept!.clock, seen);
     await settle();
     // Not "await every wait": the tool did; it kept a clock for later (a rate limiter made once).
@@ -146,18 +161,20 @@ describe('on a real clock (live runs)', () => {
         },
       });
       const state = testRunState({ clock: createRealClock() });
-      const { record } = await createToolPipeline({
-        tools: [tool],
-        timeouts,
-        hooks: {
-          preToolUse: [
-            (_call, run) => {
-              leaveWait(shortWaits(run.clock), hookSeen);
-              return undefined;
-            },
-          ],
-        },
-      }).run({ id: 'a', name: tool.name, input: {} }, state);
+      const { record } = resulted(
+        await createToolPipeline({
+          tools: [tool],
+          timeouts,
+          hooks: {
+            preToolUse: [
+              (_call, run) => {
+                leaveWait(shortWaits(run.clock), hookSeen);
+                return undefined;
+              },
+            ],
+          },
+        }).run({ id: 'a', name: tool.name, input: {} }, state, 0),
+      );
       expect(record.decision).toBe('allow');
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect([seen.ended, hookSeen.ended]).toEqual([undefined, undefined]);
@@ -182,9 +199,12 @@ describe('on a real clock, a tool that timed out', () => {
       },
     });
     const state = testRunState({ clock: createRealClock() });
-    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
-      { id: 'a', name: tool.name, input: {} },
-      state,
+    const { record } = resulted(
+      await createToolPipeline({ tools: [tool], timeouts: true }).run(
+        { id: 'a', name: tool.name, input: {} },
+        state,
+        0,
+      ),
     );
     expect(record.decision).toBe('timeout');
     await new Promise((resolve) => setTimeout(resolve, 120));
@@ -207,17 +227,21 @@ describe('a hook that answered and left a wait running on run.clock', () => {
       });
       const state = testRunState();
       const clock = state.clock as VirtualClock;
-      const { record } = await createToolPipeline({
-        tools: [tool],
-        hooks: {
-          preToolUse: [
-            function guard(_call, run) {
-              leaveWait(run.clock, seen);
-              return answers === 'at once' ? undefined : run.clock.sleep(10).then(() => undefined);
-            },
-          ],
-        },
-      }).run({ id: 'a', name: tool.name, input: {} }, state);
+      const { record } = resulted(
+        await createToolPipeline({
+          tools: [tool],
+          hooks: {
+            preToolUse: [
+              function guard(_call, run) {
+                leaveWait(run.clock, seen);
+                return answers === 'at once'
+                  ? undefined
+                  : run.clock.sleep(10).then(() => undefined);
+              },
+            ],
+          },
+        }).run({ id: 'a', name: tool.name, input: {} }, state, 0),
+      );
       expect(record.decision).toBe('allow');
       await runGoesOn(clock);
       expect(seen.wokeAt).toBeUndefined();

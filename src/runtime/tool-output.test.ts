@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
@@ -92,7 +92,12 @@ describe('tool results and thrown values the model cannot be sent as they are', 
   for (const [what, value, reason] of unserializable) {
     it(`turns ${what} in a result into a failed decision with a readable reason`, async () => {
       const pipeline = createToolPipeline({ tools: [toolReturning(value)], validate: true });
-      const outcome = await pipeline.run({ id: 't1', name: 'get_odd', input: {} }, testRunState());
+      const outcome = await pipeline.run(
+        { id: 't1', name: 'get_odd', input: {} },
+        testRunState(),
+        0,
+      );
+      assert(outcome.kind === 'result', outcome.kind);
       expect(outcome.record.decision).toBe('failed');
       expect(outcome.result.is_error).toBe(true);
       expect(outcome.result.content).toBe(
@@ -104,7 +109,12 @@ describe('tool results and thrown values the model cannot be sent as they are', 
   for (const [what, value, reason] of oddThrows) {
     it(`turns a thrown ${what} into a failed decision with a readable reason`, async () => {
       const pipeline = createToolPipeline({ tools: [toolThrowing(value)], validate: true });
-      const outcome = await pipeline.run({ id: 't1', name: 'get_odd', input: {} }, testRunState());
+      const outcome = await pipeline.run(
+        { id: 't1', name: 'get_odd', input: {} },
+        testRunState(),
+        0,
+      );
+      assert(outcome.kind === 'result', outcome.kind);
       expect(outcome.record.decision).toBe('failed');
       expect(outcome.result).toMatchObject({
         is_error: true,

@@ -1,21 +1,18 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { defineTool } from './define-tool.js';
-import { createWriteLog, type WriteLogEntry } from './idempotency.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
+import { durablePipeline } from './testing/durable-pipeline.js';
 import { testRunState } from './testing/run-state.js';
 
 /**
  * A tool's `context.signal` aborts when its call times out or the run is cancelled, so that
  * its own work stops. A write stopped that way may have taken effect before it failed.
  */
-
-const kinds = (entries: WriteLogEntry[]) =>
-  entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'));
 
 describe("a tool's context.signal", () => {
   it.each([false, true])(
@@ -73,7 +70,12 @@ describe("a tool's context.signal", () => {
       const pipeline = createToolPipeline({ tools: [tool], timeouts, signal: run.signal });
       const state = testRunState();
       for (let call = 0; call < 20; call += 1) {
-        await pipeline.run({ id: `t${call}`, name: 'get_value', input: {} }, state);
+        const outcome = await pipeline.run(
+          { id: `t${call}`, name: 'get_value', input: {} },
+          state,
+          0,
+        );
+        expect(outcome.kind).toBe('result');
       }
       expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
     },
@@ -82,7 +84,7 @@ describe("a tool's context.signal", () => {
 
 describe('a write that fails after the run was cancelled', () => {
   it.each([false, true])(
-    'keeps its outcome unknown: the intent stays, a retry does not run it (timeouts: %s)',
+    'keeps its outcome unknown in the journal: a retry does not run it (timeouts: %s)',
     async (timeouts) => {
       const run = new AbortController();
       let executions = 0;
@@ -103,19 +105,18 @@ describe('a write that fails after the run was cancelled', () => {
           return 'charged';
         },
       });
-      const entries: WriteLogEntry[] = [];
-      const writes = createWriteLog([], async (entry) => {
-        entries.push(entry);
-      });
-      const pipeline = createToolPipeline({ tools: [tool], timeouts, writes, signal: run.signal });
-      const state = testRunState();
+      const durable = await durablePipeline({ tools: [tool], timeouts, signal: run.signal });
       const call = { id: 'a', name: 'charge', input: { amount: 5 } };
-      const first = await pipeline.run(call, state);
+      const first = await durable.call(call);
+      assert(first.kind === 'result', first.kind);
       expect(first.record.decision).toBe('outcome_unknown');
       expect(first.result.content).toContain('its outcome is unknown');
       expect(first.result.content).not.toContain('confirmation aborted');
-      expect(kinds(entries)).toEqual(['intent']);
-      const retry = await pipeline.run({ ...call, id: 'b' }, state);
+      expect([...durable.journal.view.writes.values()].map((write) => write.made)).toEqual([
+        'unknown',
+      ]);
+      const retry = await durable.call({ ...call, id: 'b' });
+      assert(retry.kind === 'result', retry.kind);
       expect(retry.record.decision).toBe('outcome_unknown');
       expect(executions).toBe(1);
     },

@@ -1,12 +1,13 @@
 import { EventEmitter, once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Clock, VirtualClock } from '../core/clock.js';
 import { ToolTimeoutError } from '../core/errors.js';
 import { defineTool } from './define-tool.js';
-import { createWriteLog, type WriteLogEntry } from './idempotency.js';
-import { createToolPipeline } from './pipeline.js';
+import type { RunJournal } from './journal/run-journal.js';
+import { createToolPipeline, type ToolOutcome } from './pipeline.js';
+import { durablePipeline } from './testing/durable-pipeline.js';
 import { testRunState } from './testing/run-state.js';
 import type { ToolExecuteContext } from './types.js';
 
@@ -45,6 +46,16 @@ function sleeper(pick: (context: ToolExecuteContext) => Clock, effect: 'read' | 
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The outcome of a call that must have ended with a result. */
+function resulted(outcome: ToolOutcome) {
+  assert(outcome.kind === 'result', `the call ended '${outcome.kind}', not with a result`);
+  return outcome;
+}
+
+/** Where each write of the run stands, as its journal says. */
+const writeStates = (journal: RunJournal) =>
+  [...journal.view.writes.values()].map((write) => write.made);
+
 describe('a tool that timed out and keeps sleeping on the run clock', () => {
   it.each([
     ['context.clock', (context: ToolExecuteContext) => context.clock],
@@ -53,9 +64,12 @@ describe('a tool that timed out and keeps sleeping on the run clock', () => {
     const { tool, seen } = sleeper(pick);
     const state = testRunState();
     const clock = state.clock as VirtualClock;
-    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
-      { id: 'a', name: tool.name, input: {} },
-      state,
+    const { record } = resulted(
+      await createToolPipeline({ tools: [tool], timeouts: true }).run(
+        { id: 'a', name: tool.name, input: {} },
+        state,
+        0,
+      ),
     );
     expect(record.decision).toBe('timeout');
     expect(record.ms).toBe(3000);
@@ -92,9 +106,12 @@ describe('a tool that timed out and keeps sleeping on the run clock', () => {
     });
     const state = testRunState();
     const clock = state.clock as VirtualClock;
-    const { record } = await createToolPipeline({ tools: [tool], timeouts: true }).run(
-      { id: 'a', name: tool.name, input: {} },
-      state,
+    const { record } = resulted(
+      await createToolPipeline({ tools: [tool], timeouts: true }).run(
+        { id: 'a', name: tool.name, input: {} },
+        state,
+        0,
+      ),
     );
     expect(record.decision).toBe('timeout');
     expect(clock.now()).toBe(20);
@@ -108,19 +125,14 @@ describe('a tool that timed out and keeps sleeping on the run clock', () => {
 
   it('leaves a write whose sleep the deadline ended with an unknown outcome: a retry does not run it', async () => {
     const { tool, seen } = sleeper((context) => context.clock, 'write');
-    const entries: WriteLogEntry[] = [];
-    const writes = createWriteLog([], async (entry) => {
-      entries.push(entry);
-    });
-    const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
-    const state = testRunState();
-    const first = await pipeline.run({ id: 'a', name: tool.name, input: {} }, state);
+    const durable = await durablePipeline({ tools: [tool], timeouts: true });
+    const first = resulted(await durable.call({ id: 'a', name: tool.name, input: {} }));
     expect(first.record.decision).toBe('timeout');
     await settle();
     expect(seen.ended).toBeInstanceOf(ToolTimeoutError);
     // Cut off by the harness, not failed by itself: it may have written before its sleep.
-    expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual(['intent']);
-    const retry = await pipeline.run({ id: 'b', name: tool.name, input: {} }, state);
+    expect(writeStates(durable.journal)).toEqual(['unknown']);
+    const retry = resulted(await durable.call({ id: 'b', name: tool.name, input: {} }));
     expect(retry.record.decision).toBe('outcome_unknown');
     expect(seen.executions).toBe(1);
   });
@@ -170,27 +182,20 @@ describe('a write whose timeout cut it off', () => {
           return 'charged';
         },
       });
-      const entries: WriteLogEntry[] = [];
-      const writes = createWriteLog([], async (entry) => {
-        entries.push(entry);
-      });
-      const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
-      const state = testRunState();
-      const first = await pipeline.run({ id: 'a', name: 'charge', input: {} }, state);
+      const durable = await durablePipeline({ tools: [tool], timeouts: true });
+      const first = resulted(await durable.call({ id: 'a', name: 'charge', input: {} }));
       expect(first.record.decision).toBe('timeout');
       await settle();
       await settle();
       // It may have charged before the wait that was ended: never run it again by itself.
-      expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual([
-        'intent',
-      ]);
-      const retry = await pipeline.run({ id: 'b', name: 'charge', input: {} }, state);
+      expect(writeStates(durable.journal)).toEqual(['unknown']);
+      const retry = resulted(await durable.call({ id: 'b', name: 'charge', input: {} }));
       expect(retry.record.decision).toBe('outcome_unknown');
       expect(executions).toBe(1);
     },
   );
 
-  it('clears the intent of a write that failed before its deadline, so a retry may run it', async () => {
+  it('journals a write that failed before its deadline as not made, so a retry may run it', async () => {
     let executions = 0;
     const tool = defineTool({
       name: 'set_refused',
@@ -204,19 +209,11 @@ describe('a write whose timeout cut it off', () => {
         throw new Error('downstream refused the request');
       },
     });
-    const entries: WriteLogEntry[] = [];
-    const writes = createWriteLog([], async (entry) => {
-      entries.push(entry);
-    });
-    const pipeline = createToolPipeline({ tools: [tool], timeouts: true, writes });
-    const state = testRunState();
-    const first = await pipeline.run({ id: 'a', name: tool.name, input: {} }, state);
+    const durable = await durablePipeline({ tools: [tool], timeouts: true });
+    const first = resulted(await durable.call({ id: 'a', name: tool.name, input: {} }));
     expect(first.record.decision).toBe('failed');
-    expect(entries.map((entry) => ('kind' in entry ? entry.kind : 'outcome'))).toEqual([
-      'intent',
-      'cleared',
-    ]);
-    const retry = await pipeline.run({ id: 'b', name: tool.name, input: {} }, state);
+    expect(writeStates(durable.journal)).toEqual(['no']);
+    const retry = resulted(await durable.call({ id: 'b', name: tool.name, input: {} }));
     expect(retry.record.decision).toBe('allow');
     expect(executions).toBe(2);
   });

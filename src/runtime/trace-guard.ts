@@ -80,7 +80,7 @@ export function guardTrace(sink: TraceSink | undefined): GuardedTrace {
 
 /**
  * How a run that ended is reported: as it ended, or, when its trace failed, with status `error`
- * and a detail naming the trace and why, what became of the run, and the fix. (Its checkpoint
+ * and a detail naming the trace and why, what became of the run, and the fix. (Its journal
  * still says how it ended, so a resume gives that result.)
  */
 export async function reportedEnd(
@@ -98,7 +98,7 @@ export async function reportedEnd(
         ? `The run had also failed: ${detail}`
         : 'The run stopped before its next step';
   const then = run.resumable
-    ? `; its checkpoint and write log keep what it did: ${TRACE_FIX}, then resume run ${run.runId}`
+    ? `; its journal keeps what it did: ${TRACE_FIX}, then resume run ${run.runId}`
     : `: ${TRACE_FIX}, then run it again`;
   return { status: 'error', detail: `${failure.message}. ${ended}${then}` };
 }

@@ -13,15 +13,10 @@ export type Decision =
   | 'timeout'
   | 'failed'
   /**
-   * A write started earlier whose outcome was never recorded: not run again, a human decides.
-   * Also a write that failed after the run was cancelled: it may have written first.
+   * A write whose outcome is unknown: it was started earlier and never got an outcome, or it
+   * was cut off by the run's cancel. It is not run again; a human (or its late outcome) settles it.
    */
-  | 'outcome_unknown'
-  /**
-   * The run was cancelled before the tool was called: it did not run. Also a write the
-   * cancellation stopped that threw a WriteNotMadeError: it did not take effect.
-   */
-  | 'cancelled';
+  | 'outcome_unknown';
 
 export type ToolEffect = 'read' | 'write';
 
@@ -46,7 +41,7 @@ export interface ToolCallRecord {
   ms: number;
   resultChars: number;
   effect: ToolEffect | undefined;
-  /** A write whose recorded result was returned from the write log instead of running it again. */
+  /** A write made before in this run: answered with its recorded result instead of running again. */
   replayed?: boolean;
 }
 
@@ -60,7 +55,7 @@ export interface RunState {
   readonly history: readonly ToolCallRecord[];
   /**
    * Per-run scratch space for tools (e.g. the refund desk's write store); starts empty every
-   * run, and a resumed run gets it back as of its last checkpoint (JSON values only).
+   * run, and a resumed run gets it back as of its last journaled call (JSON values only).
    */
   readonly store: Map<string, unknown>;
   /**
@@ -87,7 +82,7 @@ export interface ToolExecuteContext {
   clock: Clock;
   run: RunState;
   /**
-   * For write tools when the run keeps a write log: a key unique to this write in this run
+   * For write tools in a durable run (one with a journal): a key unique to this write in this run
    * (`<run-id>/<tool>:<business key>`). Pass it on to the downstream system so that it can
    * refuse a duplicate too.
    */
@@ -182,9 +177,9 @@ export interface PermissionDecision {
 }
 
 /**
- * Asked on `ask` in interactive mode; resolves true to approve. `'defer'` pauses a run that
- * keeps checkpoints (status `awaiting_approval`) so a human can decide later and resume it;
- * without checkpoints it counts as a refusal. The runtime always passes `approval`; an approver
+ * Asked on `ask` in interactive mode; resolves true to approve. `'defer'` pauses a durable run
+ * (status `awaiting_approval`) so a human can decide later and resume it; in a run without a
+ * journal it counts as a refusal. The runtime always passes `approval`; an approver
  * that takes two arguments still works, but keeps a cancelled run's human asking.
  *
  * @example
@@ -200,7 +195,7 @@ export type Approver = (
 export interface ApprovalContext {
   /**
    * Aborted, with the run's reason, when the run is cancelled while this question is open:
-   * the run no longer waits for the answer and will not use it (the call ends `cancelled`).
+   * the run no longer waits for the answer and will not keep it (the call does not run).
    * Withdraw the question then. It does not abort once the question was answered.
    */
   signal: AbortSignal;

@@ -1,7 +1,7 @@
 import type { AgentAdapter, AgentOutput } from '../../adapters/types.js';
 import { type Clock, createRealClock, type VirtualClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
-import { RunStatusSchema } from '../../runtime/checkpoint.js';
+import { RunStatusSchema } from '../../runtime/journal/records.js';
 import { modelTimeoutFrom } from '../../runtime/model-client.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { emptyStats } from '../../runtime/stop-rules.js';

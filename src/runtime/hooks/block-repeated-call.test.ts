@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../../core/clock.js';
 import { defineTool } from '../define-tool.js';
+import { createMemoryJournalStore } from '../journal/journal-store.js';
 import { createToolPipeline } from '../pipeline.js';
+import { resumeAgent } from '../resume-agent.js';
+import { runAgent } from '../run-agent.js';
+import { createScriptedModel, textTurn, toolTurn } from '../scripted-model.js';
 import type { Decision, RunState, ToolCall, ToolCallRecord } from '../types.js';
 import { blockRepeatedCall } from './block-repeated-call.js';
 
@@ -102,27 +106,60 @@ describe('blockRepeatedCall', () => {
     expect(verdict?.reason).toContain('(decision: allow)');
   });
 
-  // The run said "call it again" of a call it was cancelled before, and then denied the call.
-  it('does not count a call the run was cancelled before: it never ran', async () => {
-    const input = { order_id: 'ORD1001', amount: 20 };
-    const cancelled = [record('issue_refund', input, 'cancelled', 1)];
-    expect(
-      await blockRepeatedCall()(call('issue_refund', input), runWith(cancelled)),
-    ).toBeUndefined();
-
-    const afterTimeout = [
-      record('get_payment', input, 'timeout', 1),
-      record('get_payment', input, 'cancelled', 2),
-    ];
-    const retry = blockRepeatedCall({ allowTimeoutRetryOnce: true });
-    expect(await retry(call('get_payment', input), runWith(afterTimeout))).toBeUndefined();
-
-    const ran = [
-      record('get_payment', input, 'allow', 1),
-      record('get_payment', input, 'cancelled', 2),
-    ];
-    const verdict = await blockRepeatedCall()(call('get_payment', input), runWith(ran));
-    expect(verdict?.reason).toContain('(decision: allow)');
+  // A call the run was cancelled before gets no result and stays out of the history: the
+  // resumed run runs it, and the hook does not take it for a repeat of itself.
+  it('lets a call the run was cancelled before through when the resumed run runs it', async () => {
+    let executions = 0;
+    const getPayment = defineTool({
+      name: 'get_payment',
+      description: 'Look a payment up',
+      effect: 'read',
+      parameters: z.object({ order_id: z.string() }),
+      execute: ({ order_id }) => {
+        executions += 1;
+        return { order_id, status: 'refund processing' };
+      },
+    });
+    const harness = {
+      name: 'repeat',
+      tools: [getPayment],
+      system: () => 's',
+      validate: true,
+      hooks: { preToolUse: [blockRepeatedCall()] },
+      limits: { maxSteps: 5 },
+    };
+    const journals = createMemoryJournalStore();
+    const controller = new AbortController();
+    const cancelled = await runAgent({
+      harness,
+      // Ctrl-C as the model answers: its call is not run.
+      model: createScriptedModel([
+        () => {
+          controller.abort(new Error('the user pressed Ctrl-C'));
+          return toolTurn([{ name: 'get_payment', input: { order_id: 'ORD1001' } }]);
+        },
+      ]),
+      modelId: 'scripted',
+      prompt: 'go',
+      clock: createVirtualClock({ start: 0 }),
+      mode: 'unattended',
+      runId: 'run-1',
+      journals,
+      signal: controller.signal,
+    });
+    expect(cancelled.status).toBe('error');
+    expect(cancelled.toolCalls).toEqual([]);
+    expect(executions).toBe(0);
+    const resumed = await resumeAgent({
+      runId: 'run-1',
+      journals,
+      harness,
+      model: createScriptedModel([textTurn('refund processing')]),
+      clock: createVirtualClock({ start: 0 }),
+    });
+    expect(resumed.status).toBe('done');
+    expect(resumed.toolCalls.map((each) => each.decision)).toEqual(['allow']);
+    expect(executions).toBe(1);
   });
 });
 
@@ -151,7 +188,16 @@ describe('blockRepeatedCall in one turn of parallel calls', () => {
     }));
     // One different call in the middle runs too.
     calls[250] = { id: 'toolu_250', name: 'get_order', input: { order_id: 'ORD2002' } };
-    const outcomes = await pipeline.runAll(calls, runWith([]));
+    const outcomes = (
+      await pipeline.runAll(
+        calls,
+        calls.map((_, index) => index),
+        runWith([]),
+      )
+    ).map((outcome) => {
+      assert(outcome.kind === 'result', outcome.kind);
+      return outcome;
+    });
 
     expect(executions).toBe(2);
     expect(outcomes.map((outcome) => outcome.result.tool_use_id)).toEqual(

@@ -28,12 +28,8 @@ export function blockRepeatedCall(options: BlockRepeatedCallOptions = {}): PreTo
         reason: `${call.name} is called with the same arguments earlier in this turn (${twin.id}); its result answers this call too: do not repeat it`,
       };
     }
-    // A call the run was cancelled before never ran, and its result said to call it again.
     const earlier = run.history.filter(
-      (record) =>
-        record.decision !== 'cancelled' &&
-        record.tool === call.name &&
-        canonicalJson(record.input) === fingerprint,
+      (record) => record.tool === call.name && canonicalJson(record.input) === fingerprint,
     );
     if (earlier.length === 0) return undefined;
     if (

@@ -6,13 +6,16 @@ import type { PermissionPolicy } from '../permissions.js';
 import { textTurn, toolTurn } from '../scripted-model.js';
 
 export const CRASH_RUN_ID = 'crash-run';
-export const WRITE_LOGGED = 'WRITE_LOGGED';
+export const FROZEN = 'FROZEN';
+
+/** Where the child freezes to be killed: inside the write (after it reached the downstream), or after its result is journaled. */
+export type CrashPoint = 'in-write' | 'after-result';
 
 /**
  * A two-tool harness whose write lands in a downstream file that outlives the process, so a
  * test can count what really reached "the refund system" after a SIGKILL.
  */
-export function crashHarness(downstreamFile: string): Harness {
+export function crashHarness(downstreamFile: string, afterWrite?: () => void): Harness {
   const lookup = defineTool({
     name: 'lookup_order',
     description: 'Look an order up',
@@ -28,6 +31,7 @@ export function crashHarness(downstreamFile: string): Harness {
     idempotencyKey: ({ order_id }) => `${order_id}:submit`,
     execute: ({ order_id }, { idempotencyKey }) => {
       appendFileSync(downstreamFile, `${JSON.stringify({ order_id, idempotencyKey })}\n`);
+      afterWrite?.();
       return `refund for ${order_id} submitted`;
     },
   });
@@ -51,7 +55,7 @@ export const beforeCrashTurns = () => [
   toolTurn([{ name: 'submit_refund', input: { order_id: 'ORD1001' }, id: 'toolu_first_life' }]),
 ];
 
-/** After the resume the model asks for the same write again, then answers. */
+/** After the resume (step 3) the model asks for the same write again, then answers (step 4). */
 export const afterCrashTurns = () => [
   toolTurn([{ name: 'submit_refund', input: { order_id: 'ORD1001' }, id: 'toolu_second_life' }]),
   textTurn('The refund for ORD1001 is submitted.'),

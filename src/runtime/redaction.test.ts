@@ -1,13 +1,13 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
-import { createFileCheckpointStore } from './checkpoint-store.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { maskCardNumbers } from './hooks/mask-card-numbers.js';
+import { createFileJournalStore } from './journal/journal-store.js';
 import { runAgent } from './run-agent.js';
 import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createJsonlTrace } from './trace.js';
@@ -15,7 +15,7 @@ import { createJsonlTrace } from './trace.js';
 const CARD = '6222020200112233445';
 const FULL_FORMS = [CARD, '6222 0202 0011 2233 445', '6222-0202-0011-2233-445', '4111111111111111'];
 
-/** Takes anything: the model's arguments reach the trace, checkpoint and write log as sent. */
+/** Takes anything: the model's arguments reach the trace and the journal as sent. */
 const lookup = defineTool({
   name: 'lookup',
   description: 'Look an order up',
@@ -61,37 +61,17 @@ async function run(masking: boolean, turns: Parameters<typeof createScriptedMode
     mode: 'unattended',
     runId: 'run-1',
     trace: createJsonlTrace(path.join(dir, 'trace.jsonl')),
-    checkpoints: createFileCheckpointStore({ dir: path.join(dir, 'checkpoints') }),
+    journals: createFileJournalStore({ dir: path.join(dir, 'journals') }),
   });
   const files: Record<string, string> = {};
-  for (const name of await readdir(path.join(dir, 'checkpoints'))) {
-    files[name] = await readFile(path.join(dir, 'checkpoints', name), 'utf8');
+  for (const name of await readdir(path.join(dir, 'journals'))) {
+    files[name] = await readFile(path.join(dir, 'journals', name), 'utf8');
   }
   files['trace.jsonl'] = await readFile(path.join(dir, 'trace.jsonl'), 'utf8');
   return { model, result, files };
 }
 
-describe('redaction of what a run keeps (item 1: values, never text)', () => {
-  it('runs to the end when a tool input holds 12-19 digit JSON numbers, and logs them as numbers', async () => {
-    const input = JSON.parse(
-      '{"order_id":123456789012,"ts":1727712000007,"big":12345678901234567890}',
-    );
-    const { result, files } = await run(false, [
-      toolTurn([{ name: 'lookup', input }]),
-      textTurn('done'),
-    ]);
-    expect(result.status).toBe('done');
-    const toolCall = files['trace.jsonl']
-      ?.split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
-      .find((event) => event.type === 'tool_call');
-    expect(toolCall).toMatchObject({ decision: 'allow', input: { order_id: 123456789012 } });
-    expect(JSON.parse(files['run-1.json'] ?? '{}').history[0].input.order_id).toBe(123456789012);
-  });
-});
-
-describe('redaction of what a run keeps (item 2: no full card number at rest or to the model)', () => {
+describe('redaction: no full card number to the model or in the trace; the journal keeps exact values', () => {
   it('masks a card in a tool error text before the model sees it (the failed path runs PostToolUse)', async () => {
     const { model, result } = await run(true, [
       toolTurn([{ name: 'lookup', input: { decline: true } }]),
@@ -103,7 +83,7 @@ describe('redaction of what a run keeps (item 2: no full card number at rest or 
     expect(sent).not.toContain(CARD);
   });
 
-  it('keeps no full card number, in any written form, in the trace, the checkpoint or writes.jsonl', async () => {
+  it('keeps no full card number, in any written form, in the trace; the journal (0600) keeps what the model sent', async () => {
     const { result, files } = await run(true, [
       toolTurn([
         { name: 'lookup', input: { card: '6222 0202 0011 2233 445', n: 4111111111111111 } },
@@ -115,11 +95,17 @@ describe('redaction of what a run keeps (item 2: no full card number at rest or 
       textTurn('resubmitted'),
     ]);
     expect(result.status).toBe('done');
-    expect(Object.keys(files).sort()).toEqual(['run-1.json', 'run-1.writes.jsonl', 'trace.jsonl']);
-    for (const [name, text] of Object.entries(files)) {
-      for (const form of FULL_FORMS) expect(text, `${name} holds ${form}`).not.toContain(form);
-    }
-    expect(files['run-1.writes.jsonl']).toContain('account\\":\\"6222****3445');
-    expect(files['run-1.json']).toContain('6222****3445');
+    expect(Object.keys(files).sort()).toEqual(['run-1.jsonl', 'trace.jsonl']);
+    for (const form of FULL_FORMS)
+      expect(files['trace.jsonl'], `the trace holds ${form}`).not.toContain(form);
+    // The journal is state: a resumed call runs with exactly the arguments the model sent.
+    expect(files['run-1.jsonl']).toContain('"card":"6222 0202 0011 2233 445","n":4111111111111111');
+    expect((await stat(path.join(dir!, 'journals', 'run-1.jsonl'))).mode & 0o777).toBe(0o600);
+    // What the model was shown of the tools' output (results) went through the masking hook.
+    const results = files['run-1.jsonl']!.split('\n').filter((line) =>
+      line.includes('"type":"result"'),
+    );
+    expect(results.join('\n')).toContain('6222****3445');
+    for (const form of FULL_FORMS) expect(results.join('\n')).not.toContain(form);
   });
 });
