@@ -56,6 +56,14 @@ export {
   readRegularFileSync,
   writeRegularFile,
 } from './core/regular-file.js';
+export {
+  acquireRunLock,
+  type RunLock,
+  RunLockedError,
+  RunLockFileError,
+  type RunLockHolder,
+  releaseHeldLocksSync,
+} from './core/run-lock.js';
 // evals
 export { passAtK, passHatK } from './eval/stats/metrics.js';
 export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
@@ -64,6 +72,16 @@ export type { TaskDefinition, TrialRun } from './eval/task/task-definition.js';
 // Reports, the gate's statistics and transcripts are in 'harness-evals/report' (src/report.ts):
 // an eval worker imports this entry, and it needs none of them.
 export type { Floor, TrialRecord } from './eval/trial/trial-record.js';
+// runtime
+export { type ConcurrencyLimit, createConcurrencyLimit } from './model-api/concurrency-limit.js';
+export {
+  createAnthropicModel,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  type ModelCallOptions,
+  type ModelClient,
+  type ModelEvent,
+} from './model-api/model-client.js';
+export { createRetryingModel, type RetryingModelOptions } from './model-api/retrying-model.js';
 // record / replay
 export {
   type Cassette,
@@ -84,8 +102,6 @@ export {
   type ReplaySession,
   replayCassette,
 } from './replay/replay-session.js';
-// runtime
-export { type ConcurrencyLimit, createConcurrencyLimit } from './runtime/concurrency-limit.js';
 export { buildSystemPrompt, loadInstructionFiles } from './runtime/context.js';
 export { defineTool, toAnthropicTools } from './runtime/define-tool.js';
 export type { Harness, StopLimits } from './runtime/harness.js';
@@ -103,13 +119,6 @@ export {
   type JournalRecord,
 } from './runtime/journal/records.js';
 export type { WriteState } from './runtime/journal/run-view.js';
-export {
-  createAnthropicModel,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  type ModelCallOptions,
-  type ModelClient,
-  type ModelEvent,
-} from './runtime/model-client.js';
 export { createPermissionPolicy, type PermissionPolicy, parseRule } from './runtime/permissions.js';
 export { createToolPipeline, type ToolPipelineOptions } from './runtime/pipeline.js';
 export {
@@ -118,7 +127,6 @@ export {
   resumeAgent,
   type WriteResolution,
 } from './runtime/resume-agent.js';
-export { createRetryingModel, type RetryingModelOptions } from './runtime/retrying-model.js';
 export {
   type PendingApproval,
   type RoleModels,
@@ -126,15 +134,6 @@ export {
   type RunResult,
   runAgent,
 } from './runtime/run-agent.js';
-export {
-  acquireRunLock,
-  type RunLock,
-  RunLockedError,
-  RunLockFileError,
-  type RunLockHolder,
-  releaseHeldLocksSync,
-} from './runtime/run-lock.js';
-export { createScriptedModel, textTurn, toolTurn } from './runtime/scripted-model.js';
 export {
   createJsonlTrace,
   createMemoryTrace,
@@ -172,6 +171,7 @@ export {
 } from './simulator/model-script.js';
 export type { Policy } from './simulator/policy.js';
 export type { Rng } from './simulator/rng.js';
+export { createScriptedModel, textTurn, toolTurn } from './simulator/scripted-model.js';
 // trace report
 export { formatTraceMarkdown, formatTraceTables } from './trace-report/format.js';
 export { parseTrace, readTraces, type TraceFile } from './trace-report/read-traces.js';

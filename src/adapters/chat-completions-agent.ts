@@ -1,4 +1,4 @@
-import { callWithRetries } from '../runtime/retry-call.js';
+import { callWithRetries } from '../model-api/retry-call.js';
 import {
   type ChatMessage,
   type ChatToolCall,

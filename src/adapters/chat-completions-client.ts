@@ -1,5 +1,10 @@
 import { ModelApiError } from '../core/errors.js';
 import {
+  checkCallTimeout,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  withCallDeadline,
+} from '../model-api/call-deadline.js';
+import {
   CHAT_COMPLETIONS_API,
   cutAnswer,
   cutCause,
@@ -11,12 +16,7 @@ import {
 import { chatCompletionProblem } from '../model-api/chat-completion-check.js';
 import { type ChatStreamError, foldChatStream } from '../model-api/chat-stream.js';
 import { isEventStream, parseSseEvents } from '../model-api/sse.js';
-import {
-  checkCallTimeout,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  withCallDeadline,
-} from '../runtime/call-deadline.js';
-import { withCallIds } from '../runtime/tool-call-ids.js';
+import { withCallIds } from '../model-api/tool-call-ids.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 

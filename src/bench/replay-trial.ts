@@ -2,11 +2,11 @@ import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { createVirtualClock } from '../core/clock.js';
 import { replayRefusingNetwork } from '../eval/trial/replay-runtime.js';
+import { createAnthropicModel } from '../model-api/model-client.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { replayResponse } from '../replay/http-exchange.js';
-import { createAnthropicModel } from '../runtime/model-client.js';
 import { runAgent } from '../runtime/run-agent.js';
 import type { Measure } from './run.js';
 

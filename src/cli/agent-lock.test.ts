@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
+import { acquireRunLock } from '../core/run-lock.js';
 import { createRefundDeskHarness } from '../refund-desk/variants.js';
 import { createFileJournalStore } from '../runtime/journal/journal-store.js';
 import { runAgent } from '../runtime/run-agent.js';
-import { acquireRunLock } from '../runtime/run-lock.js';
-import { createScriptedModel, textTurn } from '../runtime/scripted-model.js';
+import { createScriptedModel, textTurn } from '../simulator/scripted-model.js';
 import { runAgentCli } from './agent.js';
 import { captureCli } from './testing/cli.js';
 

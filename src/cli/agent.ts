@@ -4,7 +4,14 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Clock, createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { releaseHeldLocksSync } from '../core/run-lock.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import {
+  createAnthropicModel,
+  type ModelClient,
+  modelTimeoutFrom,
+} from '../model-api/model-client.js';
+import { createRetryingModel } from '../model-api/retrying-model.js';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
@@ -13,16 +20,9 @@ import {
 import { createFileJournalStore, type JournalStore } from '../runtime/journal/journal-store.js';
 import { JournalError } from '../runtime/journal/records.js';
 import type { WriteState } from '../runtime/journal/run-view.js';
-import {
-  createAnthropicModel,
-  type ModelClient,
-  modelTimeoutFrom,
-} from '../runtime/model-client.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
-import { createRetryingModel } from '../runtime/retrying-model.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { pendingApprovals } from '../runtime/run-end.js';
-import { releaseHeldLocksSync } from '../runtime/run-lock.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
 import { listFlag, positiveInteger } from './args.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseModelTimeout } from '../runtime/call-deadline.js';
+import { parseModelTimeout } from '../model-api/call-deadline.js';
 import { runRecordCli } from './record.js';
 import { captureCli } from './testing/cli.js';
 

@@ -8,7 +8,7 @@ import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { parseShard } from '../eval/shard/shard.js';
 import { SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
-import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../runtime/model-client.js';
+import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';

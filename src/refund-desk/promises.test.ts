@@ -1,14 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
+import type { MessageRequest } from '../model-api/model-client.js';
 import type { Harness } from '../runtime/harness.js';
-import type { MessageRequest } from '../runtime/model-client.js';
 import { runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import { durablePipeline } from '../runtime/testing/durable-pipeline.js';
 import { testRunState } from '../runtime/testing/run-state.js';
 import type { ToolDefinition } from '../runtime/types.js';
 import { idempotencyKeyFor } from '../runtime/write-key.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { FULL_CARD_NUMBER } from './data.js';
 import { refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';

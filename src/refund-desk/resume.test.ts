@@ -12,8 +12,8 @@ import {
 } from '../runtime/journal/journal-store.js';
 import { resumeAgent } from '../runtime/resume-agent.js';
 import { runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../runtime/scripted-model.js';
 import type { Approver, ToolDefinition } from '../runtime/types.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { refundSubmissionsOf, resubmitRefund } from './tools.js';
 import { createUpgradedHarness } from './variants.js';
 

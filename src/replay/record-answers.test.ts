@@ -7,8 +7,8 @@ import { createChatCompletionsAgent } from '../adapters/chat-completions-agent.j
 import { testAgentContext } from '../adapters/testing/agent-context.js';
 import { createVirtualClock } from '../core/clock.js';
 import { ModelApiError } from '../core/errors.js';
-import { createAnthropicModel } from '../runtime/model-client.js';
-import { createRetryingModel } from '../runtime/retrying-model.js';
+import { createAnthropicModel } from '../model-api/model-client.js';
+import { createRetryingModel } from '../model-api/retrying-model.js';
 import {
   cutJson,
   type HostileApi,

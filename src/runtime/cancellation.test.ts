@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
@@ -8,7 +9,6 @@ import type { JournalRecord } from './journal/records.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { durablePipeline } from './testing/durable-pipeline.js';
 import { heldLookup } from './testing/held-tool.js';
 import { testRunState } from './testing/run-state.js';

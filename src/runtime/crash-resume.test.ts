@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel } from '../simulator/scripted-model.js';
 import { createFileJournalStore } from './journal/journal-store.js';
 import { resumeAgent } from './resume-agent.js';
-import { createScriptedModel } from './scripted-model.js';
 import {
   afterCrashTurns,
   CRASH_RUN_ID,

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { Message, MessageRequest } from '../model-api/model-client.js';
 import { trimHistory } from './history.js';
-import type { Message, MessageRequest } from './model-client.js';
 import { contentOf, responseText } from './model-turn.js';
 
 /** A summary of the first `messages` messages after the goal (what trimming dropped). */

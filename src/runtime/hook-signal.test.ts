@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { createRealClock, createVirtualClock, type VirtualClock } from '../core/clock.js';
 import { HookTimeoutError } from '../core/errors.js';
 import { collectGarbage } from '../core/testing/collect-garbage.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import { callHook } from './hook-deadline.js';
 import { createToolPipeline, type ToolPipelineOptions } from './pipeline.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
 import type { RunState, ToolCall } from './types.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, type ScriptedTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness, StopLimits } from './harness.js';
 import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, type ScriptedTurn, toolTurn } from './scripted-model.js';
 
 const lookup = defineTool({
   name: 'lookup',

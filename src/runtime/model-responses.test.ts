@@ -2,9 +2,13 @@ import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
+import {
+  createAnthropicModel,
+  type MessageRequest,
+  type ModelEvent,
+} from '../model-api/model-client.js';
+import { createRetryingModel } from '../model-api/retrying-model.js';
 import { deferred } from '../replay/testing/deferred.js';
-import { createAnthropicModel, type MessageRequest, type ModelEvent } from './model-client.js';
-import { createRetryingModel } from './retrying-model.js';
 import {
   cutJson,
   modelApiFailure as failure,

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { maskCardNumbers } from './hooks/mask-card-numbers.js';
 import { createFileJournalStore } from './journal/journal-store.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createJsonlTrace } from './trace.js';
 
 const CARD = '6222020200112233445';

@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { WriteNotMadeError } from '../core/errors.js';
 import { forgetSecretValues, maskSecretValue } from '../core/secret-values.js';
+import type { ModelClient } from '../model-api/model-client.js';
+import { textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
 import type { JournalRecord } from './journal/records.js';
-import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { textTurn, toolTurn } from './scripted-model.js';
 import {
   ACCOUNT,
   type Downstream,

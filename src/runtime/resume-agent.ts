@@ -1,13 +1,13 @@
 import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
+import type { ModelClient } from '../model-api/model-client.js';
 import type { Harness } from './harness.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import type { JournalStore } from './journal/journal-store.js';
 import { JournalError } from './journal/records.js';
 import { createRunJournal, type RunJournal } from './journal/run-journal.js';
-import type { ModelClient } from './model-client.js';
+import { withRunLock } from './journal/with-run-lock.js';
 import { pendingApprovals, type RunResult } from './run-end.js';
-import { withRunLock } from './run-lock.js';
 import { type RoleModels, runLoop } from './run-loop.js';
 import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';

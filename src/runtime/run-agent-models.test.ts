@@ -2,16 +2,20 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import {
+  createAnthropicModel,
+  type MessageRequest,
+  type ModelClient,
+} from '../model-api/model-client.js';
+import { createRetryingModel } from '../model-api/retrying-model.js';
+import { textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { SUMMARY_SYSTEM_PROMPT } from './history-summary.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
-import { createAnthropicModel, type MessageRequest, type ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
-import { createRetryingModel } from './retrying-model.js';
 import { runAgent } from './run-agent.js';
-import { textTurn, toolTurn } from './scripted-model.js';
 import { createFailingTrace, type TraceFailure } from './testing/failing-trace.js';
 import { createMemoryTrace, type TraceEvent } from './trace.js';
 

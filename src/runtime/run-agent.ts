@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import type { ModelClient } from '../model-api/model-client.js';
 import type { Harness } from './harness.js';
 import { hookTimeoutMs } from './hook-deadline.js';
 import { checkRunId, type JournalStore } from './journal/journal-store.js';
 import { startRunJournal } from './journal/run-journal.js';
-import type { ModelClient } from './model-client.js';
+import { withRunLock } from './journal/with-run-lock.js';
 import type { RunResult } from './run-end.js';
-import { withRunLock } from './run-lock.js';
 import { type RoleModels, runLoop } from './run-loop.js';
 import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';

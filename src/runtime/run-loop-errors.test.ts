@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { rejectionOf } from '../core/testing/rejection-of.js';
+import type { ModelClient } from '../model-api/model-client.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createMemoryJournalStore, type JournalStore } from './journal/journal-store.js';
 import type { JournalRecord } from './journal/records.js';
-import type { ModelClient } from './model-client.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { createFailingTrace } from './testing/failing-trace.js';
 import { createMemoryTrace, type TraceSink, TraceWriteError } from './trace.js';
 

@@ -1,12 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import type { MessageRequest, ModelCallOptions, ModelClient } from '../model-api/model-client.js';
 import { toAnthropicTools } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { historyToSend } from './history-summary.js';
 import type { ModelAnswered } from './journal/records.js';
 import type { RunJournal } from './journal/run-journal.js';
-import type { MessageRequest, ModelCallOptions, ModelClient } from './model-client.js';
 import { contentOf, responseText, toolCallsOf } from './model-turn.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './pipeline.js';
 import { endRun, type RunResult } from './run-end.js';

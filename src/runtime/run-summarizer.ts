@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import type { ModelCallOptions, ModelClient } from '../model-api/model-client.js';
 import { summaryRequest, summaryText } from './history-summary.js';
-import type { ModelCallOptions, ModelClient } from './model-client.js';
 import { addUsage, emptyStats, modelCallEvent } from './stop-rules.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { RunStats } from './types.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
 import { createPermissionPolicy, parseRule } from './permissions.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { serialApprover } from './serial-approver.js';
 import { createMemoryTrace } from './trace.js';
 import type { ApprovalAnswer, Approver } from './types.js';

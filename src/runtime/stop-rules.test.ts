@@ -2,12 +2,12 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { addUsage, emptyStats, modelCallEvent, tokensSpent } from './stop-rules.js';
 
 /** What a model client that skips the boundary check (a hand-written double) might hand over. */

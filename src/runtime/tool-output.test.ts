@@ -2,11 +2,11 @@ import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import type { Harness } from './harness.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { testRunState } from './testing/run-state.js';
 import { resultText } from './tool-output.js';
 

@@ -2,10 +2,10 @@ import { getEventListeners } from 'node:events';
 import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
 import { defineTool } from './define-tool.js';
 import { createToolPipeline } from './pipeline.js';
 import { runAgent } from './run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
 import { durablePipeline } from './testing/durable-pipeline.js';
 import { testRunState } from './testing/run-state.js';
 

@@ -12,7 +12,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
-import type { ModelEvent } from './model-client.js';
+import type { ModelEvent } from '../model-api/model-client.js';
 import type { RunStats } from './types.js';
 
 /** One line of a run's JSONL trace. Tool result text is never written: lengths only. */

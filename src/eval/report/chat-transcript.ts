@@ -2,8 +2,8 @@ import { chatCompletionsUsage } from '../../adapters/usage.js';
 import { isJsonObject } from '../../model-api/answer-fields.js';
 import { chatCompletionProblem } from '../../model-api/chat-completion-check.js';
 import { type ChatStreamError, foldChatStream } from '../../model-api/chat-stream.js';
+import { type SentMessage, withCallIds } from '../../model-api/tool-call-ids.js';
 import { type Exchange, isSseResponse } from '../../replay/cassette.js';
-import { type SentMessage, withCallIds } from '../../runtime/tool-call-ids.js';
 import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {
   type Block,

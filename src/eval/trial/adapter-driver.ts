@@ -1,8 +1,8 @@
 import type { AgentAdapter, AgentOutput } from '../../adapters/types.js';
 import { type Clock, createRealClock, type VirtualClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
+import { modelTimeoutFrom } from '../../model-api/model-client.js';
 import { RunStatusSchema } from '../../runtime/journal/records.js';
-import { modelTimeoutFrom } from '../../runtime/model-client.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { emptyStats } from '../../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceSink } from '../../runtime/trace.js';

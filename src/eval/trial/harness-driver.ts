@@ -1,12 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../../core/clock.js';
-import type { Harness } from '../../runtime/harness.js';
 import {
   createAnthropicModel,
   type ModelClient,
   modelTimeoutFrom,
-} from '../../runtime/model-client.js';
-import { createRetryingModel } from '../../runtime/retrying-model.js';
+} from '../../model-api/model-client.js';
+import { createRetryingModel } from '../../model-api/retrying-model.js';
+import type { Harness } from '../../runtime/harness.js';
 import { type RunResult, runAgent } from '../../runtime/run-agent.js';
 import { createBufferedJsonlTrace } from '../../runtime/trace.js';
 import { createLatencyMeter, type LatencyMeter } from './latency-meter.js';

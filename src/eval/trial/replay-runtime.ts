@@ -1,5 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../../core/clock.js';
+import {
+  type ConcurrencyLimit,
+  createConcurrencyLimit,
+} from '../../model-api/concurrency-limit.js';
 import { refuseNetwork } from '../../replay/network-guard.js';
 import type { ReplayServer } from '../../replay/replay-server.js';
 import {
@@ -9,7 +13,6 @@ import {
   type ReplaySession,
   replayCassette,
 } from '../../replay/replay-session.js';
-import { type ConcurrencyLimit, createConcurrencyLimit } from '../../runtime/concurrency-limit.js';
 
 let server: Promise<ReplayServer> | undefined;
 let replayClient: Anthropic | undefined;

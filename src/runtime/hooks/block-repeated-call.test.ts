@@ -1,12 +1,12 @@
 import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../../core/clock.js';
+import { createScriptedModel, textTurn, toolTurn } from '../../simulator/scripted-model.js';
 import { defineTool } from '../define-tool.js';
 import { createMemoryJournalStore } from '../journal/journal-store.js';
 import { createToolPipeline } from '../pipeline.js';
 import { resumeAgent } from '../resume-agent.js';
 import { runAgent } from '../run-agent.js';
-import { createScriptedModel, textTurn, toolTurn } from '../scripted-model.js';
 import type { Decision, RunState, ToolCall, ToolCallRecord } from '../types.js';
 import { blockRepeatedCall } from './block-repeated-call.js';
 

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../core/canonical-json.js';
-import type { MessageRequest } from '../model-client.js';
+import type { MessageRequest } from '../../model-api/model-client.js';
 import { resumeAgent } from '../resume-agent.js';
 import { runAgent } from '../run-agent.js';
 import type { RunResult } from '../run-end.js';

@@ -3,7 +3,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { openRegularFileHandle, readRegularFile } from '../../core/regular-file.js';
-import { acquireRunLock, type RunLock } from '../run-lock.js';
+import { acquireRunLock, type RunLock } from '../../core/run-lock.js';
 import { journalLine, type ReadJournal, readJournalText } from './journal-text.js';
 import { JournalError, type JournalRecord } from './records.js';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { createVirtualClock } from '../../core/clock.js';
+import { createScriptedModel } from '../../simulator/scripted-model.js';
 import { createFileJournalStore } from '../journal/journal-store.js';
 import { runAgent } from '../run-agent.js';
-import { createScriptedModel } from '../scripted-model.js';
 import {
   beforeCrashTurns,
   CRASH_RUN_ID,

@@ -1,9 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
+import { textTurn, toolTurn } from '../../simulator/scripted-model.js';
 import { defineTool } from '../define-tool.js';
 import type { Harness } from '../harness.js';
 import type { PermissionPolicy } from '../permissions.js';
-import { textTurn, toolTurn } from '../scripted-model.js';
 
 export const CRASH_RUN_ID = 'crash-run';
 export const FROZEN = 'FROZEN';

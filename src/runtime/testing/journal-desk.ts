@@ -2,12 +2,12 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { createVirtualClock } from '../../core/clock.js';
 import { ModelApiError } from '../../core/errors.js';
+import type { MessageRequest, ModelClient } from '../../model-api/model-client.js';
+import { createRetryingModel } from '../../model-api/retrying-model.js';
+import { textTurn, toolTurn } from '../../simulator/scripted-model.js';
 import { defineTool } from '../define-tool.js';
 import type { Harness } from '../harness.js';
-import type { MessageRequest, ModelClient } from '../model-client.js';
 import { createPermissionPolicy } from '../permissions.js';
-import { createRetryingModel } from '../retrying-model.js';
-import { textTurn, toolTurn } from '../scripted-model.js';
 import type { ToolDefinition } from '../types.js';
 
 /** The payee account the model sends in full: a card-shaped number (issue 25, defect 1). */

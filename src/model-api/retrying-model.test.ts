@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.js';
 import { ModelApiError } from '../core/errors.js';
+import { textTurn } from '../simulator/scripted-model.js';
 import { type SimulatorFault, startSimulator } from '../simulator/server.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
@@ -13,7 +14,6 @@ import {
   type ModelEvent,
 } from './model-client.js';
 import { createRetryingModel, type RetryingModelOptions } from './retrying-model.js';
-import { textTurn } from './scripted-model.js';
 
 const request: MessageRequest = {
   model: 'main-model',

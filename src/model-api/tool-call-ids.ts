@@ -1,4 +1,4 @@
-import { hasCallId } from '../model-api/chat-completion-check.js';
+import { hasCallId } from './chat-completion-check.js';
 
 /** A message of the request, as far as its tool-call ids go. */
 export interface SentMessage {

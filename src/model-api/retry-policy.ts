@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { errorMessage, ModelApiError } from '../core/errors.js';
-import { isRetryableErrorAnswer } from '../model-api/retryable-answer.js';
+import { isRetryableErrorAnswer } from './retryable-answer.js';
 
 /** What a failed model call means for the retry layer. */
 export interface FailureInfo {

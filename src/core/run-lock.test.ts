@@ -14,22 +14,22 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createVirtualClock } from '../core/clock.js';
-import { rejectionOf } from '../core/testing/rejection-of.js';
-import { defineTool } from './define-tool.js';
-import type { Harness } from './harness.js';
-import { createFileJournalStore } from './journal/journal-store.js';
-import type { ModelClient } from './model-client.js';
-import { resumeAgent } from './resume-agent.js';
-import { runAgent } from './run-agent.js';
+import type { ModelClient } from '../model-api/model-client.js';
+import { defineTool } from '../runtime/define-tool.js';
+import type { Harness } from '../runtime/harness.js';
+import { createFileJournalStore } from '../runtime/journal/journal-store.js';
+import { resumeAgent } from '../runtime/resume-agent.js';
+import { runAgent } from '../runtime/run-agent.js';
+import { createJsonlTrace, createMemoryTrace, TraceExistsError } from '../runtime/trace.js';
+import { createScriptedModel, textTurn, toolTurn } from '../simulator/scripted-model.js';
+import { createVirtualClock } from './clock.js';
 import {
   acquireRunLock,
   RunLockedError,
   RunLockFileError,
   releaseHeldLocksSync,
 } from './run-lock.js';
-import { createScriptedModel, textTurn, toolTurn } from './scripted-model.js';
-import { createJsonlTrace, createMemoryTrace, TraceExistsError } from './trace.js';
+import { rejectionOf } from './testing/rejection-of.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageRequest, ModelClient } from './model-client.js';
+import type { MessageRequest, ModelClient } from '../model-api/model-client.js';
 
 export type ScriptedTurn = Anthropic.Message | ((request: MessageRequest) => Anthropic.Message);
 

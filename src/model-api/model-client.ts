@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 import {
   cutAnswer,
   cutCause,
@@ -9,10 +10,9 @@ import {
   malformedAnswer,
   serverText,
   unreachableApi,
-} from '../model-api/call-failure.js';
-import { statusOfErrorType } from '../model-api/error-type-status.js';
-import { messageProblem } from '../model-api/message-check.js';
-import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
+} from './call-failure.js';
+import { statusOfErrorType } from './error-type-status.js';
+import { messageProblem } from './message-check.js';
 
 // The deadline's settings live with the deadline (no SDK to load for a CLI that checks them).
 export {

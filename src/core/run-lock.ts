@@ -3,16 +3,15 @@ import { constants, unlinkSync } from 'node:fs';
 import { lstat, open, realpath, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { HarnessError } from '../core/errors.js';
-import { processExists } from '../core/process-exists.js';
+import { HarnessError } from './errors.js';
+import { processExists } from './process-exists.js';
 import {
   NotRegularFileError,
   openRegularFileHandle,
   readRegularFile,
   readRegularFileSync,
   whyUnreadable,
-} from '../core/regular-file.js';
-import type { TraceSink } from './trace.js';
+} from './regular-file.js';
 
 /** Who holds a run: written into the lock file. */
 export interface RunLockHolder {
@@ -358,34 +357,4 @@ function lockedError(
     `run '${runId}' is in use by ${who}; wait for it to finish, or, if no such process is running, delete ${file}`,
     held,
   );
-}
-
-/**
- * Run `work` while holding the run's lock, when the store can lock; the lock is released on
- * every way out (result, error). A takeover of a stale lock is written to the trace.
- */
-export async function withRunLock<T>(
-  store: { lock?(runId: string): Promise<RunLock> } | undefined,
-  runId: string,
-  trace: TraceSink | undefined,
-  work: () => Promise<T>,
-): Promise<T> {
-  const lock = await store?.lock?.(runId);
-  try {
-    // Inside: a trace that refuses its first event (another run's file) still frees the lock.
-    if (lock?.tookOverFrom) {
-      const { pid, host, startedAt } = lock.tookOverFrom;
-      trace?.write({
-        type: 'run_lock_taken_over',
-        run_id: runId,
-        pid,
-        host,
-        started_at: startedAt,
-        ts: lock.holder.startedAt,
-      });
-    }
-    return await work();
-  } finally {
-    await lock?.release();
-  }
 }
