@@ -2,7 +2,7 @@ import { mean } from '../stats/metrics.js';
 import type { PassCounts } from '../stats/two-level-bootstrap.js';
 import { suiteDelta, suiteIntervals } from './intervals.js';
 import { compareNames } from './order.js';
-import type { TaskSummary, VariantSummary } from './report-schema.js';
+import type { SuiteDelta, TaskSummary, VariantSummary } from './report-schema.js';
 import { deltaReference } from './summarize.js';
 
 function meanOrNull(values: ReadonlyArray<number | null>): number | null {
@@ -69,6 +69,28 @@ export function summarizeSuites(tasks: readonly TaskSummary[]): VariantSummary[]
   return withSuiteDeltas(summaries, tasks);
 }
 
+/**
+ * Suite pass@1 of `variant` minus `reference` in `suite`, paired by task over the tasks both
+ * counted. Any two variants: the report's own rows pair only the two of a two-variant suite.
+ */
+export function suiteDeltaOf(
+  tasks: readonly Pick<TaskSummary, 'suite' | 'task' | 'variant' | 'n' | 'passed'>[],
+  suite: string,
+  reference: string,
+  variant: string,
+): SuiteDelta {
+  const counted = (task: string, name: string) =>
+    tasks.find(
+      (row) => row.suite === suite && row.task === task && row.variant === name && row.n > 0,
+    );
+  const pairs: Array<[PassCounts, PassCounts]> = [];
+  for (const task of new Set(tasks.filter((row) => row.suite === suite).map((row) => row.task))) {
+    const [before, after] = [counted(task, reference), counted(task, variant)];
+    if (before && after) pairs.push([before, after]);
+  }
+  return suiteDelta(reference, pairs);
+}
+
 /** With exactly two variants in a suite, the non-reference one gets the paired pass@1 delta. */
 function withSuiteDeltas(
   summaries: VariantSummary[],
@@ -79,18 +101,9 @@ function withSuiteDeltas(
     if (variants.length !== 2) return summary;
     const reference = deltaReference(variants);
     if (reference === summary) return summary;
-    const counted = (task: string, variant: string) =>
-      tasks.find(
-        (row) =>
-          row.suite === summary.suite && row.task === task && row.variant === variant && row.n > 0,
-      );
-    const pairs: Array<[PassCounts, PassCounts]> = [];
-    for (const task of new Set(
-      tasks.filter((row) => row.suite === summary.suite).map((row) => row.task),
-    )) {
-      const [before, after] = [counted(task, reference.variant), counted(task, summary.variant)];
-      if (before && after) pairs.push([before, after]);
-    }
-    return { ...summary, delta: suiteDelta(reference.variant, pairs) };
+    return {
+      ...summary,
+      delta: suiteDeltaOf(tasks, summary.suite, reference.variant, summary.variant),
+    };
   });
 }
