@@ -127,8 +127,14 @@ describe('agent adapters through record and replay', () => {
         .split('\n')
         .map((line) => JSON.parse(line).type);
       expect(trace).toEqual(['run_start', 'tool_call', 'run_end']);
-      // The transcript the worker hands the HTML report, decoded from the replayed cassette.
-      const { transcript } = replayed;
+      // The transcript the worker hands the HTML report, decoded from the replayed cassette,
+      // with the adapter's trace.
+      const loaded = replayed.transcript;
+      expect(loaded).toMatchObject({
+        format: provider === 'openai' ? 'openai-chat-completions' : 'anthropic-messages',
+        trace: [{ type: 'run_start', mode: 'adapter' }, { type: 'tool_call' }, { type: 'run_end' }],
+      });
+      const transcript = loaded && 'transcript' in loaded ? loaded.transcript : undefined;
       expect([transcript?.system, transcript?.user]).toEqual([
         'You report the weather.',
         'What is the weather in Oslo?',

@@ -1,54 +1,39 @@
 // biome-ignore-all lint/performance/useDomNodeTextContent: the test checks what a reader sees, which is innerText
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
 import { makeRecord } from './testing/records.js';
+import {
+  browserAvailable,
+  CHROMIUM,
+  inCi,
+  openViewerBrowser,
+  projectRoot as root,
+  shownTrials,
+  type ViewerBrowser,
+} from './testing/browser.js';
 import { decodeTranscript } from './transcript.js';
 
 /**
- * The HTML report in a real browser: Debian's chromium driven by playwright-core (which never
- * downloads a browser). Locally the test skips when chromium is missing; with CI set it fails.
- * Screenshots go to reports/screenshots/ (gitignored; CI uploads them as an artifact).
+ * reports/latest.html of a real eval (T1, 3 trials) in headless Chromium: every view, by mouse
+ * and keyboard, with a screenshot of each in reports/screenshots/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 const CARD = '6222020200112233445';
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const screenshots = join(root, 'reports', 'screenshots');
 const run = promisify(execFile);
 
 /** A throwaway project that shares this one's code and fixtures, so the eval writes its reports there. */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), 'html-report-'));
-  for (const entry of [
-    'evals',
-    'fixtures',
-    'src',
-    'dist',
-    'node_modules',
-    'AGENTS.md',
-    'package.json',
-  ]) {
+  for (const entry of ['evals', 'fixtures', 'src', 'dist', 'node_modules', 'AGENTS.md']) {
     symlinkSync(join(root, entry), join(dir, entry));
   }
-  for (const entry of ['vitest.evals.config.ts', 'tsconfig.json']) {
+  for (const entry of ['package.json', 'vitest.evals.config.ts', 'tsconfig.json']) {
     symlinkSync(join(root, entry), join(dir, entry));
   }
   return dir;
@@ -56,25 +41,23 @@ function scratchProject(): string {
 
 describe('reports/latest.html in headless Chromium', () => {
   it('has a browser to run in (required when CI is set)', (context) => {
-    if (!available && inCi) {
+    if (!browserAvailable && inCi) {
       throw new Error(
         `CI is set but there is no chromium at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
       );
     }
-    if (!available) {
+    if (!browserAvailable) {
       context.skip(
         `no chromium at ${CHROMIUM}: the browser test is skipped; install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
       );
     }
-    expect(existsSync(CHROMIUM)).toBe(true);
+    expect(browserAvailable).toBe(true);
   });
 
-  describe.skipIf(!available)('with a report of T1, 3 trials', () => {
+  describe.skipIf(!browserAvailable)('with a report of T1, 3 trials', () => {
     let project: string;
-    let profile: string;
-    let browser: BrowserContext;
-    let page: Page;
-    const requests: string[] = [];
+    let file: string;
+    let browser: ViewerBrowser;
 
     beforeAll(async () => {
       project = scratchProject();
@@ -83,61 +66,87 @@ describe('reports/latest.html in headless Chromium', () => {
         [join(root, 'src/cli/launch.mjs'), 'eval', '--task', 'T1', '--trials', '3'],
         { cwd: project, env: { ...process.env, GITHUB_STEP_SUMMARY: '' } },
       );
-      mkdirSync(screenshots, { recursive: true });
-      profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-      browser = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        viewport: { width: 1400, height: 1000 },
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      page = browser.pages()[0] ?? (await browser.newPage());
-      page.on('request', (request) => requests.push(request.url()));
-      const file = join(project, 'reports', 'latest.html');
-      await page.goto(pathToFileURL(file).href);
-      await page.getByTestId('scores').waitFor();
-      await page.locator('body[data-ready=true]').waitFor();
+      file = join(project, 'reports', 'latest.html');
+      browser = await openViewerBrowser();
+      await browser.open(file);
     }, 300_000);
 
     afterAll(async () => {
       await browser?.close();
-      for (const dir of [project, profile]) if (dir) rmSync(dir, { recursive: true, force: true });
+      if (project) rmSync(project, { recursive: true, force: true });
     });
 
-    it('opens from file:// with the scores, the gate and the provenance, and fetches nothing', async () => {
+    it('opens from file:// on the scores: variants as rows under their task, the suite summary with Δ and its interval', async () => {
+      const { page } = browser;
       expect(await page.getByTestId('gate').innerText()).toMatch(/Gate: (passed|FAILED)/);
       expect(await page.getByTestId('provenance').innerText()).toContain('Fixtures: simulator');
-      const scores = await page.getByTestId('scores').innerText();
-      expect(scores).toContain('T1');
-      expect(scores).toContain('baseline pass@1');
-      expect(scores).toContain('upgraded pass@1');
-      expect(requests.every((url) => url.startsWith('file://'))).toBe(true);
+      const rows = page.getByTestId('scores').getByTestId('score-row');
+      expect(
+        await rows.evaluateAll((nodes) =>
+          nodes.map((node) => `${node.dataset.task} ${node.dataset.variant}`),
+        ),
+      ).toEqual(['T1 baseline', 'T1 upgraded']);
+      // The Δ of upgraded against baseline, with its interval, as the markdown report has it.
+      const markdown = readFileSync(join(project, 'reports', 'latest.md'), 'utf8');
+      const delta = /\| T1 \| [^|]+ \| upgraded \|(?:[^|]*\|){4} ([^|]+) \|/.exec(markdown)?.[1];
+      expect(delta).toMatch(/^[+−]?\d\.\d\d \[/);
+      expect(await rows.nth(1).innerText()).toContain(delta!.trim());
+      const summary = page.getByTestId('suite-summary');
+      expect(await summary.innerText()).toContain('refund-desk');
+      expect(await summary.getByTestId('suite-delta').innerText()).toMatch(
+        /refund-desk upgraded vs baseline \(1 task, paired\): Δ pass@1 [+−]?\d\.\d\d/,
+      );
       const rendered = await page.locator('body').getAttribute('data-rendered-ms');
       console.info(`latest.html rendered its scores ${rendered} ms after navigation`);
-      await page.screenshot({ path: join(screenshots, 'scores.png') });
+      await browser.screenshot('scores');
     }, 60_000);
 
-    it('filters to a failing trial and shows its transcript: tool calls, decisions, the assertion', async () => {
-      await page.locator('[data-filter=task]').selectOption('T1');
-      await page.locator('[data-filter=outcome]').selectOption('failed');
-      const rows = page.getByTestId('trial-list').locator('tbody tr');
-      expect(await rows.count()).toBe(3);
-      expect(await rows.allInnerTexts()).toEqual(
-        expect.arrayContaining([expect.stringMatching(/T1\s+baseline\s+1\s+failed/)]),
+    it('draws the plots, each an image with a title and labelled axes', async () => {
+      const { page } = browser;
+      await page.getByTestId('nav-plots').click();
+      const forest = page.getByTestId('plot-forest');
+      expect(await forest.getAttribute('role')).toBe('img');
+      expect(await forest.getAttribute('aria-label')).toContain('Δ pass@1 against the baseline');
+      expect(await forest.getByTestId('forest-row').allTextContents()).toEqual([
+        expect.stringContaining('refund-desk · upgraded (1 task)'),
+        expect.stringContaining('T1 upgraded'),
+      ]);
+      const passK = page.getByTestId('plot-passk');
+      expect(await passK.count()).toBe(1);
+      expect(await passK.getAttribute('aria-label')).toBe(
+        'pass@k and pass^k against k for T1 (Business rules): baseline, upgraded',
       );
-      await rows.first().locator('button[data-action=transcript]').click();
+      expect(await passK.locator('text').allTextContents()).toEqual(
+        expect.arrayContaining(['k (trials drawn)', 'rate', '1', '2', '3']),
+      );
+      const distributions = page.getByTestId('plot-distribution');
+      expect(
+        await distributions.evaluateAll((nodes) =>
+          nodes.map((n) => n.querySelector('title')?.textContent),
+        ),
+      ).toEqual([
+        'Model latency per trial, per variant (all tasks)',
+        'Input tokens per trial, per variant (all tasks)',
+        'Output tokens per trial, per variant (all tasks)',
+      ]);
+      // Each variant's counted trials, one dot each.
+      expect(await distributions.first().locator('circle').count()).toBe(6);
+      await browser.screenshot('plots');
+    }, 60_000);
+
+    it('selects a failing trial by keyboard and shows its transcript: tool calls, decisions, the assertion', async () => {
+      const { page } = browser;
+      await page.keyboard.press('/');
+      await page.keyboard.type('outcome:failed');
+      await page.keyboard.press('Enter');
+      expect(await page.getByTestId('trial-count').innerText()).toBe('3 of 6 trials');
       const transcript = page.getByTestId('transcript');
-      await transcript.waitFor();
       expect(await transcript.getAttribute('data-trial')).toBe('T1 baseline trial 1');
+      await page.keyboard.press('j');
+      expect(await shownTrials(page)).toEqual(['T1 baseline trial 2']);
+      await page.keyboard.press('k');
+      expect(await shownTrials(page)).toEqual(['T1 baseline trial 1']);
+      expect(await page.evaluate('location.hash')).toBe('#trial=refund-desk/T1/baseline/1');
       const calls = await transcript.getByTestId('tool-call').allInnerTexts();
       expect(calls.join('\n')).toContain('get_order');
       expect(calls.join('\n')).toContain('get_payment');
@@ -146,30 +155,60 @@ describe('reports/latest.html in headless Chromium', () => {
         'the answer must flag the overdue refund',
       );
       expect(await transcript.getByTestId('final-answer').innerText()).toContain('6222****3445');
-      await page.screenshot({ path: join(screenshots, 'transcript.png'), fullPage: true });
+      expect(await transcript.getByTestId('trace').locator('summary').innerText()).toMatch(
+        /^Trace \(\d+ events\)$/,
+      );
+      await browser.screenshot('trial');
     }, 60_000);
 
-    it('shows the same trial number of both variants side by side', async () => {
-      await page
-        .getByTestId('trial-list')
-        .locator('tbody tr')
-        .first()
-        .locator('button[data-action=side-by-side]')
-        .click();
+    it('compares two variants side by side, moves the right-hand trial with j, and Esc ends it', async () => {
+      const { page } = browser;
+      await page.getByTestId('trial-filter').fill('');
+      await page.getByTestId('trial-list').focus();
+      await page.keyboard.press('c');
       const side = page.getByTestId('side-by-side');
       await side.waitFor();
-      const shown = await side
-        .getByTestId('transcript')
-        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-trial')));
-      expect(shown).toEqual(['T1 baseline trial 1', 'T1 upgraded trial 1']);
-      await page.screenshot({ path: join(screenshots, 'side-by-side.png'), fullPage: true });
+      expect(await shownTrials(page)).toEqual(['T1 baseline trial 1', 'T1 upgraded trial 1']);
+      expect(await page.evaluate('location.hash')).toBe(
+        '#compare=refund-desk/T1/baseline/1,refund-desk/T1/upgraded/1',
+      );
+      await page.keyboard.press('j');
+      expect(await shownTrials(page)).toEqual(['T1 baseline trial 1', 'T1 upgraded trial 2']);
+      await browser.screenshot('compare');
+      await page.keyboard.press('Escape');
+      expect(await shownTrials(page)).toEqual(['T1 upgraded trial 2']);
+      // Any two trials: pin one, move to another.
+      await page.locator('button[data-action=pin]').click();
+      await page.keyboard.press('k');
+      await page.keyboard.press('k');
+      expect(await shownTrials(page)).toEqual(['T1 upgraded trial 2', 'T1 baseline trial 3']);
+    }, 60_000);
+
+    it('opens the trial a link names, and says so when the report has no such trial', async () => {
+      const { page } = browser;
+      await browser.open(file, '#trial=refund-desk/T1/upgraded/2');
+      expect(await shownTrials(page)).toEqual(['T1 upgraded trial 2']);
+      expect(
+        await page
+          .locator('[data-testid=trial-row][aria-selected=true]')
+          .getAttribute('data-trial'),
+      ).toBe('T1 upgraded trial 2');
+      await browser.screenshot('link');
+      await browser.open(file, '#compare=refund-desk/T1/baseline/3,refund-desk/T1/upgraded/3');
+      expect(await shownTrials(page)).toEqual(['T1 baseline trial 3', 'T1 upgraded trial 3']);
+      await browser.open(file, '#trial=refund-desk/T9/upgraded/1');
+      expect(await page.getByTestId('missing-trial').innerText()).toBe(
+        'This report has no trial refund-desk T9 upgraded 1.',
+      );
     }, 60_000);
 
     it('never shows the full card number, in the file or in the rendered page', async () => {
-      const file = readFileSync(join(project, 'reports', 'latest.html'), 'utf8');
+      const { page } = browser;
+      await browser.open(file, '#trial=refund-desk/T1/baseline/1');
+      const html = readFileSync(file, 'utf8');
       // The baseline's cassettes hold it in a tool result: the report masked it.
       expect(readFileSync(join(root, 'fixtures/T1/baseline/trial-1.json'), 'utf8')).toContain(CARD);
-      expect(file).not.toContain(CARD);
+      expect(html).not.toContain(CARD);
       // innerText is what a reader sees; outerHTML is everything the page holds.
       const dom: { html: string; text: string } = await page.evaluate(
         '({ html: document.documentElement.outerHTML, text: document.documentElement.innerText })',
@@ -192,16 +231,25 @@ describe('reports/latest.html in headless Chromium', () => {
         rerecordCommand: command,
       });
       const report = buildReport({ records: [record], trials: 2, floors: [], generatedAt: 'now' });
-      const file = join(project, 'reports', 'stale.html');
-      writeFileSync(file, renderHtml(report, [{ record, transcript: { transcript } }]));
-      await page.goto(pathToFileURL(file).href);
-      await page.locator('body[data-ready=true]').waitFor();
-      await page.locator('[data-filter=outcome]').selectOption('stale');
-      await page.locator('button[data-action=transcript]').click();
-      const stale = page.getByTestId('transcript').getByTestId('stale');
+      const stalePage = join(project, 'reports', 'stale.html');
+      writeFileSync(
+        stalePage,
+        renderHtml(report, [{ record, transcript: { format: 'anthropic-messages', transcript } }]),
+      );
+      await browser.open(stalePage);
+      expect(await browser.page.getByTestId('mark').innerText()).toBe('fixture problems: 1 stale');
+      await browser.page.getByRole('button', { name: 'trials' }).click();
+      const stale = browser.page.getByTestId('transcript').getByTestId('stale');
       expect(await stale.innerText()).toContain('+ states "Overdue"');
       expect(await stale.innerText()).toContain(command);
-      expect(await page.getByTestId('gate').innerText()).toContain('FAILED');
+      expect(await browser.page.getByTestId('gate').innerText()).toContain('FAILED');
+      await browser.screenshot('stale');
     }, 60_000);
+
+    it('fetched nothing and logged no error in any of these views', () => {
+      expect(browser.requests.length).toBeGreaterThan(0);
+      expect(browser.requests.filter((url) => !url.startsWith('file://'))).toEqual([]);
+      expect(browser.problems).toEqual([]);
+    });
   });
 });

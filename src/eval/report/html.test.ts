@@ -1,12 +1,17 @@
+import { createHash } from 'node:crypto';
+import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
+import type { TraceEvent } from '../../runtime/trace.js';
 import { buildReport } from './build-report.js';
-import { renderHtml } from './html.js';
+import { HTML_CSP, type HtmlTrial, renderHtml } from './html.js';
+import { HTML_SCRIPT } from './html-script.js';
 import { streamedWeatherCassette, weatherCassette } from './testing/chat-cassettes.js';
 import { makeRecord } from './testing/records.js';
 import { decodeTranscript } from './transcript.js';
 
 const CARD = '6222020200112233445';
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 
 async function render() {
   const file = new URL('../../../fixtures/T1/baseline/trial-1.json', import.meta.url).pathname;
@@ -32,19 +37,29 @@ async function render() {
     transcript,
     html: renderHtml(
       report,
-      records.map((record) => ({ record, transcript: { transcript } })),
+      records.map((record) => ({
+        record,
+        transcript: { format: 'anthropic-messages', transcript },
+      })),
     ),
   };
 }
 
+/** The page's data elements, parsed: the model, the shared texts and each trial's details. */
 function embeddedData(html: string) {
-  const block = (id: string) =>
-    JSON.parse(
-      new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, 's').exec(
-        html,
-      )?.[1] ?? 'null',
-    );
-  return { model: block('report-model'), ...block('report-trials') };
+  const blocks = new Map(
+    [...html.matchAll(/<script type="application\/json" id="([^"]+)">(.*?)<\/script>/gs)].map(
+      (match) => [match[1]!, JSON.parse(match[2]!)],
+    ),
+  );
+  const details = [...blocks.keys()]
+    .filter((id) => id.startsWith('trial-'))
+    .map((id) => blocks.get(id));
+  return { model: blocks.get('report-model'), texts: blocks.get('report-texts'), details };
+}
+
+function reportOf(records: ReturnType<typeof makeRecord>[], trials = 3) {
+  return buildReport({ records, trials, floors: [], generatedAt: '2026-01-09T10:00:00Z' });
 }
 
 describe('renderHtml', () => {
@@ -58,11 +73,27 @@ describe('renderHtml', () => {
   it('is self-contained: no external script, style, image or link', async () => {
     const { html } = await render();
     expect(html).not.toMatch(/\s(src|href)\s*=/i);
-    expect(html).not.toMatch(/https?:\/\//);
+    // The SVG namespace names elements; nothing fetches it.
+    expect(html.replaceAll(SVG_NAMESPACE, '')).not.toMatch(/https?:\/\//);
     expect(html).toContain("default-src 'none'");
   });
 
-  it('embeds each long text once, and recorded text cannot close the data script', async () => {
+  it('runs only its own script and stylesheet, by their hashes: no inline code from anywhere else', async () => {
+    const { html } = await render();
+    expect(html).toContain(`content="${HTML_CSP}"`);
+    expect(HTML_CSP).not.toContain('unsafe-inline');
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    const script = /<script>(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+    const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? '';
+    expect(HTML_CSP).toContain(`script-src ${hash(script)}`);
+    expect(HTML_CSP).toContain(`style-src ${hash(style)}`);
+  });
+
+  it('has a page script that compiles', () => {
+    expect(() => new Script(HTML_SCRIPT)).not.toThrow();
+  });
+
+  it('embeds each long text that several trials hold once, and recorded text cannot close a data element', async () => {
     const { transcript, html } = await render();
     const result = transcript.turns[0]?.blocks.find((block) => block.kind === 'tool');
     const text = result?.kind === 'tool' ? (result.call.result ?? '') : '';
@@ -71,9 +102,27 @@ describe('renderHtml', () => {
     expect(data.model.trials).toHaveLength(3);
     expect(data.details).toHaveLength(3);
     expect(data.texts.filter((entry: string) => entry === text)).toHaveLength(1);
+    expect(typeof data.details[0].transcript.system).toBe('number');
     expect(data.details[0].transcript.system).toBe(data.details[1].transcript.system);
-    expect(html.match(/<\/script>/g)).toHaveLength(3);
+    // The model, the viewer, the shared texts and one element per trial.
+    expect(html.match(/<\/script>/g)).toHaveLength(3 + 3);
     expect(data.details[0].messages[0]).toContain('</script><b>x</b>');
+  });
+
+  it('keeps a long text that one trial alone holds in that trial’s details', () => {
+    const record = makeRecord();
+    const transcript = {
+      system: 'a system prompt no other trial has '.repeat(4),
+      user: 'hi',
+      turns: [],
+      finalAnswer: '',
+    };
+    const html = renderHtml(reportOf([record]), [
+      { record, transcript: { format: 'anthropic-messages', transcript } },
+    ]);
+    const data = embeddedData(html);
+    expect(data.texts).toEqual([]);
+    expect(data.details[0].transcript.system).toBe(transcript.system);
   });
 
   it('shows bidirectional controls as escapes, as the terminal does: text cannot show reordered', async () => {
@@ -84,25 +133,23 @@ describe('renderHtml', () => {
 
   it('keeps rates as numbers: a long decimal is not taken for a card number', async () => {
     const { html } = await render();
-    expect(embeddedData(html).model.scores.rows[0].passAt1).toBeCloseTo(1 / 3, 12);
+    expect(embeddedData(html).model.rows[0].passAtK['1']).toBeCloseTo(1 / 3, 12);
   });
 
-  it('embeds the transcript of a Chat Completions trial, JSON or streamed', () => {
+  it('embeds the transcript of a Chat Completions trial, JSON or streamed, with its format', () => {
     const records = [1, 2].map((trial) => makeRecord({ suite: 'weather', task: 'W1', trial }));
-    const report = buildReport({
-      records,
-      trials: 2,
-      floors: [],
-      generatedAt: '2026-01-09T10:00:00Z',
-    });
     const html = renderHtml(
-      report,
+      reportOf(records, 2),
       [weatherCassette(), streamedWeatherCassette()].map((cassette, index) => ({
         record: records[index]!,
-        transcript: { transcript: decodeTranscript(cassette) },
+        transcript: {
+          format: 'openai-chat-completions',
+          transcript: decodeTranscript(cassette),
+        },
       })),
     );
-    for (const { transcript } of embeddedData(html).details) {
+    for (const { format, transcript } of embeddedData(html).details) {
+      expect(format).toBe('openai-chat-completions');
       expect(transcript.system).toBe('You report the weather.');
       expect(transcript.user).toBe('What is the weather in Oslo?');
       expect(transcript.turns[0].blocks[0].call).toMatchObject({
@@ -111,5 +158,76 @@ describe('renderHtml', () => {
       });
       expect(transcript.finalAnswer).toBe('It is 4 °C and raining in Oslo.');
     }
+  });
+
+  it('names a format it cannot decode and embeds the trace, inputs as JSON text', () => {
+    const record = makeRecord();
+    const trace: TraceEvent[] = [
+      { type: 'tool_call', step: 0, tool: 'get_weather', input: { city: 'Oslo' } } as TraceEvent,
+    ];
+    const html = renderHtml(reportOf([record]), [
+      {
+        record,
+        transcript: { format: 'openai-responses', undecoded: '2 calls of openai-responses', trace },
+      },
+    ]);
+    const [detail] = embeddedData(html).details;
+    expect(detail).toMatchObject({ format: 'openai-responses', undecoded: expect.any(String) });
+    expect(detail.transcript).toBeUndefined();
+    expect(detail.trace[0].input).toBe('{\n  "city": "Oslo"\n}');
+  });
+
+  it('gives every variant its Δ against the baseline, with three variants per task', () => {
+    const passes: Record<string, number> = { baseline: 0, strict: 2, upgraded: 3 };
+    const records = Object.entries(passes).flatMap(([variant, passed]) =>
+      [1, 2, 3].map((trial) =>
+        makeRecord({ variant, trial, outcome: trial <= passed ? 'passed' : 'failed' }),
+      ),
+    );
+    const trials: HtmlTrial[] = records.map((record) => ({
+      record,
+      transcript: { unavailable: 'none' },
+    }));
+    const { model } = embeddedData(renderHtml(reportOf(records), trials));
+    const deltas = model.rows.map((row: { variant: string; delta?: { text: string } }) => [
+      row.variant,
+      row.delta?.text,
+    ]);
+    expect(deltas).toEqual([
+      ['baseline', undefined],
+      ['strict', expect.stringMatching(/^\+0\.67 \[/)],
+      ['upgraded', expect.stringMatching(/^\+1\.00 \[/)],
+    ]);
+    expect(model.summary.map((row: { delta?: { against: string } }) => row.delta?.against)).toEqual(
+      [undefined, 'baseline', 'baseline'],
+    );
+  });
+
+  it('marks rows whose trials mixed models or fixture sources, or had fixture problems', () => {
+    const records = [
+      makeRecord({ trial: 1, model: 'claude-a' }),
+      makeRecord({ trial: 2, model: 'claude-b', source: 'live' }),
+      makeRecord({ trial: 3, outcome: 'stale', messages: ['stale'] }),
+      makeRecord({ variant: 'baseline', trial: 1 }),
+    ];
+    const trials = records.map((record) => ({
+      record,
+      transcript: { unavailable: 'none' },
+    }));
+    const { model } = embeddedData(renderHtml(reportOf(records), trials));
+    const marks = Object.fromEntries(
+      model.rows.map((row: { variant: string; marks: Array<{ text: string }> }) => [
+        row.variant,
+        row.marks.map((mark) => mark.text),
+      ]),
+    );
+    expect(marks).toEqual({
+      baseline: [],
+      upgraded: [
+        'mixed models: claude-a, claude-b, claude-sonnet-4-5',
+        'mixed fixtures: live + simulator',
+        'fixture problems: 1 stale',
+      ],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,41 @@ describe('loadTranscript', () => {
       root,
     );
     expect('transcript' in loaded).toBe(true);
+  });
+
+  it('names the format and brings the trace along, with or without a cassette', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'transcript-project-'));
+    try {
+      mkdirSync(join(project, 'fixtures'));
+      copyFileSync(
+        join(root, 'fixtures/T1/upgraded/trial-1.json'),
+        join(project, 'fixtures/t.json'),
+      );
+      const events = [
+        { type: 'run_start', run_id: 'r', variant: 'upgraded', model: 'm', mode: 'adapter' },
+        { type: 'tool_call', step: 0, tool: 'get_order', input: { order_id: 'ORD1001' } },
+      ];
+      // A torn last line (a crashed run) is left out.
+      writeFileSync(
+        join(project, 'trace.jsonl'),
+        `${events.map((event) => JSON.stringify(event)).join('\n')}\n{"type":`,
+      );
+      const loaded = await loadTranscript(
+        makeRecord({ fixture: 'fixtures/t.json', tracePath: 'trace.jsonl' }),
+        project,
+      );
+      expect(loaded).toMatchObject({ format: 'anthropic-messages', trace: events });
+      const missing = await loadTranscript(
+        makeRecord({ fixture: 'fixtures/gone.json', tracePath: 'trace.jsonl' }),
+        project,
+      );
+      expect(missing).toMatchObject({
+        unavailable: expect.stringContaining('gone.json'),
+        trace: events,
+      });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('reads nothing outside the project, whatever a (shard) record names', async () => {

@@ -4,10 +4,9 @@ import { readRegularFile } from '../../core/regular-file.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import type { TrialRecord } from '../trial/trial-record.js';
-import { decodeTranscript, type Transcript } from './transcript.js';
+import { type TrialTranscript, trialTranscript } from './transcript-formats.js';
 
-/** A trial's transcript, or why there is none (a missing cassette, a corrupt one). */
-export type TrialTranscript = { transcript: Transcript } | { unavailable: string };
+export type { TrialTranscript } from './transcript-formats.js';
 
 async function readTrace(file: string): Promise<TraceEvent[]> {
   let text: string;
@@ -33,7 +32,6 @@ export async function loadTranscript(
   record: TrialRecord,
   projectDir: string,
 ): Promise<TrialTranscript> {
-  if (!record.fixture) return { unavailable: 'no cassette recorded for this trial' };
   // Records may come from shard files (CI artifacts): read nothing outside the project.
   const resolve = (file: string) => {
     const path = resolvePath(projectDir, file);
@@ -43,12 +41,15 @@ export async function loadTranscript(
     }
     return path;
   };
+  let trace: TraceEvent[] = [];
+  const unavailable = (why: string): TrialTranscript =>
+    trace.length > 0 ? { unavailable: why, trace } : { unavailable: why };
   try {
-    const cassette = await readCassette(resolve(record.fixture));
-    const trace = record.tracePath ? await readTrace(resolve(record.tracePath)) : [];
-    return { transcript: decodeTranscript(cassette, trace) };
+    trace = record.tracePath ? await readTrace(resolve(record.tracePath)) : [];
+    if (!record.fixture) return unavailable('no cassette recorded for this trial');
+    return trialTranscript(await readCassette(resolve(record.fixture)), trace);
   } catch (error) {
-    return { unavailable: errorMessage(error) };
+    return unavailable(errorMessage(error));
   }
 }
 

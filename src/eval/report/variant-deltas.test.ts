@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeTasks } from './summarize.js';
 import { summarizeSuites } from './summarize-suites.js';
-import { makeRecord, sampleRecords } from './test-records.js';
+import { makeRecord, sampleRecords } from './testing/records.js';
 import { suiteDeltas, taskDeltas } from './variant-deltas.js';
 
 /** T1 and T2 in three variants: baseline 1/3 and 0/3, strict 3/3 and 2/3, upgraded 2/3 and 3/3. */

@@ -114,7 +114,10 @@ describe('EvalReporter', () => {
 describe('EvalReporter transcripts', () => {
   it('uses the transcript a trial handed over, without reading its files again', async () => {
     const reporter = new EvalReporter({ root: '/project', preloadTranscripts: true });
-    const transcript = { system: 's', user: 'u', turns: [], finalAnswer: 'done' };
+    const transcript = {
+      format: 'anthropic-messages',
+      transcript: { system: 's', user: 'u', turns: [], finalAnswer: 'done' },
+    };
     const record = {
       suite: 'refund-desk',
       task: 'T2',
@@ -141,6 +144,6 @@ describe('EvalReporter transcripts', () => {
       diagnostic: () => ({ duration: 1 }),
     } as unknown as TestCase);
     const [only] = reporter.records;
-    expect(await reporter.transcripts.get(only!)).toEqual({ transcript });
+    expect(await reporter.transcripts.get(only!)).toEqual(transcript);
   });
 });

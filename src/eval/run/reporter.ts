@@ -122,7 +122,7 @@ export class EvalReporter implements Reporter {
     this.records.push(record);
     if (this.preload && meta.transcript) {
       // Decoded in the worker from what the trial replayed: not read and checked a second time.
-      this.transcripts.set(record, Promise.resolve({ transcript: meta.transcript }));
+      this.transcripts.set(record, Promise.resolve(meta.transcript));
     } else if (this.preload) {
       if (!this.transcriptReader) {
         this.transcriptReader = import('../report/load-transcripts.js');

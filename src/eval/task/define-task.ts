@@ -1,5 +1,5 @@
 import { afterAll, describe, it, type TestContext, TestRunner } from 'vitest';
-import type { Transcript } from '../report/transcript.js';
+import type { TrialTranscript } from '../report/transcript-formats.js';
 import { readEvalSettings } from '../run/settings.js';
 import { shardOfTrial } from '../shard/shard.js';
 import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from '../trial/stray-timers.js';
@@ -15,7 +15,7 @@ declare module 'vitest' {
     trial?: TrialRecord;
     floors?: Floor[];
     /** A replayed trial's transcript, for the HTML report (the reporter reads the files otherwise). */
-    transcript?: Transcript;
+    transcript?: TrialTranscript;
   }
 }
 

@@ -5,7 +5,7 @@ import { modelTimeoutFrom } from '../../model-api/model-client.js';
 import { RunStatusSchema } from '../../runtime/journal/records.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { emptyStats } from '../../runtime/stop-rules.js';
-import { createJsonlTrace, type TraceSink } from '../../runtime/trace.js';
+import { createJsonlTrace, type TraceEvent, type TraceSink } from '../../runtime/trace.js';
 import type { RunStatus, ToolCallRecord } from '../../runtime/types.js';
 import { createLatencyMeter } from './latency-meter.js';
 import { runIdOf, type TrialDriver, type TrialRequest, tracePathOf } from './trial-driver.js';
@@ -14,9 +14,11 @@ import { runIdOf, type TrialDriver, type TrialRequest, tracePathOf } from './tri
 export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): TrialDriver {
   const { task, variant, trial, settings } = request;
   const tracePath = tracePathOf(request);
+  let written: TraceEvent[] = [];
   return {
     provider: task.agent.provider ?? 'anthropic',
     tracePath,
+    traceEvents: () => written,
     async drive(options) {
       const startedAt = options.clock.now();
       // record --model-timeout (the CLI checked it) reaches adapters as it reaches this runtime's agents.
@@ -52,7 +54,16 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
         answered?.length ?? meter.calls(),
         answered ? answered.reduce((sum, ms) => sum + ms, 0) : meter.modelMs(),
       );
-      writeTrace(createJsonlTrace(tracePath), result, {
+      const file = createJsonlTrace(tracePath);
+      // What the file gets, kept for the report's transcript (the trial hands it over).
+      written = [];
+      const trace: TraceSink = {
+        write: (event) => {
+          written.push(event);
+          file.write(event);
+        },
+      };
+      writeTrace(trace, result, {
         run_id: runId,
         task: task.id,
         variant,

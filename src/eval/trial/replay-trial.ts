@@ -6,7 +6,7 @@ import { networkRefusalIn } from '../../replay/network-guard.js';
 import type { ReplayResult } from '../../replay/replay-session.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { rerecordCommand } from '../fixtures/rerecord.js';
-import { decodeTranscript } from '../report/transcript.js';
+import { trialTranscript } from '../report/transcript-formats.js';
 import { replayRefusingNetwork, sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
@@ -71,7 +71,7 @@ export async function replayTrial(
   const finished = finishedTrial(base, replayed.value!, replayed.latenciesMs, provenance);
   if (replayedCassette) {
     try {
-      finished.transcript = decodeTranscript(replayedCassette, driver.traceEvents?.() ?? []);
+      finished.transcript = trialTranscript(replayedCassette, driver.traceEvents?.() ?? []);
     } catch {
       // The report's transcript, not the trial: the reporter reads the files instead and says
       // why it is unavailable.

@@ -1,5 +1,5 @@
 import type { RunResult } from '../../runtime/run-agent.js';
-import type { Transcript } from '../report/transcript.js';
+import type { TrialTranscript } from '../report/transcript-formats.js';
 import type { TrialRecord } from './trial-record.js';
 
 /** What running one trial gives: its record (the check's verdict comes later) and its run. */
@@ -12,7 +12,7 @@ export interface TrialResult {
    * A replayed run's conversation, decoded from the cassette it replayed and the trace it
    * wrote: the HTML report's transcript, without reading both files again on the main thread.
    */
-  transcript?: Transcript;
+  transcript?: TrialTranscript;
 }
 
 /**

@@ -1,0 +1,119 @@
+import type { TraceEvent } from '../../runtime/trace.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialTranscript } from './load-transcripts.js';
+import type { Transcript, TranscriptBlock } from './transcript.js';
+import { byTrial } from './trial-lists.js';
+
+/** One trial of the HTML report: its record and what its cassette and trace decoded to. */
+export interface HtmlTrial {
+  record: TrialRecord;
+  transcript: TrialTranscript;
+}
+
+/** Texts at least this long, held by more than one place, are stored once (system prompts). */
+const SHARED_TEXT_LENGTH = 80;
+
+/** How much of a trial's first message line the trial list shows. */
+const FIRST_LINE_LENGTH = 200;
+
+/** A text, or the index of a shared text. */
+type Packed = string | number;
+
+/** The transcript with every text passed through `text` (to count them, or to pack them). */
+function mapTexts(transcript: Transcript, text: (value: string) => Packed) {
+  const block = (entry: TranscriptBlock) =>
+    entry.kind === 'tool'
+      ? {
+          kind: entry.kind,
+          call: {
+            ...entry.call,
+            input: text(entry.call.input),
+            ...(entry.call.result === undefined ? {} : { result: text(entry.call.result) }),
+          },
+        }
+      : { kind: entry.kind, text: text(entry.text) };
+  return {
+    system: text(transcript.system),
+    user: text(transcript.user),
+    turns: transcript.turns.map((turn) => ({ ...turn, blocks: turn.blocks.map(block) })),
+    finalAnswer: text(transcript.finalAnswer),
+  };
+}
+
+/**
+ * The long texts more than one place holds, each once; a text only one place holds stays
+ * there, so opening a trial reads its own data and, at most, this table.
+ */
+function sharedTexts(transcripts: readonly TrialTranscript[]) {
+  const seen = new Map<string, number>();
+  for (const loaded of transcripts) {
+    if (!('transcript' in loaded)) continue;
+    mapTexts(loaded.transcript, (text) => {
+      if (text.length >= SHARED_TEXT_LENGTH) seen.set(text, (seen.get(text) ?? 0) + 1);
+      return text;
+    });
+  }
+  const texts: string[] = [];
+  const index = new Map<string, number>();
+  for (const [text, count] of seen) if (count > 1) index.set(text, texts.push(text) - 1);
+  return { texts, pack: (text: string): Packed => index.get(text) ?? text };
+}
+
+/** Trace events as the page lists them: inputs as JSON text, the rest as written. */
+function shownTrace(trace: readonly TraceEvent[]) {
+  return trace.map((event) =>
+    'input' in event ? { ...event, input: JSON.stringify(event.input ?? null, null, 2) } : event,
+  );
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** What the trial list and the distribution plots need of a trial, before any transcript. */
+function indexEntry(record: TrialRecord) {
+  const counted = record.outcome === 'passed' || record.outcome === 'failed';
+  return {
+    suite: record.suite,
+    task: record.task,
+    variant: record.variant,
+    trial: record.trial,
+    outcome: record.outcome,
+    message: (record.messages[0] ?? '').split('\n')[0]!.slice(0, FIRST_LINE_LENGTH),
+    // Counted trials only, as the report's means: a stale trial's numbers are not the run's.
+    ...(counted && {
+      latencyMs: sum(record.modelLatenciesMs),
+      ...(record.stats && {
+        inputTokens: record.stats.inputTokens,
+        outputTokens: record.stats.outputTokens,
+      }),
+    }),
+  };
+}
+
+function detailOf({ record, transcript: loaded }: HtmlTrial, pack: (text: string) => Packed) {
+  const { stats: _stats, modelLatenciesMs: _latencies, ...shown } = record;
+  const { trace, ...decoded } = loaded;
+  return {
+    ...shown,
+    ...('transcript' in decoded
+      ? { format: decoded.format, transcript: mapTexts(decoded.transcript, pack) }
+      : decoded),
+    ...(trace && trace.length > 0 && { trace: shownTrace(trace) }),
+  };
+}
+
+/**
+ * The page's trial data, in list order (suite, task, variant, trial): a small index that comes
+ * with the scores, one detail per trial that the page parses only when the trial is opened,
+ * and the table of shared texts.
+ */
+export function htmlTrialData(trials: readonly HtmlTrial[]) {
+  const ordered = [...trials].sort((left, right) => byTrial(left.record, right.record));
+  const { texts, pack } = sharedTexts(ordered.map((trial) => trial.transcript));
+  return {
+    index: ordered.map((trial) => indexEntry(trial.record)),
+    details: ordered.map((trial) => detailOf(trial, pack)),
+    texts,
+  };
+}

@@ -1,0 +1,170 @@
+import type { TrialRecord } from '../trial/trial-record.js';
+import { keyOf } from './compare.js';
+import { formatDelta } from './format.js';
+import { deltaWithInterval, NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
+import { suiteDeltaLine } from './format-statistics.js';
+import type { ReportModel, ScoreRow, SummaryRow } from './report-model.js';
+import type { SuiteDelta, VariantDelta } from './report-schema.js';
+import { suiteDeltas, taskDeltas } from './variant-deltas.js';
+
+/** A row's warning: its rates mix models or fixture sources, or some trials were not counted. */
+export interface RowMark {
+  kind: 'mixed-models' | 'mixed-sources' | 'fixture-problems';
+  text: string;
+  /** What it means, for the mark's tooltip. */
+  title: string;
+}
+
+/** A Δ as the page shows it: the markdown's text ("+0.33 [−0.29, +0.79] ~"), and the numbers the forest plot draws. */
+interface ShownDelta {
+  against: string;
+  text: string;
+  value: number | null;
+  lower: number | null;
+  upper: number | null;
+  distinguishable: boolean | null;
+}
+
+function shownDelta(delta: VariantDelta | SuiteDelta): ShownDelta {
+  return {
+    against: delta.against,
+    text: deltaWithInterval(delta),
+    value: delta.passAt1,
+    lower: delta.passAt1Interval?.lower ?? null,
+    upper: delta.passAt1Interval?.upper ?? null,
+    distinguishable: delta.distinguishable,
+  };
+}
+
+function distinct(values: ReadonlyArray<string | undefined>): string[] {
+  return [...new Set(values.filter((value): value is string => value !== undefined))].sort();
+}
+
+/** A mark when `parts` holds anything: "<label>: <parts joined>". */
+function markIf(
+  kind: RowMark['kind'],
+  label: string,
+  parts: string[],
+  join: string,
+  title: string,
+) {
+  return parts.length > 0 ? [{ kind, text: `${label}: ${parts.join(join)}`, title }] : [];
+}
+
+/** Marks per row (keyOf), from the trials' own records. */
+function rowMarks(records: readonly TrialRecord[]) {
+  const byRow = new Map<string, TrialRecord[]>();
+  for (const record of records) {
+    byRow.set(keyOf(record), [...(byRow.get(keyOf(record)) ?? []), record]);
+  }
+  const mixed = (values: string[]) => (values.length > 1 ? values : []);
+  return (row: ScoreRow): RowMark[] => {
+    const trials = byRow.get(keyOf(row)) ?? [];
+    const problems = (['stale', 'missing'] as const)
+      .filter((outcome) => row.excluded[outcome].length > 0)
+      .map((outcome) => `${row.excluded[outcome].length} ${outcome}`);
+    return [
+      ...markIf(
+        'mixed-models',
+        'mixed models',
+        mixed(distinct(trials.map((trial) => trial.model))),
+        ', ',
+        'the trials of this row ran on different models: its rates mix them',
+      ),
+      ...markIf(
+        'mixed-sources',
+        'mixed fixtures',
+        mixed(distinct(trials.map((trial) => trial.source))),
+        ' + ',
+        'some trials replayed simulator fixtures, some live recordings',
+      ),
+      ...markIf(
+        'fixture-problems',
+        'fixture problems',
+        problems,
+        ', ',
+        'these trials were not counted; re-record them (the commands are below)',
+      ),
+    ];
+  };
+}
+
+function shownRows(model: ReportModel, records: readonly TrialRecord[]) {
+  const deltas = taskDeltas(model.scores.rows);
+  const marksOf = rowMarks(records);
+  return model.scores.rows.map((row) => {
+    const delta = deltas.get(row);
+    return {
+      suite: row.suite,
+      task: row.task,
+      title: row.title,
+      variant: row.variant,
+      counted: row.counted,
+      withIntervals: row.withIntervals,
+      passHatKValue: row.passHatKCell.value,
+      passAtK: row.passAtK,
+      passHatK: row.passHatK,
+      intervals: { passAtK: row.intervals.passAtK, passHatK: row.intervals.passHatK },
+      tokens: row.tokens,
+      steps: row.steps,
+      toolCalls: row.toolCalls,
+      toolErrors: row.toolErrors,
+      unconfirmedWrites: row.unconfirmedWrites,
+      modelLatencyMs: row.modelLatencyMs,
+      toolMs: row.toolMs,
+      ...(delta && {
+        delta: {
+          ...shownDelta(delta),
+          passHatK: formatDelta(delta.passHatK),
+        },
+      }),
+      marks: marksOf(row),
+    };
+  });
+}
+
+function shownSummary(model: ReportModel) {
+  const deltas = suiteDeltas(model.summary, model.scores.rows);
+  return model.summary.map((row: SummaryRow) => {
+    const delta = deltas.get(row);
+    return {
+      suite: row.suite,
+      variant: row.variant,
+      tasks: row.tasks,
+      excludedTasks: row.excludedTasks,
+      passAt1: row.passAt1WithInterval,
+      passAtK: row.passAtKCell.text,
+      passHatK: row.passHatKCell.text,
+      tokens: row.tokens,
+      ...(delta && {
+        delta: {
+          ...shownDelta(delta),
+          tasks: delta.tasks,
+          sentence: suiteDeltaLine({ ...row, delta }),
+        },
+      }),
+    };
+  });
+}
+
+/**
+ * What the page shows of the report model: the markdown's texts (rates with intervals, Δ
+ * sentences) so both read alike, plus the numbers the plots draw (rates for every k, Δ ends),
+ * every variant's Δ against the baseline whatever the number of variants, and the row marks.
+ */
+export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
+  const rows = shownRows(model, records);
+  return {
+    header: model.header,
+    gate: model.gate,
+    k: model.scores.k,
+    bySuite: model.scores.bySuite,
+    rows,
+    summary: shownSummary(model),
+    // With more than two variants, the report's own rows have no Δ to be undecided.
+    undecided: rows.some((row) => row.delta?.distinguishable === false),
+    notDistinguishable: NOT_DISTINGUISHABLE_NOTE,
+    comparison: model.comparison,
+    staleCommands: model.stale.commands,
+  };
+}
