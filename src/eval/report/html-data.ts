@@ -10,7 +10,7 @@ export interface HtmlTrial {
   transcript: TrialTranscript;
 }
 
-/** Texts at least this long, held by more than one place, are stored once (system prompts). */
+/** Texts at least this long, held by more than one trial, are stored once (system prompts). */
 const SHARED_TEXT_LENGTH = 80;
 
 /** How much of a trial's first message line the trial list shows. */
@@ -41,17 +41,20 @@ function mapTexts(transcript: Transcript, text: (value: string) => Packed) {
 }
 
 /**
- * The long texts more than one place holds, each once; a text only one place holds stays
- * there, so opening a trial reads its own data and, at most, this table.
+ * The long texts more than one trial holds, each once; a text only one trial holds stays in
+ * its data, so opening a trial reads its own data and, at most, this table.
  */
 function sharedTexts(transcripts: readonly TrialTranscript[]) {
+  // Trials per text: a text one trial holds twice (its answer is its last turn's text) stays.
   const seen = new Map<string, number>();
   for (const loaded of transcripts) {
     if (!('transcript' in loaded)) continue;
+    const mine = new Set<string>();
     mapTexts(loaded.transcript, (text) => {
-      if (text.length >= SHARED_TEXT_LENGTH) seen.set(text, (seen.get(text) ?? 0) + 1);
+      if (text.length >= SHARED_TEXT_LENGTH) mine.add(text);
       return text;
     });
+    for (const text of mine) seen.set(text, (seen.get(text) ?? 0) + 1);
   }
   const texts: string[] = [];
   const index = new Map<string, number>();

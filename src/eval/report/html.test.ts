@@ -109,20 +109,16 @@ describe('renderHtml', () => {
     expect(data.details[0].messages[0]).toContain('</script><b>x</b>');
   });
 
-  it('keeps a long text that one trial alone holds in that trial’s details', () => {
+  it('keeps a long text that one trial alone holds in that trial’s details, even twice', () => {
     const record = makeRecord();
-    const transcript = {
-      system: 'a system prompt no other trial has '.repeat(4),
-      user: 'hi',
-      turns: [],
-      finalAnswer: '',
-    };
+    const text = 'a text no other trial has '.repeat(4);
+    const transcript = { system: text, user: 'hi', turns: [], finalAnswer: text };
     const html = renderHtml(reportOf([record]), [
       { record, transcript: { format: 'anthropic-messages', transcript } },
     ]);
     const data = embeddedData(html);
     expect(data.texts).toEqual([]);
-    expect(data.details[0].transcript.system).toBe(transcript.system);
+    expect(data.details[0].transcript).toMatchObject({ system: text, finalAnswer: text });
   });
 
   it('shows bidirectional controls as escapes, as the terminal does: text cannot show reordered', async () => {
