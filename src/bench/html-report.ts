@@ -1,124 +1,156 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { positiveInteger } from '../cli/args.js';
-import { buildReport } from '../eval/report/build-report.js';
-import { type HtmlTrial, renderHtml } from '../eval/report/html.js';
-import { loadTranscript } from '../eval/report/load-transcripts.js';
-import type { Transcript } from '../eval/report/transcript.js';
-import type { TrialRecord } from '../eval/trial/trial-record.js';
+import { chromium, type Page } from 'playwright-core';
+import { medianAndBest } from './figures.js';
+import { benchReportHtml, type ReportWorkload } from './html-report-workload.js';
+import type { Row } from './run-targets.js';
 
 /**
- * The HTML report's size and load time at many trials: figures, not pass/fail.
- * `node src/cli/launch.mjs src/bench/html-report.ts --trials 100 [--unique]`
- *
- * Trial n of every task and variant reuses the committed cassette ((n-1) % recorded) + 1 (and its
- * trace under runs/eval when there is one). With --unique every text of every trial is made
- * distinct, the worst case for the report's shared-text table.
+ * The HTML report's viewer in headless Chromium: size, time to the scores, time to open a
+ * transcript. Figures, never pass/fail. Part of `npm run bench`; alone: `npm run bench -- --viewer`.
  */
-const { values } = parseArgs({
-  options: { trials: { type: 'string' }, unique: { type: 'boolean' } },
-});
-const trials = positiveInteger('--trials', values.trials, 100);
-const ROUNDS = 7;
-const root = process.cwd();
-const fixtures = join(root, 'fixtures');
+const ROUNDS = 5;
+/** Transcripts opened per round, spread over the list (the last trial among them). */
+const OPENED = 6;
+const BROWSER = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-function distinct(transcript: Transcript, tag: string): Transcript {
-  const texts = new Set(['system', 'user', 'text', 'input', 'result', 'finalAnswer']);
-  return JSON.parse(JSON.stringify(transcript), (key, value: unknown) =>
-    texts.has(key) && typeof value === 'string' ? `${value} ${tag}` : value,
-  );
-}
+const WORKLOADS: Array<{ name: string; workload: ReportWorkload }> = [
+  { name: '60 trials', workload: { trials: 3 } },
+  { name: '2,000 trials, every text unique', workload: { trials: 100, unique: true } },
+  {
+    name: '2,000 trials padded to 50 MB',
+    workload: { trials: 100, unique: true, targetBytes: 50 * 1024 * 1024 },
+  },
+];
 
-const rows: HtmlTrial[] = [];
-for (const task of readdirSync(fixtures).sort()) {
-  for (const variant of readdirSync(join(fixtures, task)).sort()) {
-    const recorded = readdirSync(join(fixtures, task, variant)).filter((f) => f.endsWith('.json'));
-    const sources = new Map<number, Awaited<ReturnType<typeof loadTranscript>>>();
-    for (let trial = 1; trial <= trials; trial += 1) {
-      const source = ((trial - 1) % recorded.length) + 1;
-      const record: TrialRecord = {
-        suite: task.startsWith('D') ? 'debug-agent' : 'refund-desk',
-        task,
-        title: task,
-        variant,
-        trial,
-        outcome: trial % 4 === 0 ? 'failed' : 'passed',
-        messages:
-          trial % 4 === 0 ? [`synthetic assertion message of ${task} ${variant} ${trial}`] : [],
-        modelLatenciesMs: [100, 200],
-        fixture: `fixtures/${task}/${variant}/trial-${source}.json`,
-        tracePath: `runs/eval/${task}/${variant}/trial-${source}.jsonl`,
-        source: 'simulator',
-        model: 'claude-opus-5',
+/**
+ * In the page (a string: a function would be serialised with the TypeScript loader's helpers):
+ * open OPENED trials spread over the list through their links, each from the hash change to
+ * the frame after its pane is shown.
+ */
+const OPEN_TRANSCRIPTS = `(async () => {
+  const trials = JSON.parse(document.getElementById('report-model').textContent).trials;
+  const times = [];
+  for (let at = 1; at <= ${OPENED}; at += 1) {
+    const t = trials[Math.round((at / ${OPENED}) * (trials.length - 1))];
+    const key = [t.suite, t.task, t.variant, String(t.trial)].map(encodeURIComponent).join('/');
+    const started = performance.now();
+    location.hash = 'trial=' + key;
+    await new Promise((done) => {
+      const check = () => {
+        const pane = document.querySelector('[data-testid=transcript]');
+        const shown = pane && pane.getAttribute('data-trial') === t.task + ' ' + t.variant + ' trial ' + t.trial &&
+          !pane.querySelector('[data-testid=loading]');
+        if (shown) requestAnimationFrame(() => setTimeout(done)); else requestAnimationFrame(check);
       };
-      if (!sources.has(source)) sources.set(source, await loadTranscript(record, root));
-      const loaded = sources.get(source)!;
-      const transcript =
-        values.unique && 'transcript' in loaded
-          ? { transcript: distinct(loaded.transcript, `#${trial}`) }
-          : loaded;
-      rows.push({ record, transcript });
-    }
+      check();
+    });
+    times.push(performance.now() - started);
   }
+  return times;
+})()`;
+
+interface Load {
+  scoresMs: number;
+  readyMs: number;
+  openMs: number[];
 }
 
-const report = buildReport({
-  records: rows.map((row) => row.record),
-  trials,
-  floors: [],
-  generatedAt: new Date(),
-});
-const started = performance.now();
-const html = renderHtml(report, rows);
-const renderMs = performance.now() - started;
-const dir = mkdtempSync(join(tmpdir(), 'html-report-bench-'));
-const file = join(dir, 'latest.html');
-writeFileSync(file, html);
-if (process.env.KEEP_HTML) writeFileSync(process.env.KEEP_HTML, html);
-console.log(
-  `${rows.length} trials (--trials ${trials}${values.unique ? ', every text unique' : ''}): ` +
-    `${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB, rendered in ${renderMs.toFixed(0)} ms`,
-);
+/**
+ * Navigation start to the scores in the page, and to every trial's details parsed; then
+ * transcripts opened through their links (#trial=...): hash change to the pane painted.
+ */
+async function load(page: Page, url: string): Promise<Load> {
+  await page.goto(url);
+  await page.locator('body[data-ready=true]').waitFor({ timeout: 120_000 });
+  const body = page.locator('body');
+  const scoresMs = Number(await body.getAttribute('data-rendered-ms'));
+  const readyMs = Number(await body.getAttribute('data-details-ms'));
+  const openMs = (await page.evaluate(OPEN_TRANSCRIPTS)) as number[];
+  return { scoresMs, readyMs, openMs };
+}
 
-const browserPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-if (existsSync(browserPath)) {
+async function measure(file: string, page: Page): Promise<Load[]> {
+  const url = pathToFileURL(file).href;
+  // The first load warms the browser up (and the OS file cache): not counted.
+  await load(page, url);
+  const loads: Load[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) loads.push(await load(page, url));
+  return loads;
+}
+
+function rowsOf(name: string, bytes: number, loads: readonly Load[]): Row[] {
+  const size =
+    bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+      : `${(bytes / 1024).toFixed(0)} KiB`;
+  const command = `headless chromium, ${ROUNDS} loads`;
+  return [
+    {
+      target: `viewer, ${name} (${size}): scores shown`,
+      ...medianAndBest(loads.map((entry) => entry.scoresMs)),
+      goal: '< 1 s',
+      ratio: '',
+      command: `${command} (navigation start to scores rendered)`,
+    },
+    {
+      target: '  a transcript opened',
+      ...medianAndBest(loads.flatMap((entry) => entry.openMs)),
+      goal: '< 200 ms',
+      ratio: '',
+      command: `${OPENED} per load, spread over the list (#trial=... to painted)`,
+    },
+    {
+      target: '  the slowest transcript of a load',
+      ...medianAndBest(loads.map((entry) => Math.max(...entry.openMs))),
+      goal: '< 200 ms',
+      ratio: '',
+      command: '(same loads)',
+    },
+    {
+      target: '  every trial parsed (DOMContentLoaded)',
+      ...medianAndBest(loads.map((entry) => entry.readyMs)),
+      goal: '',
+      ratio: '',
+      command: '(same loads)',
+    },
+  ];
+}
+
+/** The viewer's figures for each workload; none (and a line saying why) without a browser. */
+export async function viewerRows(projectDir: string, log: (line: string) => void): Promise<Row[]> {
+  if (!existsSync(BROWSER)) {
+    log(
+      `bench: no chromium at ${BROWSER} (set CHROMIUM_PATH): the viewer's figures are not measured`,
+    );
+    return [];
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'html-report-bench-'));
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: browserPath,
+    executablePath: BROWSER,
     headless: true,
+    viewport: { width: 1400, height: 1000 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
-  const page = browser.pages()[0] ?? (await browser.newPage());
-  // The first navigation also warms the browser up; the figures are from the loads after it.
-  const scores: number[] = [];
-  const parsed: number[] = [];
-  for (let round = 0; round <= ROUNDS; round += 1) {
-    await page.goto(pathToFileURL(file).href);
-    await page.locator('body[data-ready=true]').waitFor();
-    const body = page.locator('body');
-    if (round === 0) continue;
-    scores.push(Number(await body.getAttribute('data-rendered-ms')));
-    parsed.push(Number(await body.getAttribute('data-details-ms')));
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const rows: Row[] = [];
+    for (const { name, workload } of WORKLOADS) {
+      log(`bench: the viewer with ${name}`);
+      const { html } = await benchReportHtml(projectDir, workload);
+      const file = join(dir, 'latest.html');
+      writeFileSync(file, html);
+      rows.push(...rowsOf(name, Buffer.byteLength(html), await measure(file, page)));
+    }
+    return rows;
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
-  const spread = (values: number[]) => {
-    const sorted = [...values].sort((left, right) => left - right);
-    return `best ${sorted[0]} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms`;
-  };
-  console.log(`navigation to rendered scores and trial list: ${spread(scores)}`);
-  console.log(`navigation to parsed transcripts: ${spread(parsed)}`);
-  const opened = performance.now();
-  await page.locator('button[data-action=transcript]').first().click();
-  await page.getByTestId('transcript').waitFor();
-  const openMs = performance.now() - opened;
-  console.log(`opening a transcript (click to shown): ${openMs.toFixed(0)} ms`);
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
-} else {
-  console.log(`no chromium at ${browserPath}: load time not measured`);
 }
-rmSync(dir, { recursive: true, force: true });
+
+export const VIEWER_TITLE = `the HTML report's viewer in headless Chromium (${ROUNDS} loads each)`;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { parseBenchArgs, projectOf, roundsOf, runBenchScript } from './bench-args.js';
+import { VIEWER_TITLE, viewerRows } from './html-report.js';
 import { pipelineOverheadCase } from './pipeline-overhead.js';
 import { printRows } from './print-rows.js';
 import { replayTrialRows } from './replay-trial.js';
@@ -10,7 +11,8 @@ import { type Row, runTargets } from './run-targets.js';
  * `npm run bench`: the performance contract. Figures, never pass/fail: each target of
  * issue 14 with its measured figure (median and best of several rounds) and its ratio
  * to an empty vitest run measured in the same run. `--micro` adds the in-process
- * micro-benchmarks (pipeline overhead, one replayed trial).
+ * micro-benchmarks (pipeline overhead, one replayed trial). The HTML report's viewer in
+ * headless Chromium follows (html-report.ts); `--viewer` measures only that.
  */
 export interface Measured {
   /** Median of the rounds' median latencies, in microseconds. */
@@ -75,9 +77,15 @@ async function main(): Promise<undefined> {
     project: { type: 'string' },
     'skip-npm-test': { type: 'boolean' },
     micro: { type: 'boolean' },
+    viewer: { type: 'boolean' },
   });
   const rounds = roundsOf(values.rounds, 5);
   const projectDir = projectOf(values.project, fileURLToPath(new URL('../..', import.meta.url)));
+  const log = (line: string) => console.error(line);
+  if (values.viewer) {
+    printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
+    return undefined;
+  }
   const rows = await runTargets({
     projectDir,
     rounds,
@@ -89,6 +97,7 @@ async function main(): Promise<undefined> {
     rows,
   );
   if (values.micro) printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
+  printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
   return undefined;
 }
 
