@@ -4,6 +4,18 @@
  * never shown as an empty transcript.
  */
 export const VIEWER_TRANSCRIPT = String.raw`
+/** Past this many characters a text shows its head and a button for the rest: a megabyte of tool output stays quick to open. */
+var SHOWN_CHARACTERS = 100000;
+function longText(tag, attrs, text) {
+  text = String(text);
+  attrs.text = text.length > SHOWN_CHARACTERS ? text.slice(0, SHOWN_CHARACTERS) : text;
+  var node = el(tag, attrs);
+  if (text.length <= SHOWN_CHARACTERS) return node;
+  var more = el('button', { 'data-action': 'show-all', text: 'show the other ' + amount(text.length - SHOWN_CHARACTERS) + ' characters',
+    onclick: function () { node.textContent = text; more.parentNode.removeChild(more); } });
+  return el('div', null, node, more);
+}
+
 function toolCall(call) {
   var decision = call.decision ? el('span', { cls: 'badge d-' + call.decision, 'data-testid': 'decision', text: call.decision })
     : el('span', { cls: 'muted', text: 'decision not traced' });
@@ -11,34 +23,34 @@ function toolCall(call) {
     el('div', null, el('strong', { text: call.name }), ' ', decision,
       call.ms !== undefined ? el('span', { cls: 'muted', text: ' ' + amount(call.ms) + ' ms' }) : null,
       call.isError ? el('span', { cls: 'badge o-failed', text: 'is_error' }) : null),
-    el('div', { cls: 'muted', text: 'input' }), el('pre', { text: textOf(call.input) }),
+    el('div', { cls: 'muted', text: 'input' }), longText('pre', {}, textOf(call.input)),
     el('div', { cls: 'muted', text: 'result, as the model saw it' }),
     call.result === undefined ? el('div', { cls: 'muted', text: '(no result: the run ended here)' }) :
-      el('pre', { cls: call.isError ? 'error' : '', text: textOf(call.result) }));
+      longText('pre', { cls: call.isError ? 'error' : '' }, textOf(call.result)));
 }
 
 /** A conversation: system prompt, user prompt, the assistant's turns with their tool calls, the answer. */
 function conversation(tr) {
   var box = el('div', { cls: 'conversation' });
   var system = textOf(tr.system);
-  box.appendChild(el('details', null, el('summary', { text: 'System prompt (' + system.length + ' characters)' }), el('pre', { text: system })));
+  box.appendChild(el('details', null, el('summary', { text: 'System prompt (' + system.length + ' characters)' }), longText('pre', {}, system)));
   box.appendChild(el('div', { cls: 'muted', text: 'User' }));
-  box.appendChild(el('div', { cls: 'user', text: textOf(tr.user) }));
+  box.appendChild(longText('div', { cls: 'user' }, textOf(tr.user)));
   tr.turns.forEach(function (turn) {
     var tk = turn.tokens;
     var node = el('div', { cls: 'turn', 'data-testid': 'turn' }, el('div', { cls: 'turn-head', text: 'Turn ' + turn.step +
       ' \u00b7 ' + (turn.stopReason || 'no stop reason') + ' \u00b7 tokens in ' + amount(tk.input) + ' / out ' + amount(tk.output) +
       ' / cache read ' + amount(tk.cacheRead) + ' / cache write ' + amount(tk.cacheWrite) + ' \u00b7 ' + amount(turn.latencyMs) + ' ms (recorded)' }));
-    if (turn.error) node.appendChild(el('pre', { cls: 'error', text: turn.error }));
+    if (turn.error) node.appendChild(longText('pre', { cls: 'error' }, turn.error));
     turn.blocks.forEach(function (block) {
-      if (block.kind === 'text') node.appendChild(el('div', { cls: 'text', text: textOf(block.text) }));
-      else if (block.kind === 'thinking') node.appendChild(el('details', null, el('summary', { text: 'thinking' }), el('pre', { text: textOf(block.text) })));
+      if (block.kind === 'text') node.appendChild(longText('div', { cls: 'text' }, textOf(block.text)));
+      else if (block.kind === 'thinking') node.appendChild(el('details', null, el('summary', { text: 'thinking' }), longText('pre', {}, textOf(block.text))));
       else if (block.kind === 'tool') node.appendChild(toolCall(block.call));
     });
     box.appendChild(node);
   });
   box.appendChild(el('div', { cls: 'muted', text: 'Final answer' }));
-  box.appendChild(el('div', { cls: 'answer', 'data-testid': 'final-answer', text: textOf(tr.finalAnswer) || '(no answer)' }));
+  box.appendChild(longText('div', { cls: 'answer', 'data-testid': 'final-answer' }, textOf(tr.finalAnswer) || '(no answer)'));
   return box;
 }
 
@@ -76,7 +88,7 @@ function traceLine(event) {
   var rest = {};
   for (var key in event) if (key !== 'type' && key !== 'input') rest[key] = event[key];
   return el('tr', { 'data-testid': 'trace-event' }, el('td', { text: String(event.type) }), el('td', { cls: 'num', text: event.step === undefined ? '' : String(event.step) }),
-    el('td', null, text !== null ? text : JSON.stringify(rest), event.input !== undefined ? el('pre', { text: String(event.input) }) : null));
+    el('td', null, text !== null ? text : JSON.stringify(rest), event.input !== undefined ? longText('pre', {}, event.input) : null));
 }
 /** The run's trace events; for an adapter, the tool calls it reported (no results: adapters report none). */
 function traceOf(d, open) {
@@ -102,11 +114,11 @@ function trialPane(i, actions) {
     d.status ? 'stop: ' + d.status : '', d.fixture || '', d.tracePath || ''].filter(Boolean).join(' \u00b7 ') }));
   if ((t.outcome === 'failed' || t.outcome === 'errored') && d.messages.length) {
     pane.appendChild(el('div', { cls: 'message', 'data-testid': 'assertion' }, el('strong', { text: t.outcome === 'failed' ? 'Assertion' : 'Error' }),
-      el('pre', { text: d.messages.join('\n\n') })));
+      longText('pre', {}, d.messages.join('\n\n'))));
   }
   if (t.outcome === 'stale' || t.outcome === 'missing') {
     pane.appendChild(el('div', { cls: 'stale-box', 'data-testid': 'stale' }, el('strong', { text: t.outcome === 'stale' ? 'Stale fixture: where the request diverged' : 'Missing fixture' }),
-      el('pre', { text: d.messages.join('\n\n') }),
+      longText('pre', {}, d.messages.join('\n\n')),
       d.rerecordCommand ? el('div', null, 'Re-record with: ', el('code', { text: d.rerecordCommand })) : null));
   }
   var transcript = transcriptOf(d);

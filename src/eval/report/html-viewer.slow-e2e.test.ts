@@ -53,6 +53,18 @@ async function messagesTrial(variant: string, trial: number): Promise<TrialTrans
   return trialTranscript(await readCassette(file), []);
 }
 
+const LONG_ANSWER = 'a very long answer line\n'.repeat(12_500);
+
+/** The trial with an answer of 300,000 characters. */
+function withLongAnswer(trial: HtmlTrial): HtmlTrial {
+  const loaded = trial.transcript;
+  if (!('transcript' in loaded)) throw new Error('no transcript');
+  return {
+    ...trial,
+    transcript: { ...loaded, transcript: { ...loaded.transcript, finalAnswer: LONG_ANSWER } },
+  };
+}
+
 async function trials(): Promise<HtmlTrial[]> {
   const t1 = async (variant: string, trial: number, record: Partial<TrialRecord>) => ({
     record: makeRecord({ variant, trial, ...record }),
@@ -68,7 +80,7 @@ async function trials(): Promise<HtmlTrial[]> {
     await t1('upgraded', 3, { outcome: 'stale', messages: ['request 1 differs'] }),
     await t1('strict', 1, {}),
     await t1('strict', 2, { model: 'claude-other' }),
-    await t1('strict', 3, {}),
+    withLongAnswer(await t1('strict', 3, {})),
     {
       record: makeRecord({ ...weather, trial: 1 }),
       transcript: { ...decodeCassette(weatherCassette(), adapterTrace), trace: adapterTrace },
@@ -205,6 +217,15 @@ describe.skipIf(!browserAvailable)(
       expect(await pane.getByTestId('unknown-format').innerText()).toContain(
         'this transcript format cannot be shown: judge-calls',
       );
+    }, 60_000);
+
+    it('shows the head of a very long text and the rest on request', async () => {
+      const { page } = browser;
+      await browser.open(file, '#trial=refund-desk/T1/strict/3');
+      const answer = page.getByTestId('final-answer');
+      expect((await answer.textContent())?.length).toBe(100_000);
+      await page.getByRole('button', { name: 'show the other 200,000 characters' }).click();
+      expect(await answer.textContent()).toBe(LONG_ANSWER);
     }, 60_000);
 
     it('logged no error and fetched nothing', () => {
