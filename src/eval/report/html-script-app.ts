@@ -94,7 +94,7 @@ function showDetail() {
   }
   detailRoot.removeAttribute('data-testid');
   detailRoot.appendChild(trialPane(state.selected, [
-    button('compare-variants', 'compare variants (c)', compareVariants),
+    sameTrialOf(state.selected).length > 1 ? button('compare-variants', 'compare variants (c)', compareVariants) : null,
     button('pin', 'compare with another trial', function () { state.pinned = state.selected; remember(); showDetail(); })
   ]));
 }
@@ -102,10 +102,13 @@ function decodeKey(key) {
   try { return key.split('/').map(decodeURIComponent).join(' '); } catch (error) { return key; }
 }
 /** Side by side: the same trial number in the baseline (left) and in this or the next variant (right). */
-function compareVariants() {
-  var t = trials[state.selected];
-  var same = [];
+function sameTrialOf(at) {
+  var t = trials[at], same = [];
   trials.forEach(function (x, i) { if (x.suite === t.suite && x.task === t.task && x.trial === t.trial) same.push(i); });
+  return same;
+}
+function compareVariants() {
+  var same = sameTrialOf(state.selected);
   if (same.length < 2) return;
   var reference = same.filter(function (i) { return trials[i].variant === 'baseline'; })[0];
   if (reference === undefined) reference = same[0];

@@ -106,7 +106,7 @@ function trialPane(i, actions) {
   var pane = el('article', { cls: 'pane', 'data-testid': 'transcript', 'data-trial': label(t) });
   var head = el('div', { cls: 'pane-head' }, el('h2', null, label(t) + ' ', badge(t.outcome)),
     el('a', { href: '#trial=' + keyOf(t), 'data-testid': 'link', title: 'a link to this trial', text: 'link' }));
-  (actions || []).forEach(function (action) { head.appendChild(action); });
+  (actions || []).forEach(function (action) { if (action) head.appendChild(action); });
   pane.appendChild(head);
   var d = detailOf(i);
   if (!d) { pane.appendChild(el('p', { cls: 'muted', 'data-testid': 'loading', text: 'Loading this trial\u2019s transcript\u2026' })); return pane; }
