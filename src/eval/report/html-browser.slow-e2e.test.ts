@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
-import { makeRecord } from './testing/records.js';
 import {
   browserAvailable,
   CHROMIUM,
@@ -18,6 +17,7 @@ import {
   shownTrials,
   type ViewerBrowser,
 } from './testing/browser.js';
+import { makeRecord } from './testing/records.js';
 import { decodeTranscript } from './transcript.js';
 
 /**

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { buildReport } from './build-report.js';
 import { type HtmlTrial, renderHtml } from './html.js';
-import { makeRecord } from './testing/records.js';
 import { browserAvailable, openViewerBrowser, type ViewerBrowser } from './testing/browser.js';
+import { makeRecord } from './testing/records.js';
 import type { Transcript } from './transcript.js';
 
 /**

@@ -8,9 +8,6 @@ import type { TraceEvent } from '../../runtime/trace.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { buildReport } from './build-report.js';
 import { type HtmlTrial, renderHtml } from './html.js';
-import { weatherCassette } from './testing/chat-cassettes.js';
-import { makeRecord } from './testing/records.js';
-import { responsesCassette } from './testing/responses-cassette.js';
 import {
   browserAvailable,
   openViewerBrowser,
@@ -18,6 +15,9 @@ import {
   shownTrials,
   type ViewerBrowser,
 } from './testing/browser.js';
+import { weatherCassette } from './testing/chat-cassettes.js';
+import { makeRecord } from './testing/records.js';
+import { responsesCassette } from './testing/responses-cassette.js';
 import { decodeCassette, type TrialTranscript, trialTranscript } from './transcript-formats.js';
 
 /**
