@@ -174,6 +174,9 @@ describe('reports/latest.html in headless Chromium', () => {
       );
       await page.keyboard.press('j');
       expect(await shownTrials(page)).toEqual(['T1 baseline trial 1', 'T1 upgraded trial 2']);
+      expect(await page.locator('.row.pinned').getAttribute('data-trial')).toBe(
+        'T1 baseline trial 1',
+      );
       await browser.screenshot('compare');
       await page.keyboard.press('Escape');
       expect(await shownTrials(page)).toEqual(['T1 upgraded trial 2']);

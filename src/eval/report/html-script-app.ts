@@ -79,6 +79,7 @@ function trialsView(root) {
 function button(action, text, onclick) { return el('button', { 'data-action': action, text: text, onclick: onclick }); }
 
 function showDetail() {
+  if (trialList.pinned !== state.pinned) { trialList.pinned = state.pinned; trialList.redraw(); }
   clear(detailRoot);
   detailRoot.className = state.pinned >= 0 && state.selected >= 0 ? 'detail compare' : 'detail';
   if (state.missing) detailRoot.appendChild(el('p', { cls: 'notice', 'data-testid': 'missing-trial', text: 'This report has no trial ' + decodeKey(state.missing) + '.' }));

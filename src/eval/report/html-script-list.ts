@@ -35,7 +35,7 @@ function matcher(query) {
 }
 
 function createTrialList(onSelect) {
-  var list = { query: '', rows: [], selected: -1 };
+  var list = { query: '', rows: [], selected: -1, pinned: -1 };
   var input = el('input', { type: 'search', 'data-testid': 'trial-filter', 'aria-label': 'Filter trials',
     placeholder: 'filter (/): words, or task:T1 variant:baseline outcome:failed' });
   var count = el('div', { cls: 'muted count', 'data-testid': 'trial-count' });
@@ -63,7 +63,7 @@ function createTrialList(onSelect) {
         ' ' + t.task + ' \u00b7 ' + t.suite, el('span', { cls: 'muted', text: ' ' + c.passed + '/' + c.counted + ' passed' }));
     }
     var trial = trials[row.i];
-    return el('div', { cls: 'row trial' + (row.i === list.selected ? ' selected' : ''), role: 'option',
+    return el('div', { cls: 'row trial' + (row.i === list.selected ? ' selected' : '') + (row.i === list.pinned ? ' pinned' : ''), role: 'option',
       'aria-selected': row.i === list.selected ? 'true' : 'false', 'data-i': row.i, 'data-testid': 'trial-row',
       'data-trial': label(trial), title: label(trial), onclick: function () { list.select(row.i); } },
       el('span', { cls: 'n', text: '#' + trial.trial }), badge(trial.outcome), el('span', { cls: 'msg', text: trial.message }));

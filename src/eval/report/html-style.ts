@@ -62,6 +62,7 @@ pre.error { border-color: var(--fail); }
 .row.trial { cursor: pointer; }
 .row.trial:hover { background: #f0f3f6; }
 .row.selected, .row.selected:hover { background: var(--select); box-shadow: inset 3px 0 0 var(--accent); }
+.row.pinned { background: #fff8c5; box-shadow: inset 3px 0 0 var(--stale); }
 .row .badge { line-height: 17px; }
 .row .n { display: inline-block; min-width: 44px; font-variant-numeric: tabular-nums; }
 .row .msg { color: var(--muted); margin-left: 6px; font-size: 12.5px; }
