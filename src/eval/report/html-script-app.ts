@@ -102,12 +102,13 @@ function showDetail() {
 function decodeKey(key) {
   try { return key.split('/').map(decodeURIComponent).join(' '); } catch (error) { return key; }
 }
-/** Side by side: the same trial number in the baseline (left) and in this or the next variant (right). */
+/** The trials with this one's suite, task and number: one per variant. */
 function sameTrialOf(at) {
   var t = trials[at], same = [];
   trials.forEach(function (x, i) { if (x.suite === t.suite && x.task === t.task && x.trial === t.trial) same.push(i); });
   return same;
 }
+/** Side by side: the same trial number in the baseline (left) and in this or the next variant (right). */
 function compareVariants() {
   var same = sameTrialOf(state.selected);
   if (same.length < 2) return;

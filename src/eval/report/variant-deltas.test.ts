@@ -25,6 +25,9 @@ describe('taskDeltas', () => {
     const deltas = taskDeltas(rows);
     for (const row of rows) expect(deltas.get(row)).toEqual(row.delta);
     expect(deltas.size).toBe(2);
+    // Computed afresh, it is the same.
+    const bare = rows.map(({ delta: _delta, ...row }) => row);
+    expect([...taskDeltas(bare).values()]).toEqual(rows.flatMap((row) => row.delta ?? []));
   });
 
   it('gives every variant of a three-variant task its delta against the baseline', () => {
@@ -49,6 +52,10 @@ describe('suiteDeltas', () => {
     const summary = summarizeSuites(tasks);
     const deltas = suiteDeltas(summary, tasks);
     for (const row of summary) expect(deltas.get(row)).toEqual(row.delta);
+    const bare = summary.map(({ delta: _delta, ...row }) => row);
+    expect([...suiteDeltas(bare, tasks).values()]).toEqual(
+      summary.flatMap((row) => row.delta ?? []),
+    );
   });
 
   it('pairs each variant of a three-variant suite with the baseline, task by task', () => {

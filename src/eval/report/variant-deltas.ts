@@ -13,7 +13,7 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): T[][] {
 
 /**
  * Every variant of a task against its reference (baseline, else the first), for any number of
- * variants: the JSON report's `delta` exists only with exactly two, and equals this one there.
+ * variants: the JSON report's `delta` exists only with exactly two, and is used as it is there.
  * The reference row itself has none.
  */
 export function taskDeltas<T extends TaskSummary>(rows: readonly T[]): Map<T, VariantDelta> {
@@ -21,7 +21,7 @@ export function taskDeltas<T extends TaskSummary>(rows: readonly T[]): Map<T, Va
   for (const variants of groupBy(rows, (row) => JSON.stringify([row.suite, row.task]))) {
     const reference = deltaReference(variants);
     for (const row of variants) {
-      if (row !== reference) deltas.set(row, variantDelta(reference, row));
+      if (row !== reference) deltas.set(row, row.delta ?? variantDelta(reference, row));
     }
   }
   return deltas;
@@ -37,7 +37,8 @@ export function suiteDeltas<T extends VariantSummary>(
     const reference = deltaReference(variants);
     for (const row of variants) {
       if (row === reference) continue;
-      deltas.set(row, suiteDeltaOf(tasks, row.suite, reference.variant, row.variant));
+      // The report's own (two variants) is the same, and its bootstrap is not run twice.
+      deltas.set(row, row.delta ?? suiteDeltaOf(tasks, row.suite, reference.variant, row.variant));
     }
   }
   return deltas;
