@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { medianAndBest } from './figures.js';
 import { benchReportHtml, type ReportWorkload } from './html-report-workload.js';
-import type { Row } from './run-targets.js';
+import type { Row } from './print-rows.js';
 
 /**
  * The HTML report's viewer in headless Chromium: size, time to the scores, time to open a

@@ -1,6 +1,6 @@
 import { allCpuMs, median, medianAndBest, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
-import type { Row } from './run-targets.js';
+import type { Row } from './print-rows.js';
 
 /** One runner's runs of the same workload: `trials` trials and 1 trial, in each round. */
 export interface RunnerRuns {

@@ -1,4 +1,12 @@
-import type { Row } from './run-targets.js';
+/** One line of a bench table: the figure is a median over rounds, `best` the best round. */
+export interface Row {
+  target: string;
+  figure: string;
+  best: string;
+  goal: string;
+  ratio: string;
+  command: string;
+}
 
 /**
  * Print bench rows as an aligned table on stdout. `ratioHeader` names what the ratio

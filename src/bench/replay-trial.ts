@@ -8,7 +8,7 @@ import { cassettePath } from '../replay/cassette.js';
 import { readCassette } from '../replay/cassette-file.js';
 import { replayResponse } from '../replay/http-exchange.js';
 import { runAgent } from '../runtime/run-agent.js';
-import type { Measure } from './run.js';
+import type { Measure } from './micro-measure.js';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 

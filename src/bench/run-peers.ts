@@ -13,7 +13,7 @@ import {
   readRecordings,
   writePeerProject,
 } from './peer-workload.js';
-import type { Row } from './run-targets.js';
+import type { Row } from './print-rows.js';
 import {
   checked,
   createEmptyVitestProject,

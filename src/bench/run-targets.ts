@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { median, medianAndBest, ms, perTrial, type RunPair, times } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
+import type { Row } from './print-rows.js';
 import {
   createEmptyVitestProject,
   DEBUG_TRIALS,
@@ -14,16 +15,6 @@ import {
   type Workload,
 } from './targets.js';
 import { createBenchProject } from './workload.js';
-
-/** One line of the contract: the figure is a median over rounds, `best` the best round. */
-export interface Row {
-  target: string;
-  figure: string;
-  best: string;
-  goal: string;
-  ratio: string;
-  command: string;
-}
 
 /**
  * Measure every target of issue 14 in rounds. Each round runs the empty vitest reference
