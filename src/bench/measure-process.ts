@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from './run-command.js';
+import { removeScratchDir, scratchDir } from './scratch.js';
 
 const HOOK = fileURLToPath(new URL('./usage-hook.mjs', import.meta.url));
 
@@ -32,34 +32,28 @@ export async function measureCommand(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<ProcessRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'harness-usage-'));
+  const dir = scratchDir('harness-usage-');
   const usageFile = join(dir, 'usage.json');
   const node = command === 'node';
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, HARNESS_BENCH_USAGE: usageFile };
   delete env.GITHUB_STEP_SUMMARY;
   try {
     const started = performance.now();
-    const child = spawn(
+    const {
+      code: exitCode,
+      output,
+      pid,
+    } = await runCommand(
       node ? process.execPath : command,
       node ? ['--import', HOOK, ...args] : args,
-      {
-        cwd: options.cwd,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      },
+      { cwd: options.cwd, env },
     );
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
     const wallMs = performance.now() - started;
+    if (node && !existsSync(usageFile)) {
+      throw new Error(
+        `${command} ${args.join(' ')} did not run (exit ${exitCode}):\n${output.slice(-2000)}`,
+      );
+    }
     const usage = node
       ? (JSON.parse(readFileSync(usageFile, 'utf8')) as {
           cpuMs: number;
@@ -68,7 +62,7 @@ export async function measureCommand(
           children?: string[];
         })
       : { cpuMs: Number.NaN, childCpuMs: Number.NaN, maxRssKb: Number.NaN, children: [] };
-    const group = child.pid === undefined ? undefined : processGroup(child.pid);
+    const group = pid === undefined ? undefined : processGroup(pid);
     const leftovers =
       group === undefined || usage.children === undefined
         ? undefined
@@ -83,7 +77,7 @@ export async function measureCommand(
       output,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratchDir(dir);
   }
 }
 

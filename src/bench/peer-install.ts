@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PEER_PACKAGES, type PeerName } from './peer-workload.js';
+import { runCommand } from './run-command.js';
 
 /**
  * Peers are installed on demand from the npm registry into a throwaway directory of their
@@ -52,7 +53,7 @@ export async function installPeer(options: {
     }
     const args = installArgs(dir, peer);
     options.log(`bench:peers: installing ${missing.join(' ')} into ${dir}`);
-    const { code, output } = await run(options.npm ?? 'npm', args);
+    const { code, output } = await runCommand(options.npm ?? 'npm', args);
     if (code !== 0) {
       throw new Error(
         `bench:peers: installing ${peer} failed (npm exited with ${code}).\n` +
@@ -76,23 +77,6 @@ export async function installPeer(options: {
     }
   }
   return nodeModules;
-}
-
-function run(
-  command: string,
-  args: readonly string[],
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.on('error', (error) => resolve({ code: null, output: `${output}${error.message}` }));
-    child.on('close', (code) => resolve({ code, output }));
-  });
 }
 
 const indent = (text: string) =>

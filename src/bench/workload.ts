@@ -1,14 +1,7 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cassettePath } from '../replay/cassette.js';
+import { scratchDir } from './scratch.js';
 
 /**
  * A throwaway project for benchmarks: the real `evals/`, `AGENTS.md`, eval config, build
@@ -22,7 +15,7 @@ export function createBenchProject(options: {
   /** More (or fewer) trials for some tasks, e.g. `{ T2: 600 }`. */
   trialsFor?: Readonly<Record<string, number>>;
 }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'harness-bench-'));
+  const dir = scratchDir('harness-bench-');
   for (const name of [
     'evals',
     'AGENTS.md',
