@@ -17,15 +17,26 @@ export function printRows(
   rows: readonly Row[],
   ratioHeader = 'vs empty vitest',
 ): void {
-  const header: Row = {
+  printTable(title, rows, {
     target: 'target',
     figure: 'median',
     best: 'best round',
     goal: 'goal',
     ratio: ratioHeader,
     command: 'command',
-  };
-  const columns = ['target', 'figure', 'best', 'goal', 'ratio', 'command'] as const;
+  });
+}
+
+/**
+ * Print a table on stdout: one column per key of `header`, in its order; the first and last
+ * columns (a name, a command) are aligned left, the figures between them right.
+ */
+export function printTable<K extends string>(
+  title: string,
+  rows: ReadonlyArray<Readonly<Record<K, string>>>,
+  header: Readonly<Record<K, string>>,
+): void {
+  const columns = Object.keys(header) as K[];
   const all = [header, ...rows];
   const widths = columns.map((column) => Math.max(...all.map((row) => row[column].length)));
   console.log(title);

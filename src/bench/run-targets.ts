@@ -1,210 +1,179 @@
-import { rmSync } from 'node:fs';
-import { median, medianAndBest, ms, perTrial, type RunPair, times } from './figures.js';
+import { join } from 'node:path';
+import { buildBaseline } from './baseline-build.js';
+import type { BaselineRef } from './baseline-ref.js';
+import { contractRows } from './contract-rows.js';
+import type { RunPair } from './figures.js';
 import type { ProcessRun } from './measure-process.js';
 import type { Row } from './print-rows.js';
+import { type ComparisonRow, sideBySideRows } from './side-by-side.js';
+import { type BuildRuns, emptyBuildRuns, type TargetRuns } from './target-runs.js';
 import {
   createEmptyVitestProject,
+  DEBUG_FLAGS,
   DEBUG_TRIALS,
   emptyVitest,
   evalRun,
   importModules,
   npmTest,
+  REPLAY_FLAGS,
   REPLAY_TRIALS,
   SCALE_TRIALS,
+  STARTUP_FLAGS,
   trialLoop,
   type Workload,
 } from './targets.js';
 import { createBenchProject } from './workload.js';
 
-/**
- * Measure every target of issue 14 in rounds. Each round runs the empty vitest reference
- * next to the eval runs, so a busy machine slows both sides of each ratio alike.
- */
-export async function runTargets(options: {
+export interface TargetOptions {
   projectDir: string;
   rounds: number;
   npmTest: boolean;
+  /** `--baseline-ref`: a checked commit (baseline-ref.ts) measured beside this build. */
+  baseline?: BaselineRef;
   log: (line: string) => void;
-}): Promise<Row[]> {
-  const { projectDir, rounds, log } = options;
+}
+
+export interface TargetResult {
+  contract: Row[];
+  /** With a baseline: the figures of both builds side by side. */
+  comparison?: ComparisonRow[];
+  /** Things a reader of the figures should know (the baseline's dependencies). */
+  notes: string[];
+}
+
+interface Workloads {
+  current: Workload;
+  baseline?: Workload;
+  notes: string[];
+}
+
+/**
+ * Measure every target of issues 14 and 25 in rounds. Each round runs the empty vitest
+ * reference next to the eval runs, so a busy machine slows both sides of each ratio alike;
+ * with a baseline, each of its figures runs next to this build's, in alternating order.
+ * The bench projects are scratch directories (scratch.ts): gone on every way out.
+ */
+export async function runTargets(options: TargetOptions): Promise<TargetResult> {
+  const workloads = await prepareWorkloads(options);
+  const runs: TargetRuns = {
+    empty: [],
+    current: emptyBuildRuns(),
+    ...(workloads.baseline && { baseline: emptyBuildRuns() }),
+    vitestTests: [],
+    dependencies: [],
+    debug: [],
+    scale: [],
+    leftovers: new Set(),
+  };
+  await warmUp(workloads);
+  for (let round = 1; round <= options.rounds; round += 1) {
+    options.log(`bench: round ${round} of ${options.rounds}`);
+    await measureRound(round, workloads, runs);
+  }
+  if (options.npmTest) runs.tests = noted(runs, await npmTest(workloads.current));
+  return {
+    contract: contractRows(runs),
+    ...(runs.baseline && {
+      comparison: sideBySideRows({
+        empty: runs.empty,
+        current: runs.current,
+        baseline: runs.baseline,
+      }),
+    }),
+    notes: workloads.notes,
+  };
+}
+
+/** The bench project of this build and, with `--baseline-ref`, of the baseline's own build. */
+async function prepareWorkloads(options: TargetOptions): Promise<Workloads> {
+  const { projectDir, log } = options;
   log(
     `bench: preparing a project with ${SCALE_TRIALS} trials per task and variant (T2: ${REPLAY_TRIALS})`,
   );
-  const workload: Workload = {
+  const emptyDir = createEmptyVitestProject(projectDir);
+  const current: Workload = {
     projectDir,
     benchDir: createBenchProject({
       projectDir,
       trials: SCALE_TRIALS,
       trialsFor: { T2: REPLAY_TRIALS },
     }),
-    emptyDir: createEmptyVitestProject(projectDir),
+    emptyDir,
   };
-  const empty: ProcessRun[] = [];
-  const startup: ProcessRun[] = [];
-  const replay: RunPair[] = [];
-  const debug: RunPair[] = [];
-  const scale: ProcessRun[] = [];
-  // Floors the targets sit on: vitest's own cost per test, and loading the SDK and zod.
-  const vitestTests: RunPair[] = [];
-  const dependencies: RunPair[] = [];
-  // What the trials cost without vitest: the rest of the replayed trial's figure is vitest's.
-  const loops: RunPair[] = [];
-  const leftovers = new Set<string>();
-  const note = (run: ProcessRun) => {
-    for (const left of run.leftovers ?? []) leftovers.add(left);
-    return run;
+  if (!options.baseline) return { current, notes: [] };
+  const built = await buildBaseline({
+    ref: options.baseline,
+    repoDir: projectDir,
+    nodeModules: join(projectDir, 'node_modules'),
+    log,
+  });
+  // The baseline runs only the figures it is compared on: T2 is all its project needs.
+  const baseline: Workload = {
+    name: `the baseline, ${options.baseline.ref}`,
+    projectDir: built.projectDir,
+    benchDir: createBenchProject({
+      projectDir: built.projectDir,
+      trials: 1,
+      trialsFor: { T2: REPLAY_TRIALS },
+    }),
+    emptyDir,
   };
-  const replayFlags = ['--task', 'T2', '--variant', 'upgraded', '--trials'];
-  const debugFlags = ['--suite', 'debug', '--trials'];
-  try {
-    // One run of each shape first, unmeasured: the on-disk transform cache and the OS file cache.
-    await emptyVitest(workload);
-    await evalRun(workload, ['--task', 'T2', '--trials', '1']);
-    for (let round = 1; round <= rounds; round += 1) {
-      log(`bench: round ${round} of ${rounds}`);
-      const emptyRun = note(await emptyVitest(workload));
-      empty.push(emptyRun);
-      startup.push(note(await evalRun(workload, ['--task', 'T2', '--trials', '1'])));
-      vitestTests.push({
-        one: emptyRun,
-        many: note(await emptyVitest(workload, REPLAY_TRIALS)),
-      });
-      dependencies.push({
-        one: note(await importModules(workload, [])),
-        many: note(await importModules(workload, ['@anthropic-ai/sdk', 'zod'])),
-      });
-      replay.push({
-        one: note(await evalRun(workload, [...replayFlags, '1'])),
-        many: note(await evalRun(workload, [...replayFlags, String(REPLAY_TRIALS)])),
-      });
-      loops.push({
-        one: note(await trialLoop(workload, 1)),
-        many: note(await trialLoop(workload, REPLAY_TRIALS)),
-      });
-      debug.push({
-        one: note(await evalRun(workload, [...debugFlags, '1'])),
-        many: note(await evalRun(workload, [...debugFlags, String(DEBUG_TRIALS)])),
-      });
-      if (round <= 3) scale.push(note(await evalRun(workload, ['--trials', String(SCALE_TRIALS)])));
-    }
-    const tests = options.npmTest ? note(await npmTest(workload)) : undefined;
+  return { current, baseline, notes: built.notes };
+}
 
-    const emptyWall = median(empty.map((run) => run.wallMs));
-    const debugTrialsPerRun = (trials: number) => trials * 8; // 4 tasks x 2 variants
-    const replayWall = perTrial(replay, REPLAY_TRIALS - 1, 'wallMs');
-    const replayCpu = perTrial(replay, REPLAY_TRIALS - 1, 'cpuMs');
-    const debugExtra = debugTrialsPerRun(DEBUG_TRIALS) - debugTrialsPerRun(1);
-    const debugWall = perTrial(debug, debugExtra, 'wallMs');
-    const debugCpu = perTrial(debug, debugExtra, 'cpuMs');
-    const startupWall = startup.map((run) => run.wallMs);
-    const vitestPerTest = perTrial(vitestTests, REPLAY_TRIALS - 1, 'wallMs');
-    const loopWall = perTrial(loops, REPLAY_TRIALS - 1, 'wallMs');
-    const dependencyLoad = perTrial(dependencies, 1, 'wallMs');
-    const scaleWall = scale.map((run) => run.wallMs);
-    const scaleRss = scale.map((run) => run.maxRssKb / 1024);
-    const ratioOf = (runs: readonly ProcessRun[]) =>
-      times(median(runs.map((run) => run.wallMs)) / emptyWall);
-    const evalCommand = 'npm run eval --';
-    const rows: Row[] = [
-      {
-        target: 'empty vitest run (the reference)',
-        ...medianAndBest(empty.map((run) => run.wallMs)),
-        goal: '',
-        ratio: '1.00x',
-        command: 'vitest run (one passing test)',
-      },
-      {
-        target: 'start-up: T2, 1 trial per variant',
-        ...medianAndBest(startupWall),
-        goal: '≤ 1.5x',
-        ratio: ratioOf(startup),
-        command: `${evalCommand} --task T2 --trials 1`,
-      },
-      {
-        target: '  floor: loading the SDK and zod',
-        ...medianAndBest(dependencyLoad),
-        goal: '',
-        ratio: times(median(dependencyLoad) / emptyWall),
-        command: "node -e \"await import('@anthropic-ai/sdk'); await import('zod')\" − node -e ''",
-      },
-      {
-        target: `replayed refund trial, wall (${REPLAY_TRIALS} vs 1)`,
-        ...medianAndBest(replayWall),
-        goal: '≤ 0.5 ms',
-        ratio: ratioOf(replay.map((pair) => pair.many)),
-        command: `${evalCommand} ${replayFlags.join(' ')} ${REPLAY_TRIALS}`,
-      },
-      {
-        target: 'replayed refund trial, CPU',
-        ...medianAndBest(replayCpu),
-        goal: '',
-        ratio: '',
-        command: '(same runs)',
-      },
-      {
-        target: `  floor: vitest, one more empty test (${REPLAY_TRIALS} vs 1)`,
-        ...medianAndBest(vitestPerTest),
-        goal: '',
-        ratio: '',
-        command: `vitest run, describe.concurrent with ${REPLAY_TRIALS} passing tests`,
-      },
-      {
-        target: `  floor: the same trials without vitest (${REPLAY_TRIALS} vs 1)`,
-        ...medianAndBest(loopWall),
-        goal: '',
-        ratio: '',
-        command: 'node src/bench/trial-loop.mjs <bench project> N (runTrial, 8 at a time)',
-      },
-      {
-        target: `debug-agent trial, wall (${debugTrialsPerRun(DEBUG_TRIALS)} vs ${debugTrialsPerRun(1)})`,
-        ...medianAndBest(debugWall),
-        goal: '≤ 15 ms',
-        ratio: ratioOf(debug.map((pair) => pair.many)),
-        command: `${evalCommand} ${debugFlags.join(' ')} ${DEBUG_TRIALS}`,
-      },
-      {
-        target: 'debug-agent trial, CPU',
-        ...medianAndBest(debugCpu),
-        goal: '',
-        ratio: '',
-        command: '(same runs)',
-      },
-      {
-        target: `every task and variant, ${SCALE_TRIALS * 20} trials: wall`,
-        ...medianAndBest(scaleWall),
-        goal: '< 30 s',
-        ratio: ratioOf(scale),
-        command: `${evalCommand} --trials ${SCALE_TRIALS}`,
-      },
-      {
-        target: '  peak RSS',
-        ...medianAndBest(scaleRss, (value) => `${value.toFixed(0)} MB`),
-        goal: '< 500 MB',
-        ratio: '',
-        command: '(same runs)',
-      },
-    ];
-    if (tests) {
-      rows.push({
-        target: 'npm test (unit tests + eval gate)',
-        figure: ms(tests.wallMs),
-        best: ms(tests.wallMs),
-        goal: '< 60 s',
-        ratio: times(tests.wallMs / emptyWall),
-        command: `npm test (1 round, exit ${tests.exitCode})`,
-      });
-    }
-    rows.push({
-      target: 'processes left behind',
-      figure: String(leftovers.size),
-      best: '',
-      goal: '0',
-      ratio: '',
-      command: leftovers.size > 0 ? [...leftovers].slice(0, 3).join('; ') : 'every measured run',
-    });
-    return rows;
-  } finally {
-    rmSync(workload.benchDir, { recursive: true, force: true });
-    rmSync(workload.emptyDir, { recursive: true, force: true });
+/** One run of each shape first, unmeasured: the on-disk transform cache and the OS file cache. */
+async function warmUp(workloads: Workloads): Promise<void> {
+  await emptyVitest(workloads.current);
+  for (const workload of [workloads.current, workloads.baseline]) {
+    if (!workload) continue;
+    await evalRun(workload, STARTUP_FLAGS);
+    await trialLoop(workload, 1);
   }
+}
+
+async function measureRound(round: number, workloads: Workloads, runs: TargetRuns): Promise<void> {
+  const note = (run: ProcessRun) => noted(runs, run);
+  const { current } = workloads;
+  const emptyRun = note(await emptyVitest(current));
+  runs.empty.push(emptyRun);
+  // The two builds take turns going first, so neither always runs on a machine the other warmed.
+  const builds: Array<[Workload, BuildRuns]> = [[current, runs.current]];
+  if (workloads.baseline && runs.baseline) {
+    const pair: [Workload, BuildRuns] = [workloads.baseline, runs.baseline];
+    if (round % 2 === 1) builds.unshift(pair);
+    else builds.push(pair);
+  }
+  for (const [workload, into] of builds)
+    into.startup.push(note(await evalRun(workload, STARTUP_FLAGS)));
+  runs.vitestTests.push({ one: emptyRun, many: note(await emptyVitest(current, REPLAY_TRIALS)) });
+  runs.dependencies.push({
+    one: note(await importModules(current, [])),
+    many: note(await importModules(current, ['@anthropic-ai/sdk', 'zod'])),
+  });
+  const replay = (workload: Workload) => (trials: number) =>
+    evalRun(workload, [...REPLAY_FLAGS, String(trials)]);
+  for (const [workload, into] of builds)
+    into.replay.push(await pair(runs, replay(workload), REPLAY_TRIALS));
+  for (const [workload, into] of builds) {
+    into.loops.push(await pair(runs, (trials) => trialLoop(workload, trials), REPLAY_TRIALS));
+  }
+  runs.debug.push(
+    await pair(runs, (trials) => evalRun(current, [...DEBUG_FLAGS, String(trials)]), DEBUG_TRIALS),
+  );
+  if (round <= 3) runs.scale.push(note(await evalRun(current, ['--trials', String(SCALE_TRIALS)])));
+}
+
+/** A 1-trial run and its `trials`-trial twin, back to back. */
+async function pair(
+  runs: TargetRuns,
+  run: (trials: number) => Promise<ProcessRun>,
+  trials: number,
+): Promise<RunPair> {
+  return { one: noted(runs, await run(1)), many: noted(runs, await run(trials)) };
+}
+
+/** Keep what a run left behind, and the run. */
+function noted(runs: TargetRuns, run: ProcessRun): ProcessRun {
+  for (const left of run.leftovers ?? []) runs.leftovers.add(left);
+  return run;
 }

@@ -1,46 +1,64 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseBenchArgs, projectOf, roundsOf, runBenchScript } from './bench-args.js';
+import type { BaselineRef } from './baseline-ref.js';
+import { runBenchScript } from './bench-args.js';
+import { benchOptions } from './bench-options.js';
 import { VIEWER_TITLE, viewerRows } from './html-report.js';
 import { MICRO_ROUNDS } from './micro-measure.js';
 import { microRows } from './micro-rows.js';
 import { printRows } from './print-rows.js';
 import { runTargets } from './run-targets.js';
+import { printSideBySide } from './side-by-side.js';
 
 /**
  * `npm run bench`: the performance contract. Figures, never pass/fail: each target of
  * issues 14 and 25 with its measured figure (median and best of several rounds) and its ratio
- * to an empty vitest run measured in the same run. `--micro` adds the in-process
- * micro-benchmarks (pipeline overhead, one replayed trial). The HTML report's viewer in
- * headless Chromium follows (html-report.ts); `--viewer` measures only that.
+ * to an empty vitest run measured in the same run. `--baseline-ref REF` builds REF's code
+ * too and prints the figures issue 25 compares, both builds side by side. `--micro` adds the
+ * in-process micro-benchmarks (pipeline overhead, one replayed trial). The HTML report's viewer
+ * in headless Chromium follows (html-report.ts); `--viewer` measures only that.
  */
 async function main(): Promise<undefined> {
-  const { values } = parseBenchArgs(process.argv.slice(2), {
-    rounds: { type: 'string' },
-    project: { type: 'string' },
-    'skip-npm-test': { type: 'boolean' },
-    micro: { type: 'boolean' },
-    viewer: { type: 'boolean' },
-  });
-  const rounds = roundsOf(values.rounds, 5);
-  const projectDir = projectOf(values.project, fileURLToPath(new URL('../..', import.meta.url)));
+  const options = benchOptions(
+    process.argv.slice(2),
+    fileURLToPath(new URL('../..', import.meta.url)),
+  );
+  const { projectDir, rounds, baseline } = options;
   const log = (line: string) => console.error(line);
-  if (values.viewer) {
+  if (options.viewer) {
     printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
     return undefined;
   }
-  const rows = await runTargets({
-    projectDir,
-    rounds,
-    npmTest: !values['skip-npm-test'],
-    log: (line) => console.error(line),
-  });
+  const result = await runTargets({ ...options, log });
   printRows(
-    `harness-evals performance targets (issue 14; ${rounds} rounds; node ${process.version}; ${projectDir})`,
-    rows,
+    `harness-evals performance targets (issues 14 and 25; ${rounds} rounds; node ${process.version}; ${projectDir})`,
+    result.contract,
   );
-  if (values.micro) printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
+  if (baseline && result.comparison) {
+    const plural = rounds === 1 ? '' : 's';
+    printSideBySide(
+      `\nthis build (${describeHead(projectDir)}) side by side with the baseline ${describeRef(baseline)}, alternated round by round (${rounds} round${plural}; figures, not pass/fail)`,
+      result.comparison,
+    );
+  }
+  for (const note of result.notes) console.log(`  note: ${note}`);
+  if (options.micro) {
+    printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
+  }
   printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
   return undefined;
+}
+
+const describeRef = (baseline: BaselineRef) =>
+  baseline.ref === baseline.short ? baseline.short : `${baseline.ref}, ${baseline.short}`;
+
+/** HEAD's short sha, and whether tracked files differ from it (the build is of the working tree). */
+function describeHead(projectDir: string): string {
+  const git = (args: string[]) => spawnSync('git', args, { cwd: projectDir, encoding: 'utf8' });
+  const head = git(['rev-parse', '--short=7', 'HEAD']);
+  if (head.status !== 0) return 'not a git checkout';
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() !== '';
+  return `${head.stdout.trim()}${dirty ? ' + uncommitted changes' : ''}`;
 }
 
 await runBenchScript('bench', main);

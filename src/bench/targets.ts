@@ -1,13 +1,17 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureCommand, type ProcessRun } from './measure-process.js';
+import { scratchDir } from './scratch.js';
 
 /** Trials of the replay and debug-agent per-trial figures: (N-trial − 1-trial) / (N − 1). */
 export const REPLAY_TRIALS = 600;
 export const DEBUG_TRIALS = 10;
 export const SCALE_TRIALS = 100;
+/** `npm run eval --` flags of each figure (the trial count follows REPLAY_FLAGS and DEBUG_FLAGS). */
+export const STARTUP_FLAGS = ['--task', 'T2', '--trials', '1'] as const;
+export const REPLAY_FLAGS = ['--task', 'T2', '--variant', 'upgraded', '--trials'] as const;
+export const DEBUG_FLAGS = ['--suite', 'debug', '--trials'] as const;
 
 export interface Workload {
   /** The repository whose code is measured (its src/cli/launch.mjs and node_modules). */
@@ -16,6 +20,8 @@ export interface Workload {
   benchDir: string;
   /** An empty vitest project: one test that passes. */
   emptyDir: string;
+  /** Which build, in error messages: this build unless told (the baseline's ref). */
+  name?: string;
 }
 
 /** Tests in the empty project's file; 1 unless the floor row asks for more. */
@@ -27,7 +33,7 @@ const EMPTY_TESTS_ENV = 'HARNESS_BENCH_EMPTY_TESTS';
  * evals lay out trials (`describe.concurrent`), for vitest's own cost per test.
  */
 export function createEmptyVitestProject(projectDir: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'harness-empty-vitest-'));
+  const dir = scratchDir('harness-empty-vitest-');
   symlinkSync(join(projectDir, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   mkdirSync(join(dir, 'test'));
@@ -76,7 +82,7 @@ export function evalRun(workload: Workload, flags: readonly string[]): Promise<P
     measureCommand('node', [join(workload.projectDir, 'src/cli/launch.mjs'), 'eval', ...flags], {
       cwd: workload.benchDir,
     }),
-    `eval ${flags.join(' ')}`,
+    `eval ${flags.join(' ')} (${workload.name ?? 'this build'})`,
   );
 }
 
@@ -91,7 +97,7 @@ export function trialLoop(workload: Workload, trials: number): Promise<ProcessRu
     measureCommand('node', [TRIAL_LOOP, workload.benchDir, String(trials)], {
       cwd: workload.benchDir,
     }),
-    `the trial loop without vitest (${trials} trials)`,
+    `the trial loop without vitest (${trials} trials, ${workload.name ?? 'this build'})`,
   );
 }
 

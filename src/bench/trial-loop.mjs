@@ -4,7 +4,7 @@
 // project's dist/ natively, as the eval worker does. What vitest adds is the difference.
 //
 // usage: node trial-loop.mjs <bench project> <trials>
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -16,10 +16,44 @@ if (!projectArg || !Number.isInteger(trials) || trials < 1) {
   );
 }
 const projectDir = resolve(projectArg);
-const load = (path) => import(pathToFileURL(join(projectDir, 'dist', path)).href);
+const dist = join(projectDir, 'dist');
+// The trial runner and the eval settings moved in 27acba5: a build from before it (a
+// --baseline-ref) has them at the top of dist/eval/.
+const LAYOUTS = [
+  {
+    since: 'since 27acba5',
+    runner: 'eval/trial/trial-runner.js',
+    settings: 'eval/run/settings.js',
+  },
+  { since: 'before 27acba5', runner: 'eval/trial-runner.js', settings: 'eval/settings.js' },
+];
+const layout = LAYOUTS.find(
+  (candidate) =>
+    existsSync(join(dist, candidate.runner)) && existsSync(join(dist, candidate.settings)),
+);
+const entries = ['index.js', 'reference-agents.js'].filter((file) => !existsSync(join(dist, file)));
+if (!layout || entries.length > 0) {
+  const missing = [
+    ...entries.map((file) => `dist/${file}`),
+    ...(layout
+      ? []
+      : LAYOUTS.map(
+          (candidate) =>
+            `${[candidate.runner, candidate.settings]
+              .filter((file) => !existsSync(join(dist, file)))
+              .map((file) => `dist/${file}`)
+              .join(' and ')} (the layout ${candidate.since})`,
+        )),
+  ];
+  process.stderr.write(
+    `trial-loop.mjs: ${projectDir} has no build the loop can run: no ${missing.join('; no ')}. Build it (npm run build) in the checkout the bench project links to.\n`,
+  );
+  process.exit(2);
+}
+const load = (path) => import(pathToFileURL(join(dist, path)).href);
 const [{ runTrial }, { readEvalSettings }, { defineAgent }, agents] = await Promise.all([
-  load('eval/trial/trial-runner.js'),
-  load('eval/run/settings.js'),
+  load(layout.runner),
+  load(layout.settings),
   load('index.js'),
   load('reference-agents.js'),
 ]);

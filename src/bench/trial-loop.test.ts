@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,10 @@ let project: string;
 beforeAll(() => {
   project = createBenchProject({ projectDir: root, trials: 0, trialsFor: { T2: 3 } });
 });
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+const stubs: string[] = [];
+afterAll(() => {
+  for (const dir of [project, ...stubs]) rmSync(dir, { recursive: true, force: true });
+});
 
 const loop = (...args: string[]) =>
   spawnSync(process.execPath, [LOOP, ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -48,4 +52,43 @@ describe('trial-loop.mjs (the bench floor: the trials without vitest)', () => {
       expect(run.stderr).toContain('usage: node trial-loop.mjs <bench project> <trials');
     }
   });
+
+  it('runs a build from before 27acba5 (dist/eval/trial-runner.js, dist/eval/settings.js)', () => {
+    const old = stubBuild({
+      'eval/trial-runner.js':
+        "export const runTrial = async ({ trial }) => { console.log('old layout, trial ' + trial); return { record: { outcome: 'passed', messages: [] }, run: { status: 'done' } }; };",
+      'eval/settings.js': 'export const readEvalSettings = () => ({});',
+    });
+    const run = loop(old, '2');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('old layout, trial 1\nold layout, trial 2\n');
+    expect(run.status).toBe(0);
+  });
+
+  it('names what it could not find in either layout, and exits 2', () => {
+    const neither = stubBuild({ 'eval/run/settings.js': '' });
+    const run = loop(neither, '1');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      `trial-loop.mjs: ${neither} has no build the loop can run: no dist/eval/trial/trial-runner.js (the layout since 27acba5); no dist/eval/trial-runner.js and dist/eval/settings.js (the layout before 27acba5). Build it (npm run build) in the checkout the bench project links to.\n`,
+    );
+  });
 });
+
+/** A bench project whose dist/ holds stand-ins: the package entries and `files`. */
+function stubBuild(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'trial-loop-stub-'));
+  stubs.push(dir);
+  const write = (path: string, text: string) => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write('dist/index.js', 'export const defineAgent = (agent) => agent;');
+  write('dist/reference-agents.js', 'export const REFUND_DESK_VARIANTS = [];');
+  write(
+    'fixtures/T2/upgraded/trial-1.json',
+    JSON.stringify({ exchanges: [{ request: { body: { messages: [{ content: 'prompt' }] } } }] }),
+  );
+  for (const [path, text] of Object.entries(files)) write(join('dist', path), text);
+  return dir;
+}
