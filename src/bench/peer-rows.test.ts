@@ -1,52 +1,74 @@
 import { describe, expect, it } from 'vitest';
 import { peerRows } from './peer-rows.js';
-import { processRun } from './testing/process-runs.js';
+import { processRun as run } from './testing/process-runs.js';
 
-const run = processRun;
+// 11 trials against 1: 10 extra trials, so 10 ms more is 1 ms a trial.
+const { rows, targets } = peerRows({
+  trials: 11,
+  // The agent alone: 1 ms wall and 2 ms CPU a trial; 500 ms for one trial.
+  agentAlone: {
+    name: 'the agent alone',
+    command: 'loop',
+    pairs: [{ one: run(500), many: run(510, 520) }],
+  },
+  runners: [
+    // 4 ms wall, 3 ms CPU a trial: overhead 3 ms wall, 1 ms CPU.
+    { name: 'harness-evals', command: 'ours', pairs: [{ one: run(3000), many: run(3040, 3030) }] },
+    // 2 ms wall; CPU 1 ms in-process + 3 ms in its fork worker = 4 ms: overhead 1 ms wall, 2 ms CPU.
+    {
+      name: 'vitest-evals 0.16.1',
+      peer: 'vitest-evals',
+      command: 'theirs',
+      pairs: [{ one: run(1500, 1000, 500), many: run(1520, 1010, 530) }],
+    },
+    // 9 ms wall, 6 ms CPU: overhead 8 ms wall, 4 ms CPU.
+    {
+      name: 'evalite 0.19.0',
+      peer: 'evalite',
+      command: 'evalite run',
+      pairs: [{ one: run(2000, 1000, 0), many: run(2090, 1060, 0) }],
+    },
+  ],
+});
+const row = (runner: string) => rows.find((candidate) => candidate.runner === runner);
 
 describe('peerRows', () => {
-  const rows = peerRows({
-    trials: 11,
-    empty: [run(1200), run(1000), run(1400)],
-    runners: [
-      // 10 extra trials: 40 ms more wall (4 ms per trial), 20 ms more CPU (2 ms).
-      {
-        name: 'harness-evals',
-        command: 'ours',
-        pairs: [{ one: run(3000), many: run(3040, 3020) }],
-      },
-      // 1 ms wall and 4 ms CPU per trial, 3 of them in its fork worker; start-up 1500 ms.
-      {
-        name: 'peer 1.0',
-        command: 'theirs',
-        pairs: [{ one: run(1500, 1000, 500), many: run(1510, 1010, 530) }],
-      },
-    ],
-  });
-  const row = (target: string) => rows.find((candidate) => candidate.target.startsWith(target));
-
-  it('puts the empty vitest reference first', () => {
-    expect(rows[0]).toMatchObject({
-      target: 'empty vitest run (the reference)',
-      figure: '1200 ms',
+  it('puts the agent alone first, without an overhead', () => {
+    expect(rows[0]).toEqual({
+      runner: 'the agent alone',
+      wall: '1.00 ms',
+      cpu: '2.00 ms',
+      overheadWall: '',
+      overheadCpu: '',
+      start: '500 ms',
+      command: 'loop',
     });
   });
 
-  it('gives each runner its per-trial wall and CPU and its 1-trial run', () => {
-    expect(row('harness-evals: one more trial, wall')).toMatchObject({
-      figure: '4.00 ms',
-      ratio: '1.00x',
-      command: 'ours',
+  it("gives each runner its cost per trial (fork workers' CPU counted) and its overhead over the agent alone", () => {
+    expect(row('harness-evals')).toMatchObject({
+      wall: '4.00 ms',
+      cpu: '3.00 ms',
+      overheadWall: '3.00 ms',
+      overheadCpu: '1.00 ms',
+      start: '3000 ms',
     });
-    expect(row('harness-evals: one more trial, CPU')?.figure).toBe('2.00 ms');
-    expect(row('peer 1.0: one more trial, wall')?.figure).toBe('1.00 ms');
-    expect(row('peer 1.0: one more trial, CPU')?.figure).toBe('4.00 ms');
-    expect(row('peer 1.0: 1-trial run, wall')?.figure).toBe('1500 ms');
+    expect(row('vitest-evals 0.16.1')).toMatchObject({
+      wall: '2.00 ms',
+      cpu: '4.00 ms',
+      overheadWall: '1.00 ms',
+      overheadCpu: '2.00 ms',
+    });
+    expect(row('evalite 0.19.0')).toMatchObject({
+      overheadWall: '8.00 ms',
+      overheadCpu: '4.00 ms',
+    });
   });
 
-  it('divides each peer figure by harness-evals figure of the same kind', () => {
-    expect(row('peer 1.0: one more trial, wall')?.ratio).toBe('0.25x');
-    expect(row('peer 1.0: one more trial, CPU')?.ratio).toBe('2.00x');
-    expect(row('peer 1.0: 1-trial run, wall')?.ratio).toBe('0.50x');
+  it("sets our overhead beside each peer's with issue 25's target", () => {
+    expect(targets).toEqual([
+      "harness overhead, harness-evals / vitest-evals 0.16.1: CPU 0.50x, wall 3.00x (target ≤ 1.00x: at most the peer's)",
+      "harness overhead, harness-evals / evalite 0.19.0: CPU 0.25x, wall 0.38x (target ≤ 0.50x: at most half the peer's)",
+    ]);
   });
 });

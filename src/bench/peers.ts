@@ -1,18 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchUsageError, parseBenchArgs, roundsOf, runBenchScript } from './bench-args.js';
+import { median, ms } from './figures.js';
 import { PEER_PACKAGES, type PeerName } from './peer-workload.js';
-import { printRows } from './print-rows.js';
+import { printTable } from './print-rows.js';
 import { runPeers } from './run-peers.js';
+import { scratchDir } from './scratch.js';
 import { REPLAY_TRIALS } from './targets.js';
 
 /**
- * `npm run bench:peers`: harness-evals next to evalite and vitest-evals on the replayed
- * refund trial, so "faster than evalite" stays checkable. The peers are installed from the
- * npm registry into a temporary directory (removed afterwards; `--peers-dir DIR` keeps and
- * reuses an install). Figures, never pass/fail.
+ * `npm run bench:peers`: harness-evals next to evalite and vitest-evals on the same work: the
+ * refund-desk agent built on this runtime, the real SDK, the recorded responses of T2
+ * upgraded answered in process. Each runner's harness overhead is its cost per trial minus the
+ * agent alone's. The peers are installed from the npm registry into a temporary directory
+ * (removed afterwards; `--peers-dir DIR` keeps and reuses an install). Figures, never pass/fail.
  */
 const PEERS = Object.keys(PEER_PACKAGES) as PeerName[];
 
@@ -33,28 +34,38 @@ async function main(): Promise<number> {
   }
   const installDir = values['peers-dir']
     ? resolve(values['peers-dir'])
-    : mkdtempSync(join(tmpdir(), 'harness-peers-install-'));
+    : scratchDir('harness-peers-install-');
   const projectDir = fileURLToPath(new URL('../..', import.meta.url));
-  try {
-    const { rows, failed } = await runPeers({
-      projectDir,
-      rounds,
-      peers,
-      installDir,
-      log: (line) => console.error(line),
-    });
-    printRows(
-      `harness-evals and its peers on the replayed refund trial (T2 upgraded, ${REPLAY_TRIALS} trials vs 1; ` +
-        `${rounds} round${rounds === 1 ? '' : 's'}; node ${process.version}; a peer above 1.00x is slower than harness-evals)`,
-      rows,
-      'vs harness-evals',
-    );
-    for (const { peer } of failed)
-      console.log(`  ${peer}: not measured (its install failed: see above)`);
-    return failed.length > 0 ? 1 : 0;
-  } finally {
-    if (!values['peers-dir']) rmSync(installDir, { recursive: true, force: true });
+  const result = await runPeers({
+    projectDir,
+    rounds,
+    peers,
+    installDir,
+    log: (line) => console.error(line),
+  });
+  printTable(
+    `harness-evals and its peers on the same work: the refund-desk agent on this runtime, the real SDK, T2 upgraded's recorded responses answered in process ` +
+      `(${REPLAY_TRIALS} trials vs 1; ${rounds} round${rounds === 1 ? '' : 's'}, medians; node ${process.version})`,
+    result.rows,
+    {
+      runner: 'runner',
+      wall: 'per trial, wall',
+      cpu: 'CPU (+ fork workers)',
+      overheadWall: 'harness overhead, wall',
+      overheadCpu: 'overhead, CPU',
+      start: '1-trial run',
+      command: 'command',
+    },
+  );
+  console.log(
+    `  reference: an empty vitest run, ${ms(median(result.empty.map((run) => run.wallMs)))}`,
+  );
+  console.log('  harness overhead = a trial − the agent alone, same round');
+  for (const line of result.targets) console.log(`  ${line}`);
+  for (const { peer } of result.failed) {
+    console.log(`  ${peer}: not measured (its install failed: see above)`);
   }
+  return result.failed.length > 0 ? 1 : 0;
 }
 
 await runBenchScript('bench:peers', main);
