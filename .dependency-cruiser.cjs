@@ -20,10 +20,7 @@ const LAYERS = [
  * The cycles main still has, each excluded as exactly its pair: any other cycle through these
  * files still fails. Drop an entry once its cycle is gone.
  */
-const KNOWN_CYCLES = [
-  // The bench helper's work on src/bench removes this one.
-  { files: ['bench/run', 'bench/replay-trial'], removedBy: 'the bench helper' },
-];
+const KNOWN_CYCLES = [];
 
 /**
  * Tests and test support. The layer rules are for the code that runs: a test may drive its
