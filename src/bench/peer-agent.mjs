@@ -6,17 +6,15 @@
 // natively), and alone in a plain loop (agent-loop.mjs): a runner's harness overhead is its
 // cost per trial minus the agent's.
 //
-// It imports the runtime's own modules rather than dist/index.js: that entry also loads
-// vitest (defineTask), and a peer's vitest worker must not load a second vitest. A move of
-// these modules fails peer-agent.test.ts.
+// It uses the package's public API (dist/index.js) and the reference agents' entry, as
+// evals/ does. Both load vitest too (defineTask): in a peer's worker that is a second vitest
+// copy, loaded once per process, which the per-trial figures (600 vs 1) cancel out.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import { createVirtualClock } from '../../dist/core/clock.js';
-import { createRefundDeskHarness } from '../../dist/refund-desk/variants.js';
-import { createAnthropicModel } from '../../dist/runtime/model-client.js';
-import { runAgent } from '../../dist/runtime/run-agent.js';
+import { createAnthropicModel, createVirtualClock, runAgent } from '../../dist/index.js';
+import { createRefundDeskHarness } from '../../dist/reference-agents.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const TASK = { task: 'T2', variant: 'upgraded' };
