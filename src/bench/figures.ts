@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import type { ProcessRun } from './measure-process.js';
 
 /** One N-trial run and its 1-trial twin, measured in the same round. */
@@ -16,6 +17,9 @@ export const ms = (value: number): string =>
   value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 
 export const times = (value: number): string => `${value.toFixed(2)}x`;
+
+/** The 1-minute load average now (0 where the OS has none): a shared machine's figures need it. */
+export const loadAverage = (): string => (loadavg()[0] ?? 0).toFixed(1);
 
 /** A row's two figures over the rounds: the median and the best (lowest) round. */
 export const medianAndBest = (

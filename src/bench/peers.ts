@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchUsageError, parseBenchArgs, roundsOf, runBenchScript } from './bench-args.js';
-import { median, ms } from './figures.js';
+import { loadAverage, median, ms } from './figures.js';
 import { PEER_PACKAGES, type PeerName } from './peer-workload.js';
 import { printTable } from './print-rows.js';
 import { runPeers } from './run-peers.js';
@@ -36,6 +36,7 @@ async function main(): Promise<number> {
     ? resolve(values['peers-dir'])
     : scratchDir('harness-peers-install-');
   const projectDir = fileURLToPath(new URL('../..', import.meta.url));
+  const loadAtStart = loadAverage();
   const result = await runPeers({
     projectDir,
     rounds,
@@ -45,7 +46,7 @@ async function main(): Promise<number> {
   });
   printTable(
     `harness-evals and its peers on the same work: the refund-desk agent on this runtime, the real SDK, T2 upgraded's recorded responses answered in process ` +
-      `(${REPLAY_TRIALS} trials vs 1; ${rounds} round${rounds === 1 ? '' : 's'}, medians; node ${process.version})`,
+      `(${REPLAY_TRIALS} trials vs 1; ${rounds} round${rounds === 1 ? '' : 's'}, medians; node ${process.version}; load average ${loadAtStart} at the start, ${loadAverage()} at the end)`,
     result.rows,
     {
       runner: 'runner',

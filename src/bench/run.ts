@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { BaselineRef } from './baseline-ref.js';
 import { runBenchScript } from './bench-args.js';
 import { benchOptions } from './bench-options.js';
+import { loadAverage } from './figures.js';
 import { VIEWER_TITLE, viewerRows } from './html-report.js';
 import { MICRO_ROUNDS } from './micro-measure.js';
 import { microRows } from './micro-rows.js';
@@ -29,9 +30,10 @@ async function main(): Promise<undefined> {
     printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
     return undefined;
   }
+  const loadAtStart = loadAverage();
   const result = await runTargets({ ...options, log });
   printRows(
-    `harness-evals performance targets (issues 14 and 25; ${rounds} rounds; node ${process.version}; ${projectDir})`,
+    `harness-evals performance targets (issues 14 and 25; ${rounds} rounds; node ${process.version}; ${projectDir}; load average ${loadAtStart} at the start, ${loadAverage()} at the end)`,
     result.contract,
   );
   if (baseline && result.comparison) {
