@@ -33,13 +33,12 @@ async function main(): Promise<undefined> {
   const loadAtStart = loadAverage();
   const result = await runTargets({ ...options, log });
   printRows(
-    `harness-evals performance targets (issues 14 and 25; ${rounds} rounds; node ${process.version}; ${projectDir}; load average ${loadAtStart} at the start, ${loadAverage()} at the end)`,
+    `harness-evals performance targets (issues 14 and 25; ${rounds} round${rounds === 1 ? '' : 's'}; node ${process.version}; ${projectDir}; load average ${loadAtStart} at the start, ${loadAverage()} at the end)`,
     result.contract,
   );
   if (baseline && result.comparison) {
-    const plural = rounds === 1 ? '' : 's';
     printSideBySide(
-      `\nthis build (${describeHead(projectDir)}) side by side with the baseline ${describeRef(baseline)}, alternated round by round (${rounds} round${plural}; figures, not pass/fail)`,
+      `\nthis build (${describeHead(projectDir)}) side by side with the baseline ${describeRef(baseline)}, alternated round by round (${rounds} round${rounds === 1 ? '' : 's'}; figures, not pass/fail)`,
       result.comparison,
     );
   }
