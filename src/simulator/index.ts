@@ -6,6 +6,7 @@ export {
   driveConversation,
   type ToolScript,
 } from './drive.js';
+export { defineJudgeScript, type JudgeScriptRequest } from './judge-script.js';
 export { buildMessage } from './message.js';
 export { type MessageStreamEvent, toSseEvents } from './message-events.js';
 export {
@@ -14,6 +15,12 @@ export {
   type DebugAgentHabits,
   debugAgentPolicy,
 } from './policies/debug-agent.js';
+export {
+  createJudgePolicy,
+  JUDGE_HABITS,
+  type JudgeHabits,
+  judgePolicy,
+} from './policies/judge.js';
 export {
   createRefundDeskPolicy,
   REFUND_DESK_HABITS,

@@ -3,6 +3,7 @@ import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
 import { type MessageStreamEvent, toSseEvents } from './message-events.js';
 import { debugAgentPolicy } from './policies/debug-agent.js';
+import { judgePolicy } from './policies/judge.js';
 import { refundDeskPolicy } from './policies/refund-desk.js';
 import { type Policy, plainTextPolicy } from './policy.js';
 import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.js';
@@ -10,7 +11,7 @@ import { createRng, fnv1a, makeId } from './rng.js';
 import { validateRequest } from './validate.js';
 
 /** Tried in order; the plain-text policy answers whatever none of them matches. */
-export const defaultPolicies: readonly Policy[] = [refundDeskPolicy, debugAgentPolicy];
+export const defaultPolicies: readonly Policy[] = [judgePolicy, refundDeskPolicy, debugAgentPolicy];
 
 export interface RespondOptions {
   policies?: readonly Policy[];
