@@ -65,10 +65,29 @@ export {
   releaseHeldLocksSync,
 } from './core/run-lock.js';
 // evals
+// graders: judged checks, trajectory matchers, scores
+export {
+  defineJudge,
+  type JudgeCheck,
+  type JudgeInclude,
+  type JudgeOptions,
+} from './eval/grade/judge.js';
+export type { JudgmentRecord, SampleVerdict } from './eval/grade/judgment.js';
+export type { Score, ScoreRecord } from './eval/grade/score.js';
+export {
+  type ActualCall,
+  type ExpectedCall,
+  expectTrajectory,
+  matchTrajectory,
+  type OrderMode,
+  type TrajectoryMatch,
+  type TrajectoryOptions,
+} from './eval/grade/trajectory.js';
+export type { ArgsMode } from './eval/grade/trajectory-args.js';
 export { passAtK, passHatK } from './eval/stats/metrics.js';
 export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
 export { defineTask } from './eval/task/define-task.js';
-export type { TaskDefinition, TrialRun } from './eval/task/task-definition.js';
+export type { CheckScores, TaskDefinition, TrialRun } from './eval/task/task-definition.js';
 // Reports, the gate's statistics and transcripts are in 'harness-evals/report' (src/report.ts):
 // an eval worker imports this entry, and it needs none of them.
 export type { Floor, TrialRecord } from './eval/trial/trial-record.js';
@@ -162,6 +181,7 @@ export type {
 } from './runtime/types.js';
 export { RESOLVED_DONE_OUTPUT } from './runtime/write-call.js';
 export { idempotencyKeyFor } from './runtime/write-key.js';
+export { defineJudgeScript, type JudgeScriptRequest } from './simulator/judge-script.js';
 // offline model scripts (record --simulated)
 export {
   defineModelScript,

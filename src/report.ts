@@ -11,7 +11,14 @@ export { buildReportModel, type ReportModel } from './eval/report/report-model.j
 export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
 export { renderTerminal } from './eval/report/terminal.js';
 export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
-// intervals and the drop test the reports use
+// intervals and the drop test the reports use; judge agreement
+export {
+  bootstrapStatistic,
+  cohenKappa,
+  countsOf,
+  fleissKappa,
+  flipRate,
+} from './eval/stats/agreement.js';
 export { bootstrapMean } from './eval/stats/bootstrap.js';
 export {
   type DifferenceEstimate,

@@ -1,16 +1,28 @@
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
+import { JUDGE_ENV, MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { formatShard, parseShard } from '../eval/shard/shard.js';
-import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import type { RunningSimulator } from '../simulator/server.js';
+import {
+  fraction,
+  listFlag,
+  nonEmpty,
+  oneOf,
+  parseFlags,
+  positiveInteger,
+  selectionFlag,
+} from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--compare FILE] [--replay strict|lenient] [--update-reference]
                        [--alpha 0.05] [--strict-floors] [--shard i/n]
+                       [--judge-model ID[,ID...]] [--judge-samples N]
+                       [--rescore [--simulated] [--record-judge]]
        npm run eval -- --merge DIR [--compare FILE] [--update-reference] [--alpha A] [--strict-floors]
 
 Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
@@ -18,7 +30,12 @@ token and latency tables, writes reports/latest.md and reports/latest.json, and 
 when the gate fails (a stale, missing or errored trial, a floor not met, or a drop against the
 reference: any drop on the same cassettes, a significant one at --alpha on re-recorded ones).
 --shard i/n runs one slice and writes reports/shards/shard-i-of-n.json; --merge DIR makes the
-report and the gate from those.`;
+report and the gate from those.
+Judged checks replay their calls from fixtures/<task>/<variant>/trial-<n>.judge.json.
+--rescore re-runs every check on the recorded trials and asks the judges again, live
+(HARNESS_JUDGE_API_KEY, else the provider's key) or with --simulated offline; nothing is written
+unless --record-judge, which records only the judge's calls (the agent's cassettes stay as they
+are). --judge-model and --judge-samples (1 to 100) override every judge's own.`;
 
 const FLAGS = {
   trials: { type: 'string' },
@@ -32,6 +49,11 @@ const FLAGS = {
   'strict-floors': { type: 'boolean' },
   shard: { type: 'string' },
   merge: { type: 'string' },
+  rescore: { type: 'boolean' },
+  'record-judge': { type: 'boolean' },
+  simulated: { type: 'boolean' },
+  'judge-model': { type: 'string' },
+  'judge-samples': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -64,22 +86,92 @@ async function main(argv: string[]): Promise<number> {
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
+  const judge = judgeFlags(values);
   const projectDir = process.cwd();
   if (
     tooFewRecorded(projectDir, trials, { ...(tasks && { tasks }), ...(variants && { variants }) })
   )
     return 2;
-  return replay({
-    projectDir,
-    mode: 'replay',
-    trials,
-    matching,
-    ...(tasks && { tasks }),
-    ...(variants && { variants }),
-    ...(suites && { suites }),
-    ...report,
-    ...(shard && { shard }),
-  });
+  const simulator = await openJudgeSimulator(values.simulated === true);
+  try {
+    return await replay({
+      projectDir,
+      mode: 'replay',
+      trials,
+      matching,
+      ...(tasks && { tasks }),
+      ...(variants && { variants }),
+      ...(suites && { suites }),
+      ...report,
+      ...(shard && { shard }),
+      judge,
+      ...(values.simulated && { source: 'simulator' as const }),
+    });
+  } finally {
+    await simulator?.close();
+  }
+}
+
+/** --rescore, --record-judge, --simulated, --judge-model, --judge-samples: checked, one line each. */
+function judgeFlags(values: EvalFlags): NonNullable<RunEvalsOptions['judge']> {
+  if (values['record-judge'] && !values.rescore) {
+    throw new ConfigError(
+      '--record-judge goes with --rescore: npm run eval -- --rescore --record-judge',
+    );
+  }
+  if (values.simulated && !values.rescore) {
+    throw new ConfigError(
+      '--simulated goes with --rescore (the judges are asked again, offline): npm run eval -- --rescore --simulated',
+    );
+  }
+  if (values['record-judge'] && process.env.CI) {
+    throw new ConfigError(
+      '--record-judge is refused when CI is set: CI replays the committed judge calls; record on your machine and commit them',
+    );
+  }
+  const samples =
+    values['judge-samples'] === undefined
+      ? undefined
+      : positiveInteger('--judge-samples', values['judge-samples'], 1, MAX_JUDGE_SAMPLES);
+  const models = listFlag(
+    nonEmpty(
+      '--judge-model',
+      values['judge-model'],
+      'judge model ids, e.g. --judge-model claude-sonnet-5',
+    ),
+  );
+  if (models) parseJudgeModels(models, '--judge-model');
+  if (values.rescore && !values.simulated) requireJudgeKey();
+  return {
+    mode: values.rescore ? (values['record-judge'] ? 'record' : 'live') : 'replay',
+    ...(models && { models }),
+    ...(samples !== undefined && { samples }),
+  };
+}
+
+/** A live --rescore needs a key for the judges: one line when there is none at all. */
+function requireJudgeKey(): void {
+  if (
+    process.env[JUDGE_ENV.apiKey] ||
+    process.env.ANTHROPIC_API_KEY ||
+    process.env.OPENAI_API_KEY
+  ) {
+    return;
+  }
+  throw new ConfigError(
+    `--rescore asks the judges live: set ${JUDGE_ENV.apiKey} (or ANTHROPIC_API_KEY / OPENAI_API_KEY), or judge offline with --simulated`,
+  );
+}
+
+/** `--rescore --simulated`: the simulator the judges are asked on (its built-in judge policy). */
+async function openJudgeSimulator(simulated: boolean): Promise<RunningSimulator | undefined> {
+  if (!simulated) return undefined;
+  // Loaded only here: a replay never loads the simulator.
+  const { startSimulator } = await import('../simulator/server.js');
+  const { SIMULATOR_URL_ENV } = await import('../eval/trial/upstream.js');
+  const simulator = await startSimulator({ unmatched: 'error' });
+  process.env[SIMULATOR_URL_ENV] = simulator.url;
+  return simulator;
 }
 
 function reportOptions(values: EvalFlags) {
@@ -95,7 +187,19 @@ function reportOptions(values: EvalFlags) {
 
 /** `--merge DIR`: the report and the gate of the shard results in DIR. */
 async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promise<number> {
-  const runFlags = ['trials', 'task', 'variant', 'suite', 'replay', 'shard'] as const;
+  const runFlags = [
+    'trials',
+    'task',
+    'variant',
+    'suite',
+    'replay',
+    'shard',
+    'rescore',
+    'record-judge',
+    'simulated',
+    'judge-model',
+    'judge-samples',
+  ] as const;
   const given = runFlags.filter((flag) => values[flag] !== undefined);
   if (given.length > 0) {
     throw new ConfigError(
@@ -145,6 +249,11 @@ async function replay(options: RunEvalsOptions): Promise<number> {
     },
   });
   if (tty) process.stdout.write('\r\x1b[K');
+  if (result.inputErrors.length > 0) {
+    // A rubric or human-labels file is missing, empty or wrong: bad input, one line each.
+    for (const error of result.inputErrors) console.error(`eval: ${terminalLine(error)}`);
+    return 2;
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (options.shard) {
     // A slice's scores are partial: the tables and the gate come from --merge.

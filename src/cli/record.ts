@@ -3,21 +3,23 @@ import { ConfigError, errorMessage } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
+import { JUDGE_ENV, MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { parseShard } from '../eval/shard/shard.js';
+import type { TrialRecord } from '../eval/trial/trial-record.js';
 import { SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { listFlag, nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
-                         [--model-timeout SECS]
+                         [--model-timeout SECS] [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -26,6 +28,9 @@ agents with provider: 'openai'), or with --simulated offline: the task's or agen
 else the built-in simulator policies, labelled source: simulator. A trial that fails writes nothing and keeps the
 old cassette. Refuses to run in CI. --model-timeout is the deadline of one model call, headers and
 body (default 600, or HARNESS_MODEL_TIMEOUT).
+Judged checks are recorded with their trial, into trial-<n>.judge.json beside its cassette;
+--judge-only replays the agent's cassettes and records only the judge calls (the agent's
+cassettes stay byte for byte). --judge-model and --judge-samples (1 to 100) override every judge's own.
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
@@ -43,6 +48,9 @@ const FLAGS = {
   shard: { type: 'string' },
   'model-timeout': { type: 'string' },
   verify: { type: 'boolean' },
+  'judge-only': { type: 'boolean' },
+  'judge-model': { type: 'string' },
+  'judge-samples': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,10 +96,12 @@ async function main(argv: string[]): Promise<number> {
   // flag's own text, which the same parser took (String(1e-7) is '1e-7', which it refuses).
   if (values['model-timeout'] !== undefined)
     process.env[MODEL_TIMEOUT_ENV] = values['model-timeout'];
-  const simulator = await openUpstream(simulated);
+  const judge = recordJudgeFlags(values);
+  const simulator = await openUpstream(simulated, judge.only === true);
   maskConfiguredKeys(process.env);
   try {
     return await record({
+      judge,
       projectDir: process.cwd(),
       mode: 'record',
       trials,
@@ -108,6 +118,33 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** --judge-only, --judge-model, --judge-samples: checked before anything runs. */
+function recordJudgeFlags(values: RecordFlags): NonNullable<RunEvalsOptions['judge']> {
+  if (values['judge-only'] && values['missing-only']) {
+    throw new ConfigError(
+      '--judge-only records the judge of every selected trial: drop --missing-only',
+    );
+  }
+  const samples =
+    values['judge-samples'] === undefined
+      ? undefined
+      : positiveInteger('--judge-samples', values['judge-samples'], 1, MAX_JUDGE_SAMPLES);
+  const models = listFlag(
+    nonEmpty(
+      '--judge-model',
+      values['judge-model'],
+      'judge model ids, e.g. --judge-model claude-sonnet-5',
+    ),
+  );
+  if (models) parseJudgeModels(models, '--judge-model');
+  return {
+    mode: 'record',
+    ...(models && { models }),
+    ...(samples !== undefined && { samples }),
+    ...(values['judge-only'] && { only: true }),
+  };
+}
+
 /** `--verify`: the selection's cassettes checked, nothing recorded. */
 function verifyWith(
   values: RecordFlags,
@@ -120,6 +157,9 @@ function verifyWith(
     'model',
     'shard',
     'model-timeout',
+    'judge-only',
+    'judge-model',
+    'judge-samples',
   ] as const;
   const given = recordingOnly.filter((flag) => values[flag] !== undefined);
   if (given.length > 0) {
@@ -142,9 +182,13 @@ function verifyWith(
  * Where the recording goes: a simulator started here (`--simulated`, returned to be closed),
  * or the live API, whose key must be set.
  */
-async function openUpstream(simulated: boolean): Promise<RunningSimulator | undefined> {
+async function openUpstream(
+  simulated: boolean,
+  judgeOnly: boolean,
+): Promise<RunningSimulator | undefined> {
   if (!simulated) {
-    if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY) {
+    const judgeKey = judgeOnly && process.env[JUDGE_ENV.apiKey];
+    if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY && !judgeKey) {
       throw new ConfigError(
         'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI-compatible agents): export it to record against the live API, or pass --simulated',
       );
@@ -171,7 +215,7 @@ async function record(options: RunEvalsOptions): Promise<number> {
     onTrial: (record, ms) => {
       const requests = record.stats?.steps ?? 0;
       const seconds = (ms / 1000).toFixed(1);
-      if (record.outcome === 'errored') {
+      if (notRecorded(record, options.judge?.only === true)) {
         counts.failed += 1;
         // The message may quote the server: masked and stripped of control sequences.
         console.log(
@@ -184,6 +228,10 @@ async function record(options: RunEvalsOptions): Promise<number> {
       }
     },
   });
+  if (result.inputErrors.length > 0) {
+    for (const error of result.inputErrors) console.error(`record: ${terminalLine(error)}`);
+    return 2;
+  }
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;
@@ -258,6 +306,15 @@ async function verify(selection: {
     );
   }
   return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
+}
+
+/**
+ * A trial whose recording failed: it errored, its judge errored, or (with --judge-only, which
+ * replays the agent) its agent cassette is missing or stale, so there was nothing to judge.
+ */
+function notRecorded(record: TrialRecord, judgeOnly: boolean): boolean {
+  if (record.outcome === 'errored' || record.outcome === 'judge_error') return true;
+  return judgeOnly && (record.outcome === 'missing' || record.outcome === 'stale');
 }
 
 /** `--trial 1,3`: each trial once (a trial listed twice was checked, and counted, twice). */

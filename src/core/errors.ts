@@ -4,6 +4,7 @@
  */
 export type ErrorCode =
   | 'config'
+  | 'task_input'
   | 'fixture_missing'
   | 'fixture_stale'
   | 'fixture_corrupt'
@@ -42,6 +43,16 @@ export class HarnessError extends Error {
 export class ConfigError extends HarnessError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('config', message, options);
+  }
+}
+
+/**
+ * A file a task names is missing, empty or names what does not exist (a judge's rubric, a
+ * human-labels file): bad input, which `npm run eval` reports on one line with exit 2.
+ */
+export class TaskInputError extends HarnessError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('task_input', message, options);
   }
 }
 

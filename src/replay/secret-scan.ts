@@ -63,7 +63,7 @@ export function findSecret(
  * `text_delta` events (`sk-ant-ap` + `i03-...`) is found although no single event holds it.
  */
 export function findCassetteSecret(
-  cassette: Cassette,
+  cassette: Pick<Cassette, 'exchanges'>,
   text: string,
   options: SecretScanOptions = {},
 ): SecretFinding | undefined {

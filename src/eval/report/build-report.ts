@@ -6,6 +6,7 @@ import { STATISTICS } from './intervals.js';
 import { compareNames } from './order.js';
 import { type EvalReport, REPORT_SCHEMA_VERSION } from './report-schema.js';
 import { summarizeTasks } from './summarize.js';
+import { listJudgedTrials, summarizeJudges } from './summarize-judges.js';
 import { summarizeSuites } from './summarize-suites.js';
 import { listFailures, listProvenance, listStaleFixtures } from './trial-lists.js';
 
@@ -47,6 +48,8 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       : options.generatedAt.toISOString();
   const tasks = summarizeTasks(records, { trials: options.trials });
   const trialProvenance = listProvenance(records);
+  const judges = summarizeJudges(records);
+  const judgedTrials = listJudgedTrials(records);
   const comparison = options.reference
     ? compareReports(
         options.reference,
@@ -81,5 +84,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     ...(comparison ? { comparison } : {}),
     gate,
     trialProvenance,
+    ...(judges && { judges }),
+    ...(judgedTrials && { judgedTrials }),
   };
 }

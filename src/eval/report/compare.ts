@@ -25,10 +25,20 @@ function countedHashes(provenance: readonly TrialProvenance[] | undefined): Cass
     if (trial.outcome !== 'passed' && trial.outcome !== 'failed') continue;
     const key = keyOf(trial);
     const trials = hashes.get(key) ?? new Map<number, string | undefined>();
-    trials.set(trial.trial, trial.cassetteHash);
+    trials.set(trial.trial, withJudge(trial));
     hashes.set(key, trials);
   }
   return hashes;
+}
+
+/**
+ * A judged trial's verdict depends on its judge cassette too: the same agent cassette with a
+ * re-recorded judge is not the same replay, and a judge asked live is never the same.
+ */
+function withJudge(trial: TrialProvenance): string | undefined {
+  const judge = trial.judgeCassetteHash;
+  if (judge === undefined || trial.cassetteHash === undefined) return trial.cassetteHash;
+  return judge === 'unrecorded' ? undefined : `${trial.cassetteHash}+${judge}`;
 }
 
 /** The same counted trials, each with a known and equal cassette hash on both sides. */

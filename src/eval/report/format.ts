@@ -75,11 +75,15 @@ export function describeSources(sources: readonly FixtureSource[]): {
 export function countedCell(row: {
   passed: number;
   n: number;
-  excluded: Record<'stale' | 'missing' | 'errored', readonly number[]>;
+  excluded: Record<'stale' | 'missing' | 'errored', readonly number[]> & {
+    judgeError?: readonly number[] | undefined;
+  };
 }): string {
   const notes = (['stale', 'missing', 'errored'] as const)
     .filter((outcome) => row.excluded[outcome].length > 0)
     .map((outcome) => `${row.excluded[outcome].length} ${outcome}`);
+  const judgeErrors = row.excluded.judgeError?.length ?? 0;
+  if (judgeErrors > 0) notes.push(`${judgeErrors} judge error${judgeErrors === 1 ? '' : 's'}`);
   return `${row.passed}/${row.n}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
 }
 

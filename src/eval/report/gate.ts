@@ -1,6 +1,7 @@
 import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
+import { judgeErrorReasons } from './gate-graders.js';
 import { direction, largestK, rateAt } from './rates.js';
 import type { Comparison, ComparisonEntry, GateResult, TaskSummary } from './report-schema.js';
 import { byTrial } from './trial-lists.js';
@@ -88,6 +89,12 @@ function floorReasons(
         const lower = strict ? (row.intervals.passHatK[String(k)]?.lower ?? null) : undefined;
         reasons.push(belowFloor(label, metric, rateAt(row.passHatK, k), floor.passHatK, lower));
       }
+      if (floor.meanScore !== undefined && floor.score !== undefined) {
+        const score = row.scores?.find((entry) => entry.name === floor.score);
+        const lower = strict ? (score?.interval?.lower ?? null) : undefined;
+        const metric = `mean score '${floor.score}'`;
+        reasons.push(belowFloor(label, metric, score?.mean ?? null, floor.meanScore, lower));
+      }
     }
   }
   return reasons.filter((reason) => reason !== undefined);
@@ -170,6 +177,7 @@ export function evaluateGate(input: GateInput): GateResult {
   const drops = dropVerdicts(input.comparison);
   const reasons = [
     ...unresolvedReasons(input.records),
+    ...judgeErrorReasons(input.records),
     ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
     ...drops.reasons,
     ...goneReasons(input.gone),

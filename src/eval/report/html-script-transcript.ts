@@ -112,8 +112,8 @@ function trialPane(i, actions) {
   if (!d) { pane.appendChild(el('p', { cls: 'muted', 'data-testid': 'loading', text: 'Loading this trial\u2019s transcript\u2026' })); return pane; }
   pane.appendChild(el('div', { cls: 'muted meta', text: [d.title, d.source ? 'fixtures: ' + d.source : '', d.model ? 'model: ' + d.model : '',
     d.status ? 'stop: ' + d.status : '', d.fixture || '', d.tracePath || ''].filter(Boolean).join(' \u00b7 ') }));
-  if ((t.outcome === 'failed' || t.outcome === 'errored') && d.messages.length) {
-    pane.appendChild(el('div', { cls: 'message', 'data-testid': 'assertion' }, el('strong', { text: t.outcome === 'failed' ? 'Assertion' : 'Error' }),
+  if ((t.outcome === 'failed' || t.outcome === 'errored' || t.outcome === 'judge_error') && d.messages.length) {
+    pane.appendChild(el('div', { cls: 'message', 'data-testid': 'assertion' }, el('strong', { text: t.outcome === 'failed' ? 'Assertion' : t.outcome === 'judge_error' ? 'Judge error' : 'Error' }),
       longText('pre', {}, d.messages.join('\n\n'))));
   }
   if (t.outcome === 'stale' || t.outcome === 'missing') {

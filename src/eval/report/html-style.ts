@@ -32,7 +32,7 @@ button { cursor: pointer; border: 1px solid var(--line); background: var(--soft)
 button:hover { border-color: var(--accent); }
 td button { font-size: 12px; padding: 0 6px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 12px; font-weight: 600; border: 1px solid currentColor; }
-.o-passed { color: var(--pass); } .o-failed, .o-errored { color: var(--fail); } .o-stale, .o-missing { color: var(--stale); }
+.o-passed { color: var(--pass); } .o-failed, .o-errored, .o-judge_error { color: var(--fail); } .o-stale, .o-missing { color: var(--stale); }
 .d-allow, .d-ask_approved { color: var(--pass); }
 .d-deny, .d-hook_deny, .d-ask_denied, .d-invalid, .d-unknown, .d-timeout, .d-failed, .d-cancelled { color: var(--fail); }
 .mark { display: inline-block; margin: 0 4px 2px 0; padding: 0 6px; border-radius: 4px; font-size: 12px; border: 1px solid var(--stale); color: var(--stale); }

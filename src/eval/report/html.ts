@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { showBidiControls } from '../../core/terminal-text.js';
+import { gradersHtml } from './graders-html.js';
 import { type HtmlTrial, htmlTrialData } from './html-data.js';
 import { htmlModel } from './html-model.js';
 import { HTML_SCRIPT } from './html-script.js';
@@ -65,6 +66,8 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     `<style>${HTML_STYLE}</style>`,
     '</head><body>',
     '<header id="header"></header><nav id="nav"></nav><main id="view"></main>',
+    // Mean scores, judges' agreement and calibration, judge errors: static, for the viewer to place.
+    `<section id="graders" class="graders">${gradersHtml(model.graders)}</section>`,
     // The scores and the trial index first: shown before the parser reaches the details.
     `<script type="application/json" id="report-model">${scriptJson(shown)}</script>`,
     `<script>${HTML_SCRIPT}</script>`,

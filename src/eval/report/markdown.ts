@@ -12,6 +12,7 @@ import {
 } from './format.js';
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { dropTestCell } from './format-statistics.js';
+import { gradersMarkdownSections } from './graders-markdown.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
 
@@ -295,14 +296,17 @@ export function renderMarkdown(
   options: { htmlNote?: string } = {},
 ): string {
   const model = 'header' in input ? input : buildReportModel(input);
+  const graders = gradersMarkdownSections(model.graders, table);
   const sections = [
     header(model),
     gateSection(model),
     options.htmlNote ?? '',
     scoresSection(model),
+    ...graders.scores,
     chartSection(model),
     summarySection(model),
     costsSection(model),
+    ...graders.judges,
     comparisonSection(model),
     staleSection(model),
     failuresSection(model),

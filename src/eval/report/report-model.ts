@@ -3,6 +3,7 @@ import { countedCell, describeSources, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
 import { describeOrigins } from './format-provenance.js';
 import { suiteDeltaLine } from './format-statistics.js';
+import { buildGradersModel, type GradersModel } from './graders-model.js';
 import type {
   Comparison,
   EvalReport,
@@ -69,7 +70,10 @@ export interface ReportModel {
   costs: TaskSummary[];
   comparison: Comparison | undefined;
   stale: { entries: StaleFixture[]; commands: string[] };
+  /** Failed and errored trials; judge errors are in `graders`, apart from the agent's failures. */
   failures: FailedTrial[];
+  /** Mean scores, judges' agreement and calibration; undefined when nothing was scored or judged. */
+  graders: GradersModel | undefined;
 }
 
 function cell(rates: TaskSummary['passAtK'], k: number): RateCell {
@@ -149,6 +153,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
         report.staleFixtures.flatMap((entry) => entry.rerecordCommand ?? []),
       ),
     },
-    failures: report.failures,
+    failures: report.failures.filter((failure) => failure.outcome !== 'judge_error'),
+    graders: buildGradersModel(report),
   };
 }

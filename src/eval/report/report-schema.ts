@@ -5,6 +5,7 @@ import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
+import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 
 const RateSchema = z.number().min(0).max(1);
 /** Keyed by k ("1", "2", ...); null where fewer than k trials were counted. */
@@ -66,6 +67,8 @@ export const TaskSummarySchema = z
         stale: TrialNumbersSchema,
         missing: TrialNumbersSchema,
         errored: TrialNumbersSchema,
+        /** Trials whose judge gave no usable verdict (the agent's checks had passed). */
+        judgeError: TrialNumbersSchema.optional(),
       })
       .strict(),
     tokens: TokensSchema,
@@ -77,6 +80,8 @@ export const TaskSummarySchema = z
     modelLatencyMs: z.object({ p50: MeanSchema, p95: MeanSchema }).strict(),
     toolMs: MeanSchema,
     delta: VariantDeltaSchema.optional(),
+    /** Mean scores in 0..1 with their intervals: judged checks, and scores checks return. */
+    scores: z.array(ScoreSummarySchema).optional(),
   })
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
@@ -128,7 +133,7 @@ const TrialRefShape = {
 export const FailedTrialSchema = z
   .object({
     ...TrialRefShape,
-    outcome: z.enum(['failed', 'errored']),
+    outcome: z.enum(['failed', 'errored', 'judge_error']),
     tracePath: z.string().optional(),
   })
   .strict();
@@ -211,6 +216,8 @@ export const TrialProvenanceSchema = z
     recordedAt: z.string().optional(),
     /** sha256 of the cassette's canonical bytes. */
     cassetteHash: z.string().optional(),
+    /** sha256 of the judge cassette (`unrecorded` when the judge was asked live). */
+    judgeCassetteHash: z.string().optional(),
   })
   .strict();
 export type TrialProvenance = z.infer<typeof TrialProvenanceSchema>;
@@ -248,6 +255,10 @@ export const EvalReportSchema = z
     gate: GateResultSchema,
     /** One entry per trial: source, host, model, recordedAt, cassette hash. */
     trialProvenance: z.array(TrialProvenanceSchema),
+    /** Per judged check: its calls, its agreement (samples, models) and its calibration. */
+    judges: z.array(JudgeSummarySchema).optional(),
+    /** Every judged check of every trial: verdict, votes, score, the first reasoning. */
+    judgedTrials: z.array(JudgedTrialSchema).optional(),
   })
   .strict();
 export type EvalReport = z.infer<typeof EvalReportSchema>;

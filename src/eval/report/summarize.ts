@@ -4,6 +4,7 @@ import { taskDeltaInterval, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import { largestCommonK, rateAt, ratesByK } from './rates.js';
 import type { TaskSummary, VariantDelta } from './report-schema.js';
+import { summarizeScores } from './summarize-scores.js';
 
 export interface SummarizeOptions {
   /** Trials requested: pass@k / pass^k get a key for every k up to this (null where n < k). */
@@ -50,6 +51,8 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
   const stats = counted.flatMap((record) => (record.stats ? [record.stats] : []));
   const meanOf = (pick: (stat: (typeof stats)[number]) => number) => orNull(mean(stats.map(pick)));
   const latencies = counted.flatMap((record) => record.modelLatenciesMs);
+  const judgeErrors = trialsWith(group, 'judge_error');
+  const scores = summarizeScores(counted);
   return {
     suite: first.suite,
     task: first.task,
@@ -65,6 +68,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
       stale: trialsWith(group, 'stale'),
       missing: trialsWith(group, 'missing'),
       errored: trialsWith(group, 'errored'),
+      ...(judgeErrors.length > 0 && { judgeError: judgeErrors }),
     },
     tokens: {
       input: meanOf((stat) => stat.inputTokens),
@@ -81,6 +85,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
       p95: orNull(nearestRank(latencies, 95)),
     },
     toolMs: meanOf((stat) => stat.toolMs),
+    ...(scores && { scores }),
   };
 }
 

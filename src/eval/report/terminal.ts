@@ -11,6 +11,7 @@ import {
 } from './format.js';
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { dropTestCell } from './format-statistics.js';
+import { gradersTerminalSections } from './graders-terminal.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { EvalReport } from './report-schema.js';
 
@@ -327,13 +328,19 @@ export function renderTerminal(
   // once here, so the only control sequences printed are this renderer's own colours.
   const model = escapeStrings('header' in input ? input : buildReportModel(input));
   const color = options.color ?? false;
+  const graders = gradersTerminalSections(model.graders, {
+    table: (head, rows, right) => fitTable(head, rows, { color, ...(right && { right }) }),
+    wrap: (text, indent) => wrap(text, { indent: indent ?? '' }),
+  });
   const sections = [
     headerLines(model, color).join('\n'),
     ['Scores', scoreTable(model, color)].join('\n'),
     ['95% intervals (Wilson; Δ: Newcombe)', intervalTable(model, color)].join('\n'),
+    ...graders.scores,
     ['Suite summary (means over tasks)', summaryTable(model, color)].join('\n'),
     ['Tokens (mean per counted trial)', tokenTable(model, color)].join('\n'),
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
+    ...graders.judges,
     comparisonLines(model, color).join('\n'),
     staleLines(model).join('\n'),
     failureLines(model).join('\n'),

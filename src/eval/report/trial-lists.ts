@@ -19,14 +19,22 @@ export function byTrial(left: TrialRecord, right: TrialRecord): number {
  */
 export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
   return records
-    .filter((record) => record.outcome === 'failed' || record.outcome === 'errored')
+    .filter(
+      (record) =>
+        record.outcome === 'failed' ||
+        record.outcome === 'errored' ||
+        record.outcome === 'judge_error',
+    )
     .sort(byTrial)
     .map((record) => ({
       suite: record.suite,
       task: record.task,
       variant: record.variant,
       trial: record.trial,
-      outcome: record.outcome === 'failed' ? 'failed' : 'errored',
+      outcome:
+        record.outcome === 'failed' || record.outcome === 'judge_error'
+          ? record.outcome
+          : 'errored',
       messages: record.messages.map(redactForDisplay),
       ...(record.tracePath === undefined ? {} : { tracePath: record.tracePath }),
     }));
@@ -62,5 +70,8 @@ export function listProvenance(records: readonly TrialRecord[]): TrialProvenance
     ...(record.model !== undefined && { model: record.model }),
     ...(record.recordedAt !== undefined && { recordedAt: record.recordedAt }),
     ...(record.cassetteHash !== undefined && { cassetteHash: record.cassetteHash }),
+    ...(record.judgeCassetteHash !== undefined && {
+      judgeCassetteHash: record.judgeCassetteHash,
+    }),
   }));
 }

@@ -21,6 +21,8 @@ export class EvalReporter implements Reporter {
    * RUN_ERROR_ADVICE to each).
    */
   readonly runErrors: string[] = [];
+  /** Files a task names that are missing, empty or wrong (TaskInputError): one line each. */
+  readonly inputErrors: string[] = [];
   /** Trials whose test failed before it wrote a record (it timed out, or threw): no verdict. */
   readonly unfinished: UnfinishedTrial[] = [];
   /** Every task id and variant that was declared, selected or not. */
@@ -198,6 +200,10 @@ export class EvalReporter implements Reporter {
     for (const error of testModule.errors()) {
       const file = relative(this.root, testModule.moduleId);
       this.loadErrors.push(redactForReport(`${file} failed to load: ${error.message}`));
+      // A rubric or human-labels file the task names is missing or wrong: bad input (exit 2).
+      if ((error as { code?: unknown }).code === 'task_input') {
+        this.inputErrors.push(redactForReport(`${file}: ${firstLine(error.message)}`));
+      }
     }
   }
 }

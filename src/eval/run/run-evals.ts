@@ -33,6 +33,14 @@ export interface RunEvalsOptions extends ReportOptions {
   model?: string;
   /** Run one slice (`--shard i/n`); in replay, writes reports/shards/shard-i-of-n.json. */
   shard?: Shard;
+  /** Judged checks: live or recorded instead of replayed, other models, more samples. */
+  judge?: {
+    mode?: 'replay' | 'live' | 'record';
+    models?: string[];
+    samples?: number;
+    /** `record --judge-only`: replay the agent, record only the judge calls. */
+    only?: boolean;
+  };
   log?: (line: string) => void;
   onTrial?: (record: TrialRecord, ms: number) => void;
 }
@@ -43,6 +51,8 @@ export interface RunEvalsResult extends FinishedRun {
   unfinished: UnfinishedTrial[];
   /** Eval files that failed to load and errors outside any trial (they fail the gate). */
   loadErrors: string[];
+  /** A rubric or human-labels file a task names is missing, empty or wrong: exit 2, one line each. */
+  inputErrors: string[];
 }
 
 /**
@@ -192,7 +202,10 @@ function gateInput(
         : reporter.declared,
     trials,
   };
-  return { input, problems: { unfinished: reporter.unfinished, loadErrors } };
+  return {
+    input,
+    problems: { unfinished: reporter.unfinished, loadErrors, inputErrors: reporter.inputErrors },
+  };
 }
 
 /** A shard's partial result, reports/shards/shard-i-of-n.json; returns its path. */
@@ -322,6 +335,11 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.concurrency]:
       options.concurrency === undefined ? undefined : String(options.concurrency),
     [EVAL_ENV.shard]: options.shard && formatShard(options.shard),
+    [EVAL_ENV.judgeMode]: options.judge?.mode,
+    [EVAL_ENV.judgeModels]: options.judge?.models?.join(','),
+    [EVAL_ENV.judgeSamples]:
+      options.judge?.samples === undefined ? undefined : String(options.judge.samples),
+    [EVAL_ENV.judgeOnly]: options.judge?.only ? '1' : undefined,
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];

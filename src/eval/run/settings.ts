@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
+import { type JudgeModel, parseJudgeModels } from '../grade/judge-model.js';
 import { parseShard, type Shard } from '../shard/shard.js';
 import { type SelectionFilter, selectionFilter } from './selection.js';
 
@@ -34,6 +35,23 @@ export interface EvalSettings extends SelectionFilter {
   model: string | undefined;
   /** Run only this slice of the selected trials (`--shard i/n`). */
   shard: Shard | undefined;
+  /** How judged checks get their verdicts (see JudgeSettings). */
+  judge: JudgeSettings;
+}
+
+/**
+ * Judged checks: replayed from each trial's judge cassette (eval), asked live without
+ * recording (`eval --rescore`), or recorded (`--rescore --record-judge`; `record`, which with
+ * `--judge-only` replays the agent and records only the judge).
+ */
+export interface JudgeSettings {
+  mode: 'replay' | 'live' | 'record';
+  /** `--judge-model`: every judged check asks these models. */
+  models: JudgeModel[] | undefined;
+  /** `--judge-samples`: verdicts per judge model and trial. */
+  samples: number | undefined;
+  /** `record --judge-only`: the agent is replayed, only the judge calls are recorded. */
+  only: boolean;
 }
 
 export const EVAL_ENV = {
@@ -50,6 +68,10 @@ export const EVAL_ENV = {
   concurrency: 'HARNESS_EVAL_CONCURRENCY',
   root: 'HARNESS_EVAL_ROOT',
   shard: 'HARNESS_EVAL_SHARD',
+  judgeMode: 'HARNESS_EVAL_JUDGE_MODE',
+  judgeModels: 'HARNESS_EVAL_JUDGE_MODELS',
+  judgeSamples: 'HARNESS_EVAL_JUDGE_SAMPLES',
+  judgeOnly: 'HARNESS_EVAL_JUDGE_ONLY',
 } as const;
 
 export const DEFAULT_TRIALS = 3;
@@ -85,10 +107,23 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     model: env[EVAL_ENV.model] || undefined,
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,
+    judge: readJudgeSettings(env),
     ...selectionFilter({
       tasks: list(env[EVAL_ENV.tasks]),
       variants: list(env[EVAL_ENV.variants]),
       suites: list(env[EVAL_ENV.suites]),
     }),
+  };
+}
+
+function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings {
+  const mode = env[EVAL_ENV.judgeMode];
+  const models = list(env[EVAL_ENV.judgeModels]);
+  const samples = Number(env[EVAL_ENV.judgeSamples]);
+  return {
+    mode: mode === 'live' || mode === 'record' ? mode : 'replay',
+    models: models.length > 0 ? parseJudgeModels(models, EVAL_ENV.judgeModels) : undefined,
+    samples: Number.isInteger(samples) && samples > 0 ? samples : undefined,
+    only: env[EVAL_ENV.judgeOnly] === '1',
   };
 }

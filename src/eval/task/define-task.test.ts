@@ -60,10 +60,10 @@ describe('defineTask floors', () => {
 
   it('refuses a floor without a rate, or with a misspelt one', () => {
     expect(refusal({ ...base, floors: [{ variant: 'upgraded' }] })).toBe(
-      "task 'T9': floors[0] (variant 'upgraded') sets no minimum; add passAt1 and/or passHatK, e.g. passAt1: 0.6",
+      "task 'T9': floors[0] (variant 'upgraded') sets no minimum; add passAt1, passHatK or meanScore, e.g. passAt1: 0.6",
     );
     expect(refusal({ ...base, floors: [{ variant: 'upgraded', passAtK: 0.5 }] })).toBe(
-      "task 'T9': floors[0] (variant 'upgraded') has the unknown field 'passAtK'; a floor has variant, passAt1 and passHatK",
+      "task 'T9': floors[0] (variant 'upgraded') has the unknown field 'passAtK'; a floor has variant, passAt1, passHatK, score and meanScore",
     );
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, it, type TestContext, TestRunner } from 'vitest';
+import { gradeTrial } from '../grade/grade-trial.js';
 import type { TrialTranscript } from '../report/transcript-formats.js';
 import { readEvalSettings } from '../run/settings.js';
 import { shardOfTrial } from '../shard/shard.js';
@@ -74,31 +75,19 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
               }
               if (result.error) throw result.error;
               if (!result.run) return;
-              let returned: unknown;
-              try {
-                returned = await task.check({
-                  answer: result.run.answer,
-                  result: result.run,
-                  stats: result.run.stats,
-                  toolCalls: result.run.toolCalls,
-                  variant,
-                  trial,
-                });
-              } catch (error) {
-                const assertion = error instanceof Error && error.name === 'AssertionError';
-                context.task.meta.trial = {
-                  ...result.record,
-                  outcome: assertion ? 'failed' : 'errored',
-                  messages: [error instanceof Error ? error.message : String(error)],
-                };
-                throw error;
-              }
-              const refused = refusedBy(returned);
-              if (refused) {
-                context.task.meta.trial = { ...result.record, ...refused };
-                throw new Error(refused.messages[0]);
-              }
-              context.task.meta.trial = { ...result.record, outcome: 'passed' };
+              // The check, its scores and the judged checks (eval/grade).
+              const graded = await gradeTrial({
+                task,
+                variant,
+                trial,
+                settings,
+                record: result.record,
+                run: result.run,
+                agentRecorded: result.recorded === true,
+              });
+              context.task.meta.trial = graded.record;
+              if (graded.skip !== undefined) context.skip(graded.skip);
+              if (graded.error !== undefined) throw graded.error;
             }),
           );
         }
@@ -106,32 +95,6 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
     });
   });
   return task;
-}
-
-/**
- * What a check's return value says: `false` is a failed trial (a predicate such as
- * `({ answer }) => answer.includes('refund')`), nothing or `true` a pass, anything else a
- * broken check (`0`, `null`, an object), which errors the trial instead of passing it.
- */
-function refusedBy(
-  returned: unknown,
-): (Pick<TrialRecord, 'outcome' | 'messages'> & { messages: [string] }) | undefined {
-  if (returned === undefined || returned === true) return undefined;
-  if (returned === false) return { outcome: 'failed', messages: ['the check returned false'] };
-  return {
-    outcome: 'errored',
-    messages: [
-      `the check returned ${describeValue(returned)}: return nothing (assert with expect), true or false`,
-    ],
-  };
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string')
-    return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
-  if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
-  return `a value of type ${typeof value}`;
 }
 
 /** The eval file vitest is collecting, when defineTask runs inside a collection. */

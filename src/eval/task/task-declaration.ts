@@ -1,11 +1,12 @@
 import { ConfigError } from '../../core/errors.js';
+import { checkJudges, checkScoreFloor } from '../grade/task-graders.js';
 import type { Floor } from '../trial/trial-record.js';
 import { type AgentSpec, checkAgentNames } from './agent-spec.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** The task ids defineTask accepts: each names a fixtures folder. */
 export const TASK_ID = /^[A-Za-z0-9_-]+$/;
-const FLOOR_FIELDS = new Set(['variant', 'passAt1', 'passHatK']);
+const FLOOR_FIELDS = new Set(['variant', 'passAt1', 'passHatK', 'score', 'meanScore']);
 
 /**
  * Refuses a task declaration that would run wrongly rather than fail: evals do not type-check,
@@ -40,6 +41,7 @@ export function checkTaskDeclaration(task: TaskDefinition): readonly string[] {
   }
   const variants = checkVariants(name, task.variants, agent);
   checkFloors(name, task.floors, variants);
+  checkJudges(name, task, variants);
   return variants;
 }
 
@@ -92,11 +94,11 @@ function checkFloors(name: string, floors: unknown, variants: readonly string[])
     const unknown = Object.keys(floor).find((key) => !FLOOR_FIELDS.has(key));
     if (unknown !== undefined) {
       throw new ConfigError(
-        `${at} has the unknown field '${unknown}'; a floor has variant, passAt1 and passHatK`,
+        `${at} has the unknown field '${unknown}'; a floor has variant, passAt1, passHatK, score and meanScore`,
       );
     }
     let rates = 0;
-    for (const field of ['passAt1', 'passHatK'] as const) {
+    for (const field of ['passAt1', 'passHatK', 'meanScore'] as const) {
       if (!(field in floor)) continue;
       const value = (floor as Record<string, unknown>)[field];
       // NaN compares as "not comparable" and null as "no value": neither ever failed the gate.
@@ -110,8 +112,9 @@ function checkFloors(name: string, floors: unknown, variants: readonly string[])
     }
     if (rates === 0) {
       throw new ConfigError(
-        `${at} sets no minimum; add passAt1 and/or passHatK, e.g. passAt1: 0.6`,
+        `${at} sets no minimum; add passAt1, passHatK or meanScore, e.g. passAt1: 0.6`,
       );
     }
+    checkScoreFloor(at, floor as Floor);
   });
 }

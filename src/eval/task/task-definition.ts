@@ -1,6 +1,8 @@
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../../runtime/types.js';
 import type { Policy } from '../../simulator/policy.js';
+import type { JudgeCheck } from '../grade/judge.js';
+import type { Score, ScoreRecord } from '../grade/score.js';
 import type { Floor } from '../trial/trial-record.js';
 import type { AgentSpec } from './agent-spec.js';
 
@@ -12,6 +14,11 @@ export interface TrialRun {
   toolCalls: readonly ToolCallRecord[];
   variant: string;
   trial: number;
+  /**
+   * Record a score in 0..1 for this trial (a trajectory match, a similarity): kept even when an
+   * assertion after it fails. The trial fails when a score is below its threshold (default 1).
+   */
+  score(value: Score | number, options?: Partial<Score>): ScoreRecord;
 }
 
 export interface TaskDefinition {
@@ -27,10 +34,18 @@ export interface TaskDefinition {
   approver?: Approver;
   /** The offline model for `record --simulated`; overrides the agent's. */
   modelScript?: Policy;
+  /** Model-graded checks (defineJudge): the trial passes only when each judge's majority says pass. */
+  judges?: readonly JudgeCheck[];
   /**
    * Code assertions with vitest `expect`; a thrown assertion fails the trial. A check may also
    * be a predicate: returning `false` (or a promise of it) fails the trial, `true` or nothing
-   * passes it, and any other value errors it (a broken check is not a verdict).
+   * passes it. It may return a score (or several), `{ score, threshold }`: the trial fails when
+   * one is below its threshold. Any other value errors it (a broken check is not a verdict).
    */
-  check(run: TrialRun): void | boolean | Promise<void> | Promise<boolean>;
+  check(
+    run: TrialRun,
+  ): void | boolean | CheckScores | Promise<void> | Promise<boolean> | Promise<CheckScores>;
 }
+
+/** Scores in 0..1 a check may return, one or several. */
+export type CheckScores = Score | readonly Score[];

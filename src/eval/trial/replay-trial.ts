@@ -27,9 +27,12 @@ export async function replayTrial(
   let replayedHash: string | undefined;
   let replayedCassette: Cassette | undefined;
   // A replay run refuses the network while its trials run; a recording run (which replays
-  // the trials it keeps, --missing-only) has msw listening instead.
-  const replay: typeof replayRefusingNetwork =
-    settings.mode === 'record' ? (await sharedRecordServer()).replay : replayRefusingNetwork;
+  // the trials it keeps, --missing-only) and one that asks its judges live (--rescore) have
+  // msw listening instead: another trial's judge call must not meet this trial's refusal.
+  const live = settings.mode === 'record' || settings.judge.mode !== 'replay';
+  const replay: typeof replayRefusingNetwork = live
+    ? (await sharedRecordServer()).replay
+    : replayRefusingNetwork;
   const replayed = await replay(
     {
       file,

@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
+import { JudgmentRecordSchema } from '../grade/judgment.js';
+import { ScoreRecordSchema } from '../grade/score.js';
 
 /**
  * How one trial ended. Only `passed` and `failed` enter pass@k / pass^k; stale,
- * missing and errored trials are listed, never counted as passes or failures.
+ * missing and errored trials are listed, never counted as passes or failures. `judge_error`:
+ * the agent's checks passed but a judge gave no usable verdict (no tool call, another tool, a
+ * malformed verdict, a refusal, an API error): the judge's fault, not the agent's, and no pass.
  */
-export const TrialOutcomeSchema = z.enum(['passed', 'failed', 'stale', 'missing', 'errored']);
+export const TrialOutcomeSchema = z.enum([
+  'passed',
+  'failed',
+  'stale',
+  'missing',
+  'errored',
+  'judge_error',
+]);
 export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>;
 
 /** One trial of one task under one variant: what the eval reporter hands to metrics and reports. */
@@ -36,6 +47,15 @@ export const TrialRecordSchema = z
     host: z.string().optional(),
     /** sha256 of the cassette's canonical bytes: equal hashes replay identically. */
     cassetteHash: z.string().optional(),
+    /**
+     * sha256 of the judge cassette the verdicts came from (`trial-<n>.judge.json`); `unrecorded`
+     * when the judge was asked live and nothing was written (`eval --rescore`).
+     */
+    judgeCassetteHash: z.string().optional(),
+    /** Scores in 0..1 the check returned or recorded, and each judged check's mean score. */
+    scores: z.array(ScoreRecordSchema).optional(),
+    /** Each judged check's verdicts, sample by sample. */
+    judgments: z.array(JudgmentRecordSchema).optional(),
   })
   .strict();
 export type TrialRecord = z.infer<typeof TrialRecordSchema>;
@@ -47,6 +67,10 @@ export const FloorSchema = z
     passAt1: z.number().min(0).max(1).optional(),
     /** pass^k at the largest k that was run. */
     passHatK: z.number().min(0).max(1).optional(),
+    /** The score `meanScore` is about: a judged check's name, or a score a check returns. */
+    score: z.string().optional(),
+    /** Minimum mean of that score over the counted trials. */
+    meanScore: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type Floor = z.infer<typeof FloorSchema>;

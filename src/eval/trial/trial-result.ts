@@ -13,6 +13,8 @@ export interface TrialResult {
    * wrote: the HTML report's transcript, without reading both files again on the main thread.
    */
   transcript?: TrialTranscript;
+  /** The agent's cassette was recorded by this trial (not replayed): its judge is recorded too. */
+  recorded?: boolean;
 }
 
 /**

@@ -42,8 +42,12 @@ function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<Trial
     fixture: relative(settings.projectDir, file),
     ...(driver.tracePath && { tracePath: relative(settings.projectDir, driver.tracePath) }),
   };
-  const recording = settings.mode === 'record' && !(settings.missingOnly && existsSync(file));
+  // record --judge-only replays the agent's cassette and records only its judge.
+  const recording =
+    settings.mode === 'record' &&
+    !settings.judge.only &&
+    !(settings.missingOnly && existsSync(file));
   return recording
-    ? recordTrial(request, driver, base, file)
+    ? recordTrial(request, driver, base, file).then((result) => ({ ...result, recorded: true }))
     : replayTrial(request, driver, base, file);
 }

@@ -1,0 +1,251 @@
+import { existsSync } from 'node:fs';
+import { errorMessage } from '../../core/errors.js';
+import type { RunResult } from '../../runtime/run-agent.js';
+import type { EvalSettings } from '../run/settings.js';
+import type { TaskDefinition, TrialRun } from '../task/task-definition.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import { judgeCassettePath } from './judge-cassette.js';
+import { type JudgeMode, type JudgeTrialResult, judgeTrial } from './judge-trial.js';
+import { type JudgmentRecord, reasoningOf } from './judgment.js';
+import { isScoreLike, type ScoreRecord, toScoreRecord } from './score.js';
+
+export interface GradeInput {
+  task: TaskDefinition;
+  variant: string;
+  trial: number;
+  settings: EvalSettings;
+  /** The trial's record before grading (its run finished). */
+  record: TrialRecord;
+  run: RunResult;
+  /** The agent's cassette was recorded in this run (not replayed). */
+  agentRecorded: boolean;
+}
+
+export interface Graded {
+  record: TrialRecord;
+  /** A stale or missing judge cassette: the test is skipped with this message. */
+  skip?: string;
+  /** What fails the test: an assertion, a broken check, a low score, a judge's fail or error. */
+  error?: unknown;
+}
+
+interface CheckVerdict {
+  outcome: 'passed' | 'failed' | 'errored';
+  messages: string[];
+  error?: unknown;
+}
+
+/** The judge hash of a trial whose judge was asked live and not recorded: never the same as another. */
+export const UNRECORDED_JUDGE = 'unrecorded';
+
+/** The exact command that re-records only the judge calls of one trial (the agent is replayed). */
+export function judgeRerecordCommand(
+  task: string,
+  variant: string,
+  trial: number,
+  simulated: boolean,
+) {
+  return `npm run record -- --judge-only --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
+}
+
+/** What the check returned: nothing or true passes, false fails, scores are recorded, else broken. */
+function readReturn(returned: unknown, scores: ScoreRecord[]): CheckVerdict {
+  if (returned === undefined || returned === true) return { outcome: 'passed', messages: [] };
+  if (returned === false) return { outcome: 'failed', messages: ['the check returned false'] };
+  const list = Array.isArray(returned) ? returned : [returned];
+  if (list.length > 0 && list.every(isScoreLike)) {
+    try {
+      scores.push(...list.map((score) => toScoreRecord(score)));
+      return { outcome: 'passed', messages: [] };
+    } catch (error) {
+      return { outcome: 'errored', messages: [`the check returned ${errorMessage(error)}`] };
+    }
+  }
+  return {
+    outcome: 'errored',
+    messages: [
+      `the check returned ${describeValue(returned)}: return nothing (assert with expect), true or false, or a score { score, threshold }`,
+    ],
+  };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string')
+    return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
+  if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
+  return `a value of type ${typeof value}`;
+}
+
+async function runCheck(input: GradeInput, scores: ScoreRecord[]): Promise<CheckVerdict> {
+  const { run, variant, trial } = input;
+  const trialRun: TrialRun = {
+    answer: run.answer,
+    result: run,
+    stats: run.stats,
+    toolCalls: run.toolCalls,
+    variant,
+    trial,
+    score: (value, options) => {
+      const record = toScoreRecord(value, options);
+      scores.push(record);
+      return record;
+    },
+  };
+  let returned: unknown;
+  try {
+    returned = await input.task.check(trialRun);
+  } catch (error) {
+    const assertion = error instanceof Error && error.name === 'AssertionError';
+    return {
+      outcome: assertion ? 'failed' : 'errored',
+      messages: [errorMessage(error)],
+      error,
+    };
+  }
+  return readReturn(returned, scores);
+}
+
+function judgeModeOf(input: GradeInput, file: string): JudgeMode {
+  const { settings } = input;
+  if (settings.mode !== 'record') return settings.judge.mode;
+  // Recording: the judge is recorded with a new agent recording, with --judge-only, and when
+  // missing; --missing-only keeps a judge cassette whose agent cassette was kept too.
+  const keep = settings.missingOnly && !input.agentRecorded && !settings.judge.only;
+  return keep && existsSync(file) ? 'replay' : 'record';
+}
+
+async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
+  const { task, variant, trial, settings, record, run } = input;
+  const judges = task.judges ?? [];
+  if (judges.length === 0) return { judgments: [] };
+  const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial);
+  const simulated =
+    settings.mode === 'record' ? settings.source === 'simulator' : record.source === 'simulator';
+  return judgeTrial(
+    judges,
+    { prompt: task.prompt, answer: run.answer, toolCalls: run.toolCalls, messages: run.messages },
+    {
+      mode: judgeModeOf(input, file),
+      context: {
+        file,
+        label: { suite: task.agent.suite, task: task.id, variant, trial },
+        rerecordCommand: judgeRerecordCommand(task.id, variant, trial, simulated),
+      },
+      models: settings.judge.models,
+      samples: settings.judge.samples,
+      source: settings.source,
+      variant,
+      trial,
+      seed: `${task.id}/${variant}/${trial}`,
+    },
+  );
+}
+
+/** The judged checks' mean scores, beside the check's own. */
+function judgeScores(judgments: readonly JudgmentRecord[]): ScoreRecord[] {
+  return judgments.flatMap((judgment) =>
+    judgment.score === null || judgment.verdict === 'error'
+      ? []
+      : [
+          {
+            name: judgment.check,
+            value: judgment.score,
+            threshold: judgment.threshold,
+            passed: judgment.verdict === 'pass',
+            source: 'judge' as const,
+          },
+        ],
+  );
+}
+
+/**
+ * Grade one trial whose run finished: the task's check (assertions, a predicate, scores), then
+ * every judged check, always (a failed check still gets judged, so judge agreement and mean
+ * scores see every trial). The outcome: stale or missing when the judge cassette is; errored
+ * when the check is broken; failed on a failed assertion, a score below its threshold or a
+ * judge's fail; judge_error when the check passed but a judge gave no usable verdict.
+ */
+export async function gradeTrial(input: GradeInput): Promise<Graded> {
+  const scores: ScoreRecord[] = [];
+  const checked = await runCheck(input, scores);
+  const judged = await runJudges(input);
+  const allScores = [...scores, ...judgeScores(judged.judgments)];
+  const judgeCassetteHash =
+    judged.judgments.length === 0 ? undefined : (judged.hash ?? UNRECORDED_JUDGE);
+  const record: TrialRecord = {
+    ...input.record,
+    ...(judgeCassetteHash !== undefined && { judgeCassetteHash }),
+    ...(allScores.length > 0 && { scores: allScores }),
+    ...(judged.judgments.length > 0 && { judgments: judged.judgments }),
+  };
+  if (judged.problem) {
+    const outcome = judged.problem.code === 'fixture_missing' ? 'missing' : 'stale';
+    const message = judged.problem.message;
+    const rerecordCommand = /\nre-record: (.*)$/.exec(message)?.[1];
+    return {
+      record: {
+        ...record,
+        outcome,
+        messages: [message],
+        ...(rerecordCommand && { rerecordCommand }),
+      },
+      skip: message,
+    };
+  }
+  return decide(record, checked, scores, judged);
+}
+
+function decide(
+  record: TrialRecord,
+  checked: CheckVerdict,
+  scores: readonly ScoreRecord[],
+  judged: JudgeTrialResult,
+): Graded {
+  if (checked.outcome === 'errored') {
+    const message = checked.messages[0]!;
+    return {
+      record: { ...record, outcome: 'errored', messages: checked.messages },
+      error: checked.error ?? new Error(message),
+    };
+  }
+  const low = scores
+    .filter((score) => !score.passed)
+    .map(
+      (score) =>
+        `score '${score.name}' ${score.value.toFixed(2)} does not pass (threshold ${score.threshold.toFixed(2)})${score.message ? `: ${score.message}` : ''}`,
+    );
+  const judgeErrors = judged.judgments.flatMap((judgment) =>
+    judgment.samples.flatMap((sample) =>
+      sample.error === undefined
+        ? []
+        : [`judge '${judgment.check}' (${sample.model}, sample ${sample.sample}): ${sample.error}`],
+    ),
+  );
+  const fails = judged.judgments
+    .filter((judgment) => judgment.verdict === 'fail')
+    .map((judgment) => {
+      const reason = reasoningOf(judgment);
+      return `judge '${judgment.check}' says fail (${judgment.votes.pass} of ${judgment.votes.pass + judgment.votes.fail} votes pass; a tie is a fail)${reason ? `: ${reason}` : ''}`;
+    });
+  const failures = [...checked.messages, ...low, ...fails];
+  if (checked.outcome === 'failed' || low.length > 0 || fails.length > 0) {
+    return {
+      record: { ...record, outcome: 'failed', messages: [...failures, ...judgeErrors] },
+      error: checked.error ?? new Error(failures[0]),
+    };
+  }
+  if (judgeErrors.length > 0) {
+    return {
+      record: { ...record, outcome: 'judge_error', messages: judgeErrors },
+      error: new Error(judgeErrors[0]),
+    };
+  }
+  if (judged.unrecorded) {
+    return {
+      record: { ...record, outcome: 'errored', messages: [judged.unrecorded] },
+      error: new Error(judged.unrecorded),
+    };
+  }
+  return { record: { ...record, outcome: 'passed', messages: [] } };
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { canonicalize } from '../../core/canonical-json.js';
+import { FixtureError, SecretLeakError } from '../../core/errors.js';
+import { pathDeeperThan } from '../../core/json-depth.js';
+import { describeZodIssues } from '../../core/parse.js';
+import { NotRegularFileError, readRegularFileSync } from '../../core/regular-file.js';
+import { ExchangeSchema, FixtureSourceSchema } from '../../replay/cassette.js';
+import { displayPath, MAX_CASSETTE_DEPTH } from '../../replay/cassette-file.js';
+import { findCassetteSecret } from '../../replay/secret-scan.js';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const isoDate = z.iso.datetime({ offset: true });
+
+/** The calls of one judge model for one judged check of a trial: one exchange per sample. */
+export const JudgmentTapeSchema = z
+  .object({
+    check: z.string().min(1),
+    /** The judge model's id (`claude-sonnet-5`, `openai:gpt-5-mini`). */
+    model: z.string().min(1),
+    key: hash,
+    rubricHash: hash,
+    promptHash: hash,
+    samples: z.array(ExchangeSchema).min(1),
+  })
+  .strict();
+export type JudgmentTape = z.infer<typeof JudgmentTapeSchema>;
+
+/**
+ * `trial-<n>.judge.json`, beside the trial's own cassette: the judge calls of every judged check
+ * of that trial. A sibling file, so that re-recording the judge (a new rubric, another judge
+ * model) leaves the agent's cassette byte for byte as it was, and its content hash with it.
+ */
+export const JudgeCassetteSchema = z
+  .object({
+    version: z.literal(1),
+    kind: z.literal('judge'),
+    meta: z
+      .object({
+        suite: z.string().min(1).optional(),
+        task: z.string().min(1),
+        variant: z.string().min(1),
+        trial: z.number().int().min(1),
+        recordedAt: isoDate,
+        source: FixtureSourceSchema,
+        host: z.string(),
+      })
+      .strict(),
+    judgments: z.array(JudgmentTapeSchema),
+  })
+  .strict();
+export type JudgeCassette = z.infer<typeof JudgeCassetteSchema>;
+
+/** `<root>/<task>/<variant>/trial-<n>.judge.json`. */
+export function judgeCassettePath(root: string, task: string, variant: string, trial: number) {
+  return path.join(root, task, variant, `trial-${trial}.judge.json`);
+}
+
+function serialize(cassette: JudgeCassette): string {
+  return `${JSON.stringify(
+    {
+      version: cassette.version,
+      kind: cassette.kind,
+      meta: canonicalize(cassette.meta),
+      judgments: canonicalize(cassette.judgments),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+const exchangesOf = (cassette: JudgeCassette) => ({
+  exchanges: cassette.judgments.flatMap((judgment) => judgment.samples),
+});
+
+/**
+ * Read a judge cassette: missing is `fixture_missing`; unreadable, not JSON, too deep or not
+ * the schema is `fixture_corrupt`; a credential inside is `fixture_secret`. Each names the file.
+ */
+export function readJudgeCassette(file: string): { cassette: JudgeCassette; hash: string } {
+  const shown = displayPath(file);
+  let text: string;
+  try {
+    text = readRegularFileSync(file).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new FixtureError('fixture_missing', `${shown} is missing`, { cause: error });
+    }
+    const why =
+      error instanceof NotRegularFileError
+        ? `is ${error.kind}, not a regular file`
+        : 'cannot be read';
+    throw new FixtureError('fixture_corrupt', `${shown} ${why}`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new FixtureError(
+      'fixture_corrupt',
+      `${shown}: invalid JSON: ${(error as Error).message}`,
+    );
+  }
+  if (pathDeeperThan(data, MAX_CASSETTE_DEPTH)) {
+    throw new FixtureError(
+      'fixture_corrupt',
+      `${shown} nests deeper than ${MAX_CASSETTE_DEPTH} levels`,
+    );
+  }
+  const parsed = JudgeCassetteSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new FixtureError(
+      'fixture_corrupt',
+      `${shown}: ${describeZodIssues(parsed.error.issues)}`,
+    );
+  }
+  const finding = findCassetteSecret(exchangesOf(parsed.data), text);
+  if (finding) {
+    throw new FixtureError(
+      'fixture_secret',
+      `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the judge`,
+    );
+  }
+  return { cassette: parsed.data, hash: sha256(text) };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Write a judge cassette atomically, stable key order; returns the sha256 of its bytes. They are
+ * scanned first: a credential (the judge's key among `secrets`) throws SecretLeakError and
+ * nothing is written.
+ */
+export async function writeJudgeCassette(
+  file: string,
+  cassette: JudgeCassette,
+  secrets: readonly string[],
+): Promise<string> {
+  const checked = JudgeCassetteSchema.parse(cassette);
+  const text = serialize(checked);
+  const finding = findCassetteSecret(exchangesOf(checked), text, { secrets });
+  if (finding) {
+    throw new SecretLeakError(
+      `refusing to write ${displayPath(file)}: ${finding.where} contains ${finding.rule}; nothing was written`,
+    );
+  }
+  await writeFileAtomic(file, text);
+  return sha256(text);
+}

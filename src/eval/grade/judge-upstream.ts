@@ -1,0 +1,85 @@
+import { ConfigError } from '../../core/errors.js';
+import type { FixtureSource } from '../../replay/cassette.js';
+import { SEED_HEADER } from '../../simulator/respond.js';
+import { startSimulator } from '../../simulator/server.js';
+import { refuseSimulator } from '../run/refuse-simulator.js';
+import { sharedRecordServer } from '../trial/replay-runtime.js';
+import { SIMULATOR_URL_ENV } from '../trial/upstream.js';
+import type { JudgeCheck } from './judge.js';
+import type { JudgeEndpoint } from './judge-client.js';
+import { JUDGE_ENV, type JudgeModel } from './judge-model.js';
+
+/** Where one judged check's live calls go: the live API, or a simulator (`--simulated`). */
+export interface JudgeUpstream {
+  source: FixtureSource;
+  /** The endpoint of one call; `seed` seeds a simulator's draws (task/variant/trial/check/model/sample). */
+  endpoint(model: JudgeModel, seed: string): JudgeEndpoint;
+  close(): Promise<void>;
+}
+
+/**
+ * msw listens in a worker that records or judges live (it refuses whatever a tool sends
+ * elsewhere): a judge call is sent past it with `bypass`, as the recording handler sends the
+ * agent's calls upstream.
+ */
+async function passthroughFetch(): Promise<typeof globalThis.fetch> {
+  await sharedRecordServer();
+  const { bypass } = await import('msw');
+  return (input, init) => globalThis.fetch(bypass(new Request(input, init)));
+}
+
+function liveEndpoint(model: JudgeModel, fetch: typeof globalThis.fetch): JudgeEndpoint {
+  const [keyName, urlName, defaultURL] =
+    model.provider === 'openai'
+      ? (['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'https://api.openai.com/v1'] as const)
+      : (['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com'] as const);
+  const apiKey = process.env[JUDGE_ENV.apiKey] || process.env[keyName];
+  if (!apiKey) {
+    throw new ConfigError(
+      `judge model ${model.id} needs ${JUDGE_ENV.apiKey} or ${keyName} to be called live; or judge offline with --simulated`,
+    );
+  }
+  const baseURL = process.env[JUDGE_ENV.baseURL] || process.env[urlName] || defaultURL;
+  return { baseURL, apiKey, fetch: refuseSimulator(fetch) };
+}
+
+/**
+ * Open the upstream of one judged check: with `source: 'simulator'`, the judge's own model
+ * script served for these calls, else the simulator `--simulated` started (its built-in judge
+ * policy); otherwise the live API of each model's provider.
+ */
+export async function openJudgeUpstream(
+  judge: JudgeCheck,
+  source: FixtureSource,
+): Promise<JudgeUpstream> {
+  const fetch = await passthroughFetch();
+  if (source === 'live') {
+    return { source, endpoint: (model) => liveEndpoint(model, fetch), close: async () => {} };
+  }
+  const own = judge.modelScript
+    ? await startSimulator({ policies: [judge.modelScript], unmatched: 'error' })
+    : undefined;
+  const url = own?.url ?? process.env[SIMULATOR_URL_ENV];
+  if (!url) {
+    await own?.close();
+    throw new ConfigError(
+      'judging offline needs the simulator: run harness-evals record --simulated, or eval --rescore --simulated',
+    );
+  }
+  return {
+    source,
+    endpoint: (model, seed) => ({
+      baseURL: model.provider === 'openai' ? `${url}/v1` : url,
+      // The simulator accepts any key; this one can never be mistaken for a real credential.
+      apiKey: 'simulator-placeholder',
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set(SEED_HEADER, seed);
+        return fetch(input, { ...init, headers });
+      },
+    }),
+    close: async () => {
+      await own?.close();
+    },
+  };
+}
