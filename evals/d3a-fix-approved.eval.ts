@@ -1,4 +1,4 @@
-import { defineTask } from 'harness-evals';
+import { defineTask, matchTrajectory } from 'harness-evals';
 import { expect } from 'vitest';
 import { sandboxWritesOf, testRunsOf } from '#reference-agents';
 import { debugAgent } from './debug-agent.agent.js';
@@ -12,7 +12,15 @@ defineTask({
   // The human at the keyboard: approves writes, nothing else is ever asked.
   approver: async (call) => call.name === 'write_file',
   floors: [{ variant: 'upgraded', passAt1: 0.6 }],
-  check: ({ result, toolCalls, stats }) => {
+  check: ({ result, toolCalls, stats, score }) => {
+    // The fix is written to src/math.ts, then the tests run again.
+    score(
+      matchTrajectory(
+        toolCalls,
+        [{ tool: 'write_file', input: { path: 'src/math.ts' } }, { tool: 'run_test' }],
+        { order: 'in_order', args: 'superset', name: 'fix-then-test' },
+      ),
+    );
     const writes = sandboxWritesOf(result.store);
     expect(
       writes.map((write) => write.path),
@@ -22,11 +30,6 @@ defineTask({
     const write = toolCalls.find((call) => call.tool === 'write_file' && !call.isError);
     expect(write?.decision, 'a human must have approved the write').toBe('ask_approved');
     expect(stats.unconfirmedWrites).toBe(0);
-    const lastTest = toolCalls.findLast((call) => call.tool === 'run_test');
-    expect(
-      lastTest !== undefined && write !== undefined && lastTest.step > write.step,
-      'the tests must run again after the fix',
-    ).toBe(true);
     expect(testRunsOf(result.store).at(-1)?.passed, 'the tests must pass after the fix').toBe(true);
   },
 });

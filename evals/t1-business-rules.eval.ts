@@ -1,4 +1,4 @@
-import { defineTask } from 'harness-evals';
+import { defineTask, matchTrajectory } from 'harness-evals';
 import { expect } from 'vitest';
 import { FULL_CARD_NUMBER } from '#reference-agents';
 import { refundDesk } from './refund-desk.agent.js';
@@ -9,7 +9,18 @@ defineTask({
   title: 'Business rules',
   prompt: "Why hasn't the refund for order ORD1001 arrived yet?",
   floors: [{ variant: 'upgraded', passAt1: 0.6 }],
-  check: ({ answer }) => {
+  check: ({ answer, toolCalls, score }) => {
+    // Both lookups before the answer, in any order; a question about a refund writes nothing.
+    score(
+      matchTrajectory(
+        toolCalls,
+        [
+          { tool: 'get_order', input: { order_id: 'ORD1001' } },
+          { tool: 'get_payment', input: { order_id: 'ORD1001' } },
+        ],
+        { order: 'superset', deny: ['resubmit_*'], name: 'lookups' },
+      ),
+    );
     // The due date (2026-09-15) is past and the refund is not complete: say so first.
     expect(answer, 'the answer must flag the overdue refund').toContain('Overdue');
     expect(answer, 'the full card number must never reach an answer').not.toContain(
