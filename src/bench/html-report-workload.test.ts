@@ -9,8 +9,9 @@ const texts = (html: string) =>
 describe('benchReportHtml', () => {
   it('makes one trial per task, variant and trial number from the committed cassettes', async () => {
     const { html, trials } = await benchReportHtml(root, { trials: 2 });
-    expect(trials).toBe(40);
-    expect(html.match(/<script type="application\/json" id="trial-\d+">/g)).toHaveLength(40);
+    // 11 task folders (T1-T7, D1-D3a) x 2 variants x 2 trials.
+    expect(trials).toBe(44);
+    expect(html.match(/<script type="application\/json" id="trial-\d+">/g)).toHaveLength(44);
     // Trial 1 and 2 of a row replay different cassettes, but the system prompts repeat.
     expect(texts(html).length).toBeGreaterThan(0);
   });

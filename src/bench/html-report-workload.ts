@@ -78,8 +78,9 @@ async function benchTrials(projectDir: string, workload: ReportWorkload): Promis
   const rows: HtmlTrial[] = [];
   for (const task of readdirSync(fixtures).sort()) {
     for (const variant of readdirSync(join(fixtures, task)).sort()) {
+      // The trials' own cassettes, not their judges' (trial-<n>.judge.json).
       const recorded = readdirSync(join(fixtures, task, variant)).filter((f) =>
-        f.endsWith('.json'),
+        /^trial-\d+\.json$/.test(f),
       );
       const sources = new Map<number, TrialTranscript>();
       for (let trial = 1; trial <= workload.trials; trial += 1) {

@@ -16,7 +16,7 @@ export interface Score {
   /** Overrides `score >= threshold` (a trajectory match's own verdict). */
   pass?: boolean;
   /** Why, when it did not pass (the first diverging step of a trajectory). */
-  message?: string;
+  message?: string | undefined;
 }
 
 export const DEFAULT_SCORE_THRESHOLD = 1;
