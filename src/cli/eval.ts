@@ -1,4 +1,4 @@
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
 import { JUDGE_ENV, MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
 import type { GateResult } from '../eval/report/report-schema.js';
@@ -249,11 +249,6 @@ async function replay(options: RunEvalsOptions): Promise<number> {
     },
   });
   if (tty) process.stdout.write('\r\x1b[K');
-  if (result.inputErrors.length > 0) {
-    // A rubric or human-labels file is missing, empty or wrong: bad input, one line each.
-    for (const error of result.inputErrors) console.error(`eval: ${terminalLine(error)}`);
-    return 2;
-  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (options.shard) {
     // A slice's scores are partial: the tables and the gate come from --merge.
@@ -297,6 +292,11 @@ function printGate(gate: GateResult, writeError?: string): number {
  */
 export function runEvalCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
+    // A file each task names that is missing or wrong: one line each.
+    if (error instanceof TaskInputError) {
+      for (const line of error.message.split('\n')) console.error(`eval: ${terminalLine(line)}`);
+      return 2;
+    }
     // Shard and reference errors quote task ids and paths from files; their lines are kept.
     console.error(`eval: ${terminalText(errorMessage(error))}`);
     return 2;

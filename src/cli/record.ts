@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
@@ -228,10 +228,6 @@ async function record(options: RunEvalsOptions): Promise<number> {
       }
     },
   });
-  if (result.inputErrors.length > 0) {
-    for (const error of result.inputErrors) console.error(`record: ${terminalLine(error)}`);
-    return 2;
-  }
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;
@@ -336,7 +332,10 @@ const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.
  */
 export function runRecordCli(argv: string[]): Promise<number> {
   return main(argv).catch((error: unknown) => {
-    console.error(`record: ${terminalLine(errorMessage(error))}`);
+    // One line per problem: a TaskInputError lists each file a task names that is wrong.
+    const lines =
+      error instanceof TaskInputError ? error.message.split('\n') : [errorMessage(error)];
+    for (const line of lines) console.error(`record: ${terminalLine(line)}`);
     return 2;
   });
 }

@@ -9,6 +9,7 @@
 export const ISOLATED_TEST_FILES = [
   // Mock modules (vi.mock): in a shared worker, a module an earlier file loaded stays unmocked.
   'src/cli/eval.test.ts',
+  'src/cli/judge-flags.test.ts',
   'src/debug-agent/file-tools-race.test.ts',
   'src/debug-agent/test-bundle-race.test.ts',
   'src/eval/run/run-errors.test.ts',
@@ -21,6 +22,7 @@ export const ISOLATED_TEST_FILES = [
   'src/cli/eval-shard.test.ts',
   'src/eval/run/late-run-errors.test.ts',
   'src/cli/record-secrets.test.ts',
+  'src/eval/grade/judged-eval.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.
   'src/eval/task/task-registry.test.ts',
   // Sandboxes and bundles in the process's scratch folder, removed on the process's exit.

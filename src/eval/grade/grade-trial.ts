@@ -213,7 +213,7 @@ function decide(
     .filter((score) => !score.passed)
     .map(
       (score) =>
-        `score '${score.name}' ${score.value.toFixed(2)} does not pass (threshold ${score.threshold.toFixed(2)})${score.message ? `: ${score.message}` : ''}`,
+        `score '${score.name}' ${score.value.toFixed(2)} does not pass${score.message ? `: ${score.message}` : ` (threshold ${score.threshold.toFixed(2)})`}`,
     );
   const judgeErrors = judged.judgments.flatMap((judgment) =>
     judgment.samples.flatMap((sample) =>

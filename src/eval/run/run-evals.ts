@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, TaskInputError } from '../../core/errors.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import type { FixtureSource } from '../../replay/cassette.js';
@@ -51,13 +51,12 @@ export interface RunEvalsResult extends FinishedRun {
   unfinished: UnfinishedTrial[];
   /** Eval files that failed to load and errors outside any trial (they fail the gate). */
   loadErrors: string[];
-  /** A rubric or human-labels file a task names is missing, empty or wrong: exit 2, one line each. */
-  inputErrors: string[];
 }
 
 /**
  * Run the eval suites in vitest, then build, write and gate the report.
- * Returns the report; its `gate.passed` is the exit code's verdict.
+ * Returns the report; its `gate.passed` is the exit code's verdict. Throws a TaskInputError,
+ * one line per file, when a rubric or human-labels file a task names is missing or wrong.
  */
 export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult> {
   const projectDir = resolve(options.projectDir);
@@ -95,6 +94,8 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     concurrency: options.concurrency,
     reporter,
   });
+  // A rubric or human-labels file is missing or wrong: bad input, before anything else is said.
+  if (reporter.inputErrors.length > 0) throw new TaskInputError(reporter.inputErrors.join('\n'));
   checkSelection(options, reporter, readEvalSettings());
   const { finishRun } = await loadReportSide();
   const { input, problems } = gateInput(projectDir, options, reporter, narrowed, reference);
@@ -204,7 +205,7 @@ function gateInput(
   };
   return {
     input,
-    problems: { unfinished: reporter.unfinished, loadErrors, inputErrors: reporter.inputErrors },
+    problems: { unfinished: reporter.unfinished, loadErrors },
   };
 }
 
