@@ -9,7 +9,7 @@ import { scaffold } from '../init/scaffold.js';
 const USAGE = `usage: npx harness-evals init [--no-record]
 
 Scaffolds harness-evals into this project (never overwrites a file): evals/ with an example
-agent, its offline model script and one task, reports/, AGENTS.md if none, a vitest config for
+agent, its offline model script and one task with a judged check and its rubric, reports/, AGENTS.md if none, a vitest config for
 evals, a GitHub workflow and the package.json scripts eval, record and test. Then records the
 example's fixtures with the model script (source: simulator; --no-record skips that), so
 npm run eval passes with no API key.`;
@@ -43,7 +43,9 @@ async function main(argv: string[]): Promise<number> {
       missingOnly: true,
       writeReports: false,
     });
-    const failed = recorded.records.filter((record) => record.outcome === 'errored');
+    const failed = recorded.records.filter(
+      (record) => record.outcome === 'errored' || record.outcome === 'judge_error',
+    );
     for (const record of failed) {
       console.log(
         `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${record.messages[0]}`,

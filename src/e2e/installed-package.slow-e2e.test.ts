@@ -130,6 +130,8 @@ describe('the installed package (slow e2e: npm pack, offline install, init, eval
       expect(init.output).toContain('created  evals/helpdesk.agent.ts');
       expect(init.output).toContain('created  package.json script "eval": harness-evals eval');
       expect(existsSync(join(project, 'fixtures/H1/upgraded/trial-3.json'))).toBe(true);
+      // The example's judged check, recorded with its judge script beside the trial.
+      expect(existsSync(join(project, 'fixtures/H1/upgraded/trial-3.judge.json'))).toBe(true);
       const again = await runCommand('npx', ['harness-evals', 'init', '--no-record'], project);
       expectOk(again, 'init a second time');
       expect(again.output).not.toContain('created');
@@ -138,6 +140,7 @@ describe('the installed package (slow e2e: npm pack, offline install, init, eval
       const coldEval = await runCommand('npm', ['run', 'eval'], project);
       expectOk(coldEval, 'npm run eval after init');
       expect(coldEval.output).toContain('gate: passed');
+      expect(coldEval.output).toContain('H1 clear-status:');
 
       // The user adds their own agents, each with a model script, and records offline.
       await writeFile(join(project, 'evals/weather.agent.ts'), WEATHER_AGENTS);

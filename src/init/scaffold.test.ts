@@ -33,6 +33,7 @@ describe('scaffold', () => {
       'evals/helpdesk.agent.ts',
       'evals/helpdesk.model.ts',
       'evals/h1-ticket-status.eval.ts',
+      'evals/rubrics/clear-status.md',
       'vitest.evals.config.mts',
       'AGENTS.md',
       '.gitignore',

@@ -73,6 +73,8 @@ export const JudgeSummarySchema = z
     flipRate: z.number().min(0).max(1).nullable(),
     /** Pairs the flip rate is over. */
     flipPairs: z.number().int().min(0),
+    /** Wilson interval of the flip rate (pairs of one trial share its answer: read it as a floor on the width). */
+    flipInterval: IntervalSchema.nullable(),
     /** Agreement across judge models (two: Cohen, more: Fleiss); null with one model. */
     kappa: KappaSchema.nullable(),
     calibration: CalibrationSchema.nullable(),

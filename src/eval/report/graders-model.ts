@@ -76,7 +76,7 @@ function callsText(calls: JudgeSummary['calls']): { calls: string; liveCost: str
   const liveCost =
     live === 0
       ? `${NONE} (no live call; replayed calls cost nothing and are not counted)`
-      : `${formatAmount(calls.liveInputTokens)} in / ${formatAmount(calls.liveOutputTokens)} out; p50 ${formatAmount(calls.liveLatencyMs.p50)} ms, p95 ${formatAmount(calls.liveLatencyMs.p95)} ms`;
+      : `${formatAmount(calls.liveInputTokens)} in / ${formatAmount(calls.liveOutputTokens)} out tokens${calls.sources.includes('simulator') ? ' (simulator estimates)' : ''}; p50 ${formatAmount(calls.liveLatencyMs.p50)} ms, p95 ${formatAmount(calls.liveLatencyMs.p95)} ms`;
   return { calls: parts.join(', '), liveCost };
 }
 
@@ -89,7 +89,7 @@ function judgeRow(judge: JudgeSummary): JudgeRow {
       flip:
         judge.flipRate === null
           ? `${NONE} (one sample)`
-          : `${formatRate(judge.flipRate)} (of ${judge.flipPairs} trial×model pairs)`,
+          : `${rateWithInterval(judge.flipRate, judge.flipInterval)} (of ${judge.flipPairs} trial×model pairs)`,
       kappa: kappaText(judge.kappa),
       calibration: calibrationText(judge.calibration),
       ...callsText(judge.calls),

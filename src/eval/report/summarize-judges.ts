@@ -88,6 +88,17 @@ function callsOf(judgments: readonly JudgmentRecord[]): JudgeSummary['calls'] {
   };
 }
 
+function flipOf(groups: ReadonlyArray<readonly string[]>) {
+  const rate = flipRate(groups);
+  const pairs = groups.filter((group) => group.length >= 2).length;
+  const flipped = rate === null ? 0 : Math.round(rate * pairs);
+  return {
+    flipRate: rate,
+    flipPairs: pairs,
+    flipInterval: rate === null ? null : (wilsonInterval(pairs, flipped) ?? null),
+  };
+}
+
 function summarizeCheck(suite: string, task: string, judgments: JudgmentRecord[]): JudgeSummary {
   const models = [...new Set(judgments.flatMap((judgment) => judgment.models))].sort(compareNames);
   const groups = judgments.flatMap((judgment) =>
@@ -107,8 +118,7 @@ function summarizeCheck(suite: string, task: string, judgments: JudgmentRecord[]
     samples: Math.max(0, ...groups.map((group) => group.length)),
     trials: judgments.length,
     verdicts: { pass: count('pass'), fail: count('fail'), error: count('error') },
-    flipRate: flipRate(groups),
-    flipPairs: groups.filter((group) => group.length >= 2).length,
+    ...flipOf(groups),
     kappa: kappaOf(judgments, models),
     calibration: calibrationOf(judgments),
     calls: callsOf(judgments),

@@ -71,17 +71,25 @@ describe('flipRate', () => {
 });
 
 describe('bootstrapStatistic', () => {
-  it('is seeded (the same interval twice), holds the estimate, and says nothing at n < 2', () => {
+  it('is seeded (the same interval twice), holds the estimate, and says nothing below 10 subjects', () => {
     const subjects = pairs({ 'y/y': 8, 'y/n': 2, 'n/y': 1, 'n/n': 9 });
     const first = bootstrapStatistic(subjects, cohenKappa);
     expect(first).toEqual(bootstrapStatistic(subjects, cohenKappa));
     const estimate = cohenKappa(subjects)!;
     expect(first!.lower).toBeLessThan(estimate);
     expect(first!.upper).toBeGreaterThan(estimate);
-    expect(bootstrapStatistic(subjects.slice(0, 1), cohenKappa)).toBeNull();
+    expect(bootstrapStatistic(subjects.slice(0, 9), cohenKappa)).toBeNull();
+    // Six trials that all agree would resample to [1, 1]: certainty out of almost nothing.
+    expect(bootstrapStatistic(pairs({ 'y/y': 3, 'n/n': 3 }), cohenKappa)).toBeNull();
+    expect(
+      bootstrapStatistic(pairs({ 'y/y': 3, 'n/n': 3 }), cohenKappa, { minSubjects: 2 }),
+    ).toEqual({
+      lower: 1,
+      upper: 1,
+    });
   });
 
-  it('is null when most resamples have no value (three trials all agreeing on pass)', () => {
-    expect(bootstrapStatistic(pairs({ 'pass/pass': 3 }), cohenKappa)).toBeNull();
+  it('is null when most resamples have no value (trials all agreeing on pass)', () => {
+    expect(bootstrapStatistic(pairs({ 'pass/pass': 30 }), cohenKappa)).toBeNull();
   });
 });

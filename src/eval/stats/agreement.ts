@@ -72,16 +72,22 @@ export function flipRate(groups: ReadonlyArray<readonly string[]>): number | nul
 }
 
 /**
+ * Below this many subjects a percentile bootstrap of kappa is no interval: six trials that
+ * all agree resample to [1, 1], which reads as certainty where there is almost no evidence.
+ */
+export const MIN_BOOTSTRAP_SUBJECTS = 10;
+
+/**
  * A percentile bootstrap interval of a statistic over subjects (resampled with replacement,
  * seeded). Resamples where the statistic is undefined are skipped; null when most are, or
- * with fewer than two subjects: at that n there is nothing to say.
+ * with fewer than `minSubjects` subjects (default 10): at that n there is nothing to say.
  */
 export function bootstrapStatistic<Subject>(
   subjects: readonly Subject[],
   statistic: (sample: readonly Subject[]) => number | null,
-  options: { seed?: number; resamples?: number; confidence?: number } = {},
+  options: { seed?: number; resamples?: number; confidence?: number; minSubjects?: number } = {},
 ): Interval | null {
-  if (subjects.length < 2) return null;
+  if (subjects.length < Math.max(2, options.minSubjects ?? MIN_BOOTSTRAP_SUBJECTS)) return null;
   const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
   const values: number[] = [];

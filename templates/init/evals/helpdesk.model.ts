@@ -1,4 +1,4 @@
-import { defineModelScript } from 'harness-evals';
+import { defineJudgeScript, defineModelScript } from 'harness-evals';
 
 /**
  * An offline model for the helpdesk agent: `npm run record -- --simulated` records fixtures
@@ -20,5 +20,27 @@ export const helpdeskModel = defineModelScript({
     if (!found.status) return { text: `Ticket ${ticket} does not exist; please check the id.` };
     const opening = random.chance('friendly', 0.5) ? 'Thanks for checking in. ' : '';
     return { text: `${opening}Ticket ${ticket} is ${found.status}: ${found.note}.` };
+  },
+});
+
+/**
+ * An offline judge for the example's judged check (`clear-status`): it reads the answer the
+ * way the rubric asks, so the judge's calls record with no key. With a key, the real judge
+ * model (`--judge-model`, default claude-sonnet-5) grades instead.
+ */
+export const helpdeskJudge = defineJudgeScript({
+  name: 'helpdesk-judge',
+  respond: ({ answer }) => {
+    const criteria = [
+      /\b(open|resolved|closed|pending)\b/i.test(answer),
+      /waiting|next|shipped/i.test(answer),
+      !/stupid|obviously|not my problem/i.test(answer),
+    ];
+    const met = criteria.filter(Boolean).length;
+    return {
+      label: met === criteria.length ? 'pass' : 'fail',
+      score: met / criteria.length,
+      reasoning: `${met} of ${criteria.length} criteria met`,
+    };
   },
 });
