@@ -1,21 +1,14 @@
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
-import { JUDGE_ENV, MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
+import { JUDGE_ENV } from '../eval/grade/judge-model.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { formatShard, parseShard } from '../eval/shard/shard.js';
 import type { RunningSimulator } from '../simulator/server.js';
-import {
-  fraction,
-  listFlag,
-  nonEmpty,
-  oneOf,
-  parseFlags,
-  positiveInteger,
-  selectionFlag,
-} from './args.js';
+import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
+import { judgeOverrides } from './judge-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
@@ -129,23 +122,11 @@ function judgeFlags(values: EvalFlags): NonNullable<RunEvalsOptions['judge']> {
       '--record-judge is refused when CI is set: CI replays the committed judge calls; record on your machine and commit them',
     );
   }
-  const samples =
-    values['judge-samples'] === undefined
-      ? undefined
-      : positiveInteger('--judge-samples', values['judge-samples'], 1, MAX_JUDGE_SAMPLES);
-  const models = listFlag(
-    nonEmpty(
-      '--judge-model',
-      values['judge-model'],
-      'judge model ids, e.g. --judge-model claude-sonnet-5',
-    ),
-  );
-  if (models) parseJudgeModels(models, '--judge-model');
+  const overrides = judgeOverrides(values);
   if (values.rescore && !values.simulated) requireJudgeKey();
   return {
     mode: values.rescore ? (values['record-judge'] ? 'record' : 'live') : 'replay',
-    ...(models && { models }),
-    ...(samples !== undefined && { samples }),
+    ...overrides,
   };
 }
 

@@ -3,7 +3,7 @@ import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
-import { JUDGE_ENV, MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
+import { JUDGE_ENV } from '../eval/grade/judge-model.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
@@ -12,8 +12,9 @@ import type { TrialRecord } from '../eval/trial/trial-record.js';
 import { SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { listFlag, nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
+import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl, resolveModelId } from './model-config.js';
 import { terminalLine } from './terminal-text.js';
 
@@ -125,22 +126,10 @@ function recordJudgeFlags(values: RecordFlags): NonNullable<RunEvalsOptions['jud
       '--judge-only records the judge of every selected trial: drop --missing-only',
     );
   }
-  const samples =
-    values['judge-samples'] === undefined
-      ? undefined
-      : positiveInteger('--judge-samples', values['judge-samples'], 1, MAX_JUDGE_SAMPLES);
-  const models = listFlag(
-    nonEmpty(
-      '--judge-model',
-      values['judge-model'],
-      'judge model ids, e.g. --judge-model claude-sonnet-5',
-    ),
-  );
-  if (models) parseJudgeModels(models, '--judge-model');
+  const overrides = judgeOverrides(values);
   return {
     mode: 'record',
-    ...(models && { models }),
-    ...(samples !== undefined && { samples }),
+    ...overrides,
     ...(values['judge-only'] && { only: true }),
   };
 }

@@ -17,12 +17,11 @@ import {
 import { findCassetteSecret } from './secret-scan.js';
 
 /**
- * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a value nested
- * deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is `fixture_corrupt`, naming
- * the file and the field; a
- * credential inside (in its bytes or in a streamed text) is `fixture_secret`.
+ * A cassette file's text and its JSON, before any schema: the part every cassette kind shares
+ * (a trial's, a judge's). Missing is `fixture_missing`; not a regular file, unreadable, bad JSON
+ * or nested deeper than MAX_CASSETTE_DEPTH is `fixture_corrupt`, naming the file.
  */
-export async function readCassette(file: string): Promise<Cassette> {
+export function readCassetteJson(file: string): { text: string; data: unknown } {
   const shown = displayPath(file);
   let text: string;
   try {
@@ -56,6 +55,18 @@ export async function readCassette(file: string): Promise<Cassette> {
       `${shown}: ${describeDeepPath(tooDeep)} nests deeper than ${MAX_CASSETTE_DEPTH} levels (a recorded cassette has a few dozen): restore the recorded cassette (git checkout) or re-record the trial`,
     );
   }
+  return { text, data };
+}
+
+/**
+ * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a value nested
+ * deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is `fixture_corrupt`, naming
+ * the file and the field; a
+ * credential inside (in its bytes or in a streamed text) is `fixture_secret`.
+ */
+export async function readCassette(file: string): Promise<Cassette> {
+  const shown = displayPath(file);
+  const { text, data } = readCassetteJson(file);
   const result = CassetteSchema.safeParse(data);
   if (!result.success) {
     const issues = describeZodIssues(flattenIssues(result.error.issues));

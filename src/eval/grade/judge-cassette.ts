@@ -4,15 +4,12 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { canonicalize } from '../../core/canonical-json.js';
 import { FixtureError, SecretLeakError } from '../../core/errors.js';
-import { pathDeeperThan } from '../../core/json-depth.js';
 import { describeZodIssues } from '../../core/parse.js';
-import { NotRegularFileError, readRegularFileSync } from '../../core/regular-file.js';
-import { ExchangeSchema, FixtureSourceSchema } from '../../replay/cassette.js';
-import { displayPath, MAX_CASSETTE_DEPTH } from '../../replay/cassette-file.js';
+import { CassetteMetaSchema, ExchangeSchema } from '../../replay/cassette.js';
+import { displayPath, readCassetteJson } from '../../replay/cassette-file.js';
 import { findCassetteSecret } from '../../replay/secret-scan.js';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
-const isoDate = z.iso.datetime({ offset: true });
 
 /** The calls of one judge model for one judged check of a trial: one exchange per sample. */
 export const JudgmentTapeSchema = z
@@ -37,17 +34,16 @@ export const JudgeCassetteSchema = z
   .object({
     version: z.literal(1),
     kind: z.literal('judge'),
-    meta: z
-      .object({
-        suite: z.string().min(1).optional(),
-        task: z.string().min(1),
-        variant: z.string().min(1),
-        trial: z.number().int().min(1),
-        recordedAt: isoDate,
-        source: FixtureSourceSchema,
-        host: z.string(),
-      })
-      .strict(),
+    /** A trial cassette's meta, less what only the agent's call has (its model, SDK, clock). */
+    meta: CassetteMetaSchema.pick({
+      suite: true,
+      task: true,
+      variant: true,
+      trial: true,
+      recordedAt: true,
+      source: true,
+      host: true,
+    }),
     judgments: z.array(JudgmentTapeSchema),
   })
   .strict();
@@ -81,34 +77,7 @@ const exchangesOf = (cassette: JudgeCassette) => ({
  */
 export function readJudgeCassette(file: string): { cassette: JudgeCassette; hash: string } {
   const shown = displayPath(file);
-  let text: string;
-  try {
-    text = readRegularFileSync(file).toString('utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new FixtureError('fixture_missing', `${shown} is missing`, { cause: error });
-    }
-    const why =
-      error instanceof NotRegularFileError
-        ? `is ${error.kind}, not a regular file`
-        : 'cannot be read';
-    throw new FixtureError('fixture_corrupt', `${shown} ${why}`, { cause: error });
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new FixtureError(
-      'fixture_corrupt',
-      `${shown}: invalid JSON: ${(error as Error).message}`,
-    );
-  }
-  if (pathDeeperThan(data, MAX_CASSETTE_DEPTH)) {
-    throw new FixtureError(
-      'fixture_corrupt',
-      `${shown} nests deeper than ${MAX_CASSETTE_DEPTH} levels`,
-    );
-  }
+  const { text, data } = readCassetteJson(file);
   const parsed = JudgeCassetteSchema.safeParse(data);
   if (!parsed.success) {
     throw new FixtureError(
