@@ -38,12 +38,19 @@ function list(lines: readonly string[]): string {
 
 /**
  * The graders' part of `reports/latest.html`, rendered once on the server as static markup (no
- * script needed): mean scores, the judges' agreement and calibration with their calls, the
- * verdicts per trial and the judge errors. Empty when nothing was scored or judged. Kept in
- * its own function so the viewer can place it where it likes.
+ * script needed), folded in a `<details>` below the viewer: mean scores, the judges' agreement
+ * and calibration with their calls, the verdicts per trial and the judge errors. Empty when
+ * nothing was scored or judged. Kept in its own function so the viewer can place it where it likes.
  */
 export function gradersHtml(graders: GradersModel | undefined): string {
   if (!graders) return '';
+  const judged = graders.judges.length > 0 ? ', judges' : '';
+  const errors =
+    graders.judgeErrors.length > 0 ? `, ${graders.judgeErrors.length} judge errors` : '';
+  return `<details data-testid="graders"><summary>Scores in 0..1${judged}${errors}</summary>${gradersBody(graders)}</details>`;
+}
+
+function gradersBody(graders: GradersModel): string {
   const parts: string[] = [];
   if (graders.scores.length > 0) {
     const { head, cells } = scoreTable(graders);

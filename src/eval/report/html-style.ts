@@ -12,6 +12,10 @@ nav a { padding: 4px 12px; border: 1px solid var(--line); border-bottom: none; b
 nav a.current { background: var(--bg); font-weight: 600; margin-bottom: -1px; border-bottom: 1px solid var(--bg); }
 nav .keys { margin-left: auto; font-size: 12px; padding-bottom: 4px; }
 main { flex: 1; min-height: 0; overflow: auto; }
+#graders { flex: none; max-height: 45vh; overflow: auto; border-top: 1px solid var(--line); background: var(--soft); }
+#graders:empty { display: none; }
+#graders > details { padding: 4px 20px; }
+#graders summary { cursor: pointer; font-weight: 600; }
 main > div { padding: 4px 20px 20px; }
 main > div.view-trials { padding: 0; height: 100%; }
 [hidden] { display: none !important; }

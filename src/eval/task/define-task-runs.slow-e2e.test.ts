@@ -207,7 +207,7 @@ describe("a task's check", () => {
       [
         5,
         'errored',
-        'the check returned 0 (a number): return nothing (assert with expect), true or false',
+        'the check returned 0 (a number): return nothing (assert with expect), true or false, or a score { score, threshold }',
       ],
     ]);
   });
