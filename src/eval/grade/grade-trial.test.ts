@@ -177,6 +177,21 @@ describe('gradeTrial: the check and its scores', () => {
     );
   });
 
+  it('refuses two scores of one name in a trial: n would count it twice', async () => {
+    const graded = await gradeTrial(
+      input({
+        check: ({ score }) => {
+          score(1);
+          score(0.5);
+        },
+      }),
+    );
+    expect(graded.record.outcome).toBe('errored');
+    expect(graded.record.messages[0]).toBe(
+      "a second score named 'check': name each score of a trial once ({ name: '...' })",
+    );
+  });
+
   it.each([
     [() => ({ score: 1.5 }), 'the check returned a score of 1.5 is not a number from 0 to 1'],
     [
@@ -201,6 +216,18 @@ describe('gradeTrial: judged checks', () => {
     ]);
     expect(graded.record.scores).toMatchObject([{ name: 'polite', value: 0.9, source: 'judge' }]);
     expect(graded.record.judgeCassetteHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("a judge's long reasoning is cut in the trial's message; the record keeps it whole", async () => {
+    const long = {
+      ...verdict('fail', 0),
+      input: { label: 'fail', score: 0, reasoning: 'x'.repeat(2000) },
+    };
+    await judgeAnswers([long]);
+    const graded = await gradeTrial(input({ check: () => {}, judges: [judge] }));
+    expect(graded.record.messages[0]!.length).toBeLessThan(650);
+    expect(graded.record.messages[0]).toMatch(/x…$/);
+    expect(graded.record.judgments![0]!.samples[0]!.reasoning).toHaveLength(2000);
   });
 
   it('a label of pass with a score under the threshold is a fail: both must say pass', async () => {

@@ -48,6 +48,16 @@ export function judgeRerecordCommand(
   return `npm run record -- --judge-only --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
 }
 
+/** A score of the trial, refused when the check already has one of that name (n would count it twice). */
+function addScore(scores: ScoreRecord[], score: ScoreRecord): void {
+  if (scores.some((other) => other.name === score.name)) {
+    throw new TypeError(
+      `a second score named '${score.name}': name each score of a trial once ({ name: '...' })`,
+    );
+  }
+  scores.push(score);
+}
+
 /** What the check returned: nothing or true passes, false fails, scores are recorded, else broken. */
 function readReturn(returned: unknown, scores: ScoreRecord[]): CheckVerdict {
   if (returned === undefined || returned === true) return { outcome: 'passed', messages: [] };
@@ -55,7 +65,7 @@ function readReturn(returned: unknown, scores: ScoreRecord[]): CheckVerdict {
   const list = Array.isArray(returned) ? returned : [returned];
   if (list.length > 0 && list.every(isScoreLike)) {
     try {
-      scores.push(...list.map((score) => toScoreRecord(score)));
+      for (const score of list) addScore(scores, toScoreRecord(score));
       return { outcome: 'passed', messages: [] };
     } catch (error) {
       return { outcome: 'errored', messages: [`the check returned ${errorMessage(error)}`] };
@@ -88,7 +98,7 @@ async function runCheck(input: GradeInput, scores: ScoreRecord[]): Promise<Check
     trial,
     score: (value, options) => {
       const record = toScoreRecord(value, options);
-      scores.push(record);
+      addScore(scores, record);
       return record;
     },
   };

@@ -98,8 +98,15 @@ export function reasoningOf(judgment: JudgmentRecord): string | undefined {
   const agrees = (sample: SampleVerdict) =>
     judgment.verdict === 'error' ||
     samplePasses(sample, judgment.threshold) === (judgment.verdict === 'pass');
-  return (
+  const reasoning = (
     judgment.samples.find((sample) => sample.reasoning !== undefined && agrees(sample)) ??
     judgment.samples.find((sample) => sample.reasoning !== undefined)
   )?.reasoning;
+  // A judge's reasoning is the model's text: shown in messages and reports, so kept short.
+  return reasoning !== undefined && reasoning.length > MAX_REASONING_SHOWN
+    ? `${reasoning.slice(0, MAX_REASONING_SHOWN)}…`
+    : reasoning;
 }
+
+/** The longest reasoning messages and report lines show (the record keeps it whole). */
+export const MAX_REASONING_SHOWN = 500;

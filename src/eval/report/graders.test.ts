@@ -254,6 +254,25 @@ describe('the report shows the graders', () => {
   });
 });
 
+describe('summarizeScores', () => {
+  it("keeps a judged check and a check's own score of one name apart", () => {
+    const record = judged('upgraded', 1, { s: [P] });
+    record.scores!.push({
+      name: 'polite-refusal',
+      value: 0.5,
+      threshold: 1,
+      passed: false,
+      source: 'check',
+    });
+    const row = buildReport({ records: [record], trials: 1, floors: [], generatedAt: 'x' })
+      .tasks[0]!;
+    expect(row.scores?.map((score) => [score.name, score.source, score.n, score.mean])).toEqual([
+      ['polite-refusal', 'check', 1, 0.5],
+      ['polite-refusal', 'judge', 1, 1],
+    ]);
+  });
+});
+
 describe('comparison with the reference counts the judge cassette', () => {
   const rows = (judge: string | undefined) => {
     const records = [judged('upgraded', 1, { s: [P] }), judged('upgraded', 2, { s: [P] })];

@@ -17,7 +17,9 @@ export function summarizeScores(counted: readonly TrialRecord[]): ScoreSummary[]
   >();
   for (const record of counted) {
     for (const score of record.scores ?? []) {
-      const entry = byName.get(score.name) ?? {
+      // A judged check and a check's own score may share a name: they are two scores.
+      const key = JSON.stringify([score.name, score.source]);
+      const entry = byName.get(key) ?? {
         source: score.source,
         values: [],
         passed: 0,
@@ -25,13 +27,14 @@ export function summarizeScores(counted: readonly TrialRecord[]): ScoreSummary[]
       };
       entry.values.push(score.value);
       if (score.passed) entry.passed += 1;
-      byName.set(score.name, entry);
+      byName.set(key, entry);
     }
   }
   if (byName.size === 0) return undefined;
   return [...byName.entries()]
     .sort(([left], [right]) => compareNames(left, right))
-    .map(([name, entry]) => {
+    .map(([key, entry]) => {
+      const [name] = JSON.parse(key) as [string];
       const n = entry.values.length;
       const mean = entry.values.reduce((sum, value) => sum + value, 0) / n;
       return {
