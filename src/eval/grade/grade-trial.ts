@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { errorMessage } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { EvalSettings } from '../run/settings.js';
-import type { TaskDefinition, TrialRun } from '../task/task-definition.js';
+import type { TaskDefinition } from '../task/task-definition.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { judgeCassettePath } from './judge-cassette.js';
 import { type JudgeMode, type JudgeTrialResult, judgeTrial } from './judge-trial.js';
 import { type JudgmentRecord, reasoningOf } from './judgment.js';
-import { isScoreLike, type ScoreRecord, toScoreRecord } from './score.js';
+import { type CheckVerdict, runCheck } from './run-check.js';
+import type { ScoreRecord } from './score.js';
 
 export interface GradeInput {
   task: TaskDefinition;
@@ -29,12 +29,6 @@ export interface Graded {
   error?: unknown;
 }
 
-interface CheckVerdict {
-  outcome: 'passed' | 'failed' | 'errored';
-  messages: string[];
-  error?: unknown;
-}
-
 /** The judge hash of a trial whose judge was asked live and not recorded: never the same as another. */
 export const UNRECORDED_JUDGE = 'unrecorded';
 
@@ -46,74 +40,6 @@ export function judgeRerecordCommand(
   simulated: boolean,
 ) {
   return `npm run record -- --judge-only --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
-}
-
-/** A score of the trial, refused when the check already has one of that name (n would count it twice). */
-function addScore(scores: ScoreRecord[], score: ScoreRecord): void {
-  if (scores.some((other) => other.name === score.name)) {
-    throw new TypeError(
-      `a second score named '${score.name}': name each score of a trial once ({ name: '...' })`,
-    );
-  }
-  scores.push(score);
-}
-
-/** What the check returned: nothing or true passes, false fails, scores are recorded, else broken. */
-function readReturn(returned: unknown, scores: ScoreRecord[]): CheckVerdict {
-  if (returned === undefined || returned === true) return { outcome: 'passed', messages: [] };
-  if (returned === false) return { outcome: 'failed', messages: ['the check returned false'] };
-  const list = Array.isArray(returned) ? returned : [returned];
-  if (list.length > 0 && list.every(isScoreLike)) {
-    try {
-      for (const score of list) addScore(scores, toScoreRecord(score));
-      return { outcome: 'passed', messages: [] };
-    } catch (error) {
-      return { outcome: 'errored', messages: [`the check returned ${errorMessage(error)}`] };
-    }
-  }
-  return {
-    outcome: 'errored',
-    messages: [
-      `the check returned ${describeValue(returned)}: return nothing (assert with expect), true or false, or a score { score, threshold }`,
-    ],
-  };
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string')
-    return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
-  if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
-  return `a value of type ${typeof value}`;
-}
-
-async function runCheck(input: GradeInput, scores: ScoreRecord[]): Promise<CheckVerdict> {
-  const { run, variant, trial } = input;
-  const trialRun: TrialRun = {
-    answer: run.answer,
-    result: run,
-    stats: run.stats,
-    toolCalls: run.toolCalls,
-    variant,
-    trial,
-    score: (value, options) => {
-      const record = toScoreRecord(value, options);
-      addScore(scores, record);
-      return record;
-    },
-  };
-  let returned: unknown;
-  try {
-    returned = await input.task.check(trialRun);
-  } catch (error) {
-    const assertion = error instanceof Error && error.name === 'AssertionError';
-    return {
-      outcome: assertion ? 'failed' : 'errored',
-      messages: [errorMessage(error)],
-      error,
-    };
-  }
-  return readReturn(returned, scores);
 }
 
 function judgeModeOf(input: GradeInput, file: string): JudgeMode {

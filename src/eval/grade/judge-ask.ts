@@ -1,0 +1,146 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '../../core/errors.js';
+import { isRetriedAnswer, modelApiOf } from '../../model-api/retryable-answer.js';
+import type { Exchange } from '../../replay/cassette.js';
+import type { JudgeCheck } from './judge.js';
+import { type JudgmentTape, writeJudgeCassette } from './judge-cassette.js';
+import { sendJudgeRequest } from './judge-client.js';
+import { JUDGE_ENV, type JudgeModel } from './judge-model.js';
+import {
+  type JudgeTrialOptions,
+  type JudgeTrialResult,
+  type PlannedCheck,
+  plan,
+  toJudgment,
+} from './judge-plan.js';
+import { buildJudgeRequest, type JudgeMaterial, type JudgeRequest } from './judge-prompt.js';
+import { sampleVerdictOf } from './judge-sample.js';
+import type { JudgmentRecord, SampleVerdict } from './judgment.js';
+
+/** An answer worth keeping in a cassette: a complete answer the judge gave (verdict or not). */
+function recordable(exchange: Exchange, request: JudgeRequest): boolean {
+  const { response } = exchange;
+  if (response.status < 200 || response.status >= 300 || 'events' in response) return false;
+  return !isRetriedAnswer({
+    status: response.status,
+    shouldRetry: null,
+    api: modelApiOf('POST', request.path),
+    cut: false,
+    stream: false,
+    body: response.body,
+  });
+}
+
+async function askModel(
+  upstream: Awaited<ReturnType<typeof import('./judge-upstream.js').openJudgeUpstream>>,
+  planned: PlannedCheck,
+  model: JudgeModel,
+  request: JudgeRequest,
+  options: JudgeTrialOptions,
+): Promise<{ samples: SampleVerdict[]; tape?: JudgmentTape; failure?: string; host?: string }> {
+  const samples: SampleVerdict[] = [];
+  const exchanges: Exchange[] = [];
+  let failure: string | undefined;
+  let host: string | undefined;
+  for (let sample = 1; sample <= planned.samples; sample += 1) {
+    const seed = `${options.seed}/judge/${planned.judge.name}/${model.id}/${sample}`;
+    try {
+      const endpoint = upstream.endpoint(model, seed);
+      host ??= new URL(endpoint.baseURL).host;
+      const exchange = await sendJudgeRequest(endpoint, request, sleep);
+      samples.push(sampleVerdictOf(exchange, model, sample));
+      if (recordable(exchange, request)) exchanges.push(exchange);
+      else failure ??= samples.at(-1)?.error ?? 'an answer that is not a complete judge answer';
+    } catch (error) {
+      const message = errorMessage(error);
+      samples.push({ model: model.id, sample, error: message });
+      failure ??= message;
+    }
+  }
+  const { rubricHash, promptHash, key } = request;
+  const tape = failure
+    ? undefined
+    : {
+        check: planned.judge.name,
+        model: model.id,
+        key,
+        rubricHash,
+        promptHash,
+        samples: exchanges,
+      };
+  return { samples, ...(tape && { tape }), ...(failure && { failure }), ...(host && { host }) };
+}
+
+/** Every judged check of a trial asked live (and, recording, written to its judge cassette). */
+export async function askAll(
+  judges: readonly JudgeCheck[],
+  material: JudgeMaterial,
+  options: JudgeTrialOptions,
+): Promise<JudgeTrialResult> {
+  // Loaded only when judging live or recording: a replay never starts a simulator.
+  const { openJudgeUpstream } = await import('./judge-upstream.js');
+  const judgments: JudgmentRecord[] = [];
+  const tapes: JudgmentTape[] = [];
+  const failures: string[] = [];
+  let host: string | undefined;
+  for (const planned of plan(judges, options, undefined)) {
+    const upstream = await openJudgeUpstream(planned.judge, options.source);
+    try {
+      const samples: SampleVerdict[] = [];
+      for (const model of planned.models) {
+        const request = buildJudgeRequest(planned.judge, material, model);
+        const asked = await askModel(upstream, planned, model, request, options);
+        host ??= asked.host;
+        samples.push(...asked.samples);
+        if (asked.tape) tapes.push(asked.tape);
+        if (asked.failure)
+          failures.push(`judge '${planned.judge.name}' (${model.id}): ${asked.failure}`);
+      }
+      const calls = options.mode === 'record' ? 'recorded' : 'live';
+      judgments.push(toJudgment(planned, samples, options, calls, options.source));
+    } finally {
+      await upstream.close();
+    }
+  }
+  if (options.mode !== 'record') return { judgments };
+  if (failures.length > 0) {
+    return {
+      judgments,
+      unrecorded: `the judge calls were not recorded, nothing written: ${failures[0]}`,
+    };
+  }
+  return { judgments, ...(await writeTapes(tapes, options, host ?? 'unknown')) };
+}
+
+async function writeTapes(
+  judgments: JudgmentTape[],
+  options: JudgeTrialOptions,
+  host: string,
+): Promise<Pick<JudgeTrialResult, 'unrecorded' | 'hash'>> {
+  const { label, file } = options.context;
+  try {
+    const hash = await writeJudgeCassette(
+      file,
+      {
+        version: 1,
+        kind: 'judge',
+        meta: {
+          ...(label.suite !== undefined && { suite: label.suite }),
+          task: label.task,
+          variant: label.variant,
+          trial: label.trial,
+          recordedAt: new Date().toISOString(),
+          source: options.source,
+          host,
+        },
+        judgments,
+      },
+      [JUDGE_ENV.apiKey, 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'].flatMap(
+        (name) => process.env[name] || [],
+      ),
+    );
+    return { hash };
+  } catch (error) {
+    return { unrecorded: `the judge calls were not recorded: ${errorMessage(error)}` };
+  }
+}
