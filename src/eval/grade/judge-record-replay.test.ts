@@ -100,6 +100,32 @@ describe('judge calls are recorded and replayed like any call', () => {
     expect(replayed.hash).toBe(recorded.hash);
   });
 
+  it('an OpenAI-compatible judge and an Anthropic one, side by side: recorded in their own wire formats, replayed', async () => {
+    const models = parseJudgeModels(['claude-sonnet-5', 'openai:gpt-5-mini'], 'test');
+    const recorded = await judgeTrial(
+      [polite()],
+      material(ANSWER),
+      options({ mode: 'record', models }),
+    );
+    expect(recorded.unrecorded).toBeUndefined();
+    expect(recorded.judgments[0]!.samples.map((sample) => sample.error)).toEqual(
+      Array.from({ length: 6 }, () => undefined),
+    );
+    const { cassette } = readJudgeCassette(options().context.file);
+    expect(cassette.judgments.map((tape) => [tape.model, tape.samples[0]!.request.path])).toEqual([
+      ['claude-sonnet-5', '/v1/messages'],
+      ['openai:gpt-5-mini', '/chat/completions'],
+    ]);
+    const replayed = await judgeTrial([polite()], material(ANSWER), options({ models }));
+    expect(replayed.judgments[0]!.samples.map((sample) => sample.label)).toEqual(
+      recorded.judgments[0]!.samples.map((sample) => sample.label),
+    );
+    // Without --judge-model, a replay asks the models the cassette was recorded with.
+    expect(
+      (await judgeTrial([polite()], material(ANSWER), options())).judgments[0]!.models,
+    ).toEqual(['claude-sonnet-5', 'openai:gpt-5-mini']);
+  });
+
   it('a changed rubric makes the judge stale, saying so, with the exact re-record command', async () => {
     await record();
     const changed = polite({ rubric: `${RUBRIC}\n- says what happens next` });
