@@ -44,3 +44,30 @@ export function idText(id: string): string {
   if (/^[\w-]{1,64}$/.test(id) && redactText(id) === id) return `'${id}'`;
   return `(an id of ${id.length} characters)`;
 }
+
+/**
+ * The usage of an OpenAI API answer (Chat Completions, Responses), named by its fields
+ * `[input, output, details]`: absent is allowed; present, its counts are whole numbers >= 0 and
+ * `details.cached_tokens` (the cached part of the input) is no more than the input.
+ */
+export function cachedUsageProblem(
+  usage: unknown,
+  [input, output, details]: readonly [string, string, string],
+): string | undefined {
+  if (usage === undefined || usage === null) return undefined;
+  if (!isJsonObject(usage)) return `usage is ${valueKind(usage)}, not an object`;
+  const counts =
+    tokenCountProblem(usage[input], `usage.${input}`) ??
+    tokenCountProblem(usage[output], `usage.${output}`);
+  if (counts !== undefined) return counts;
+  const found = usage[details];
+  if (found === undefined || found === null) return undefined;
+  if (!isJsonObject(found)) return `usage.${details} is ${valueKind(found)}, not an object`;
+  const cached = found.cached_tokens;
+  const at = `usage.${details}.cached_tokens`;
+  const count = tokenCountProblem(cached, at, true);
+  if (count !== undefined) return count;
+  if (typeof cached === 'number' && cached > (usage[input] as number))
+    return `${at} (${cached}) is more than usage.${input} (${usage[input] as number})`;
+  return undefined;
+}

@@ -25,6 +25,12 @@ export const CHAT_COMPLETIONS_API: ModelApiName = {
   expected: 'an OpenAI-compatible Chat Completions API',
 };
 
+export const RESPONSES_API: ModelApiName = {
+  name: 'the Responses API',
+  baseUrlVariable: 'OPENAI_BASE_URL',
+  expected: 'the OpenAI Responses API',
+};
+
 /**
  * The failures of a model call that both clients (model-client.ts for the Messages API, the
  * Chat Completions adapter) report alike, with a kind the retry policy retries.

@@ -1,10 +1,10 @@
 import { valueKind, valueOrKind } from '../core/value-kind.js';
 import {
   bodyProblem,
+  cachedUsageProblem,
   idText,
   isJsonObject,
   stringProblem,
-  tokenCountProblem,
 } from './answer-fields.js';
 
 /** Does this Chat Completions tool call carry an id of its own (a non-empty string)? */
@@ -96,22 +96,5 @@ function finishReasonProblem(reason: unknown): string | undefined {
 
 /** Absent is allowed; present, its counts are whole numbers >= 0 and the cached tokens are part of the prompt's. */
 function chatUsageProblem(usage: unknown): string | undefined {
-  if (usage === undefined || usage === null) return undefined;
-  if (!isJsonObject(usage)) return `usage is ${valueKind(usage)}, not an object`;
-  const counts =
-    tokenCountProblem(usage.prompt_tokens, 'usage.prompt_tokens') ??
-    tokenCountProblem(usage.completion_tokens, 'usage.completion_tokens');
-  if (counts !== undefined) return counts;
-  const details = usage.prompt_tokens_details;
-  if (details === undefined || details === null) return undefined;
-  if (!isJsonObject(details))
-    return `usage.prompt_tokens_details is ${valueKind(details)}, not an object`;
-  const cached = details.cached_tokens;
-  const at = 'usage.prompt_tokens_details.cached_tokens';
-  const count = tokenCountProblem(cached, at, true);
-  if (count !== undefined) return count;
-  if (typeof cached === 'number' && cached > (usage.prompt_tokens as number)) {
-    return `${at} (${cached}) is more than usage.prompt_tokens (${usage.prompt_tokens as number})`;
-  }
-  return undefined;
+  return cachedUsageProblem(usage, ['prompt_tokens', 'completion_tokens', 'prompt_tokens_details']);
 }

@@ -3,6 +3,8 @@ import { foldChatStream } from './chat-stream.js';
 import { statusOfErrorType } from './error-type-status.js';
 import { messageProblem } from './message-check.js';
 import { foldMessagesStream } from './messages-stream.js';
+import { responseProblem } from './responses-check.js';
+import { foldResponsesStream } from './responses-stream.js';
 
 /**
  * "This answer is retried": one definition for the retry layer (retry-policy.ts, on the error
@@ -23,6 +25,9 @@ import { foldMessagesStream } from './messages-stream.js';
  * - A 2xx Chat Completions stream that sent an error: like a dropped connection, retried,
  *   unless the error stands for a status (`code` or `status` naming one, a type the Messages
  *   API also uses, `code: context_length_exceeded`; chat-stream.ts): then as it.
+ * - A 2xx Responses API answer that is not a response (no output array, an unknown status), or
+ *   a stream of it that ends before its terminal event, sends an `error` event or a failed
+ *   response: as the status its error code stands for (responses-stream.ts), else retried.
  * - A 2xx answer that does not parse in the format the request asked for: malformed, retried.
  *   The request decides a stream, as both SDKs read it: the tape reads a 2xx answer to
  *   `stream: true` as SSE whatever its content type (`text/plain`, none), so JSON there
@@ -46,13 +51,14 @@ export function isRetryableErrorAnswer(
 }
 
 /** The model APIs whose answers are judged. */
-export type ModelApi = 'messages' | 'chat_completions';
+export type ModelApi = 'messages' | 'chat_completions' | 'responses';
 
 /** Which model API a request goes to, by its method and path; undefined for any other. */
 export function modelApiOf(method: string, path: string): ModelApi | undefined {
   if (method !== 'POST') return undefined;
   if (/\/chat\/completions(\?|$)/.test(path)) return 'chat_completions';
   if (/\/messages(\?|$)/.test(path)) return 'messages';
+  if (/\/responses(\?|$)/.test(path)) return 'responses';
   return undefined;
 }
 
@@ -79,6 +85,12 @@ export function isRetriedAnswer(answer: TapedAnswer): boolean {
   if (answer.api === undefined) return false;
   // The tape reads a 2xx answer in the requested format; this guards a caller that did not.
   if ((answer.events !== undefined) !== answer.stream) return true;
+  if (answer.api === 'responses') {
+    if (!answer.events) return responseProblem(answer.body) !== undefined;
+    const verdict = foldResponsesStream(answer.events);
+    if (verdict.error?.status !== undefined) return isRetryableStatus(verdict.error.status);
+    return verdict.error !== undefined || verdict.problem !== undefined;
+  }
   if (answer.api === 'chat_completions') {
     if (!answer.events) return chatCompletionProblem(answer.body) !== undefined;
     const verdict = foldChatStream(answer.events);

@@ -122,6 +122,66 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     }
   });
 
+  it('finds a key split across Responses API events: text, refusal, reasoning and argument deltas', async () => {
+    const pieces = `the key is ${KEY} ok`.match(/[\s\S]{1,5}/g) ?? [];
+    const escaped = `{"note":"${KEY.replace('api03', '\\u0061pi03')}"}`.match(/[\s\S]{1,7}/g) ?? [];
+    const cases: Array<[string[], (piece: string, at: number) => Record<string, unknown>]> = [
+      [
+        pieces,
+        (delta) => ({
+          type: 'response.output_text.delta',
+          item_id: 'msg_1',
+          output_index: 0,
+          content_index: 0,
+          delta,
+        }),
+      ],
+      [
+        pieces,
+        (delta, at) => ({
+          type: at % 2 ? 'response.refusal.delta' : 'response.output_text.delta',
+          item_id: 'msg_1',
+          output_index: 0,
+          delta,
+        }),
+      ],
+      [
+        pieces,
+        (delta) => ({
+          type: 'response.reasoning_summary_text.delta',
+          item_id: 'rs_1',
+          output_index: 0,
+          summary_index: 0,
+          delta,
+        }),
+      ],
+      [
+        escaped,
+        (delta) => ({
+          type: 'response.function_call_arguments.delta',
+          item_id: 'fc_1',
+          output_index: 0,
+          delta,
+        }),
+      ],
+    ];
+    for (const [parts, toData] of cases) {
+      const exchange = streamedExchange('', 5);
+      if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+      exchange.response.events = parts.map((piece, at) => {
+        const data = toData(piece, at);
+        return { event: String(data.type), data };
+      });
+      const file = await plant(testCassette([exchange]));
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect((error as FixtureError).code).toBe('fixture_secret');
+      expect((error as Error).message).toMatch(
+        /the text streamed in exchanges\[0\] output item (msg|rs|fc)_1 contains an sk-ant- API key/,
+      );
+      expect((error as Error).message).not.toContain('PLANTED');
+    }
+  });
+
   it('replays such a cassette as a problem with the re-record command: the run never starts', async () => {
     const file = await plant(testCassette([textExchange('hi', `here: ${KEY}`)]));
     let ran = false;

@@ -1,6 +1,7 @@
 import { findCredential } from '../core/credentials.js';
 import { foldChatStream } from '../model-api/chat-stream.js';
 import { foldMessagesStream } from '../model-api/messages-stream.js';
+import { foldResponsesStream } from '../model-api/responses-stream.js';
 import type { Cassette } from './cassette.js';
 
 /** Values shorter than this are not treated as secrets: they would match ordinary text. */
@@ -58,8 +59,8 @@ export function findSecret(
 }
 
 /**
- * Scan a cassette two ways: its bytes (`text`), and the text each streamed content block (or
- * Chat Completions choice) adds up to in the stream folds (model-api), so a key split across
+ * Scan a cassette two ways: its bytes (`text`), and the text each streamed content block (Chat
+ * Completions choice, Responses output item) adds up to in the stream folds (model-api), so a key split across
  * `text_delta` events (`sk-ant-ap` + `i03-...`) is found although no single event holds it.
  */
 export function findCassetteSecret(
@@ -80,6 +81,7 @@ export function findCassetteSecret(
     const streamed = [
       ...labelled(foldMessagesStream(response.events).streamedText, 'content block'),
       ...labelled(foldChatStream(response.events).streamedText, 'choice'),
+      ...labelled(foldResponsesStream(response.events).streamedText, 'output item'),
     ];
     for (const [where, assembled] of streamed) {
       // Tool input and arguments stream as JSON text: a key may hide behind its escapes.
@@ -98,7 +100,7 @@ export function findCassetteSecret(
 }
 
 /** Each block's (or choice's) streamed text with the words that name where it was streamed. */
-function labelled(texts: Map<number, string>, name: string): Array<[string, string]> {
+function labelled(texts: Map<number | string, string>, name: string): Array<[string, string]> {
   return [...texts].map(([index, text]) => [`${name} ${index}`, text]);
 }
 

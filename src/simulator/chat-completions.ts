@@ -1,15 +1,9 @@
 import { z } from 'zod';
+import { answerTurn, type OpenAIResult, parseOpenAIRequest, partsText } from './openai-answer.js';
 import type { Turn } from './policy.js';
 import type { RequestMessage } from './request.js';
-import {
-  choosePolicy,
-  type RespondOptions,
-  readRequest,
-  SEED_HEADER,
-  unscriptedMessage,
-  unscriptedResult,
-} from './respond.js';
-import { createRng, fnv1a, makeId } from './rng.js';
+import type { RespondOptions } from './respond.js';
+import { makeId } from './rng.js';
 
 const ChatRequestSchema = z.looseObject({
   model: z.string().min(1),
@@ -37,13 +31,9 @@ const ChatRequestSchema = z.looseObject({
 type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 /** What the server sends for a Chat Completions request: a JSON body, or SSE `data:` chunks. */
-export interface ChatSimResult {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
+export interface ChatSimResult extends OpenAIResult<unknown> {
   /** `data:` payloads in order, the last one `[DONE]`. */
   chunks?: string[];
-  delayMs: number;
 }
 
 /**
@@ -55,42 +45,20 @@ export function respondChat(
   headers: Record<string, string>,
   options: RespondOptions = {},
 ): ChatSimResult {
-  const header = (name: string) =>
-    Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-  if (!header('authorization')) return chatError(401, 'authorization header is required');
-  const parsed = ChatRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return chatError(400, `${issue?.path.join('.')}: ${issue?.message}`);
-  }
-  const chat = parsed.data;
-  const request = readRequest(toMessagesRequest(chat), header(SEED_HEADER));
-  const policy = choosePolicy(request, options);
-  if (!policy) return unscriptedResult(errorBody(unscriptedMessage(request)));
-  const turn = policy.next(request, createRng(request.seed, request.assistantTurns));
+  const parsed = parseOpenAIRequest(ChatRequestSchema, body, headers);
+  if ('refused' in parsed) return parsed.refused;
+  const chat = parsed.request;
   const { stream: _stream, stream_options: _options, ...content } = chat;
-  const key = `${request.seed}#${request.assistantTurns}#${fnv1a(JSON.stringify(content))}`;
-  const completion = buildCompletion(chat, turn, key, estimate(JSON.stringify(content).length));
-  const [min, max] = options.delayMs ?? [0, 0];
-  const result: ChatSimResult = {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      'x-harness-simulator': 'estimated-usage',
-      'x-harness-policy': policy.name,
-    },
-    body: completion,
-    delayMs:
-      max > min ? createRng(request.seed, request.assistantTurns).between('delay', min, max) : min,
-  };
+  const answer = answerTurn(toMessagesRequest(chat), parsed.seed, content, options);
+  if ('refused' in answer) return answer.refused;
+  const completion = buildCompletion(chat, answer.turn, answer.key, answer.inputTokens);
+  const result: ChatSimResult = answer.success(completion);
   if (chat.stream === true) {
     result.headers['content-type'] = 'text/event-stream; charset=utf-8';
     result.chunks = toChunks(completion, chat.stream_options?.include_usage === true);
   }
   return result;
 }
-
-const estimate = (chars: number) => Math.ceil(chars / 4);
 
 interface Completion {
   id: string;
@@ -136,7 +104,7 @@ function buildCompletion(chat: ChatRequest, turn: Turn, key: string, promptToken
   );
   const outputChars =
     text.length + calls.reduce((sum, call) => sum + call.function.arguments.length, 0);
-  const completionTokens = estimate(outputChars) + 8;
+  const completionTokens = Math.ceil(outputChars / 4) + 8;
   const completion: Completion = {
     id: makeId('chatcmpl-', `${key}#completion`, 24),
     object: 'chat.completion',
@@ -188,31 +156,12 @@ function toChunks(completion: Completion, includeUsage: boolean): string[] {
   return chunks;
 }
 
-/**
- * A message's text: its string content, or the text of its content parts joined by newlines
- * (`{ type: 'text', text }`, an assistant's `{ type: 'refusal', refusal }`). Image, audio and
- * file parts carry no text for a model script to read.
- */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .flatMap((part: unknown) => {
-      if (part === null || typeof part !== 'object') return [];
-      const { type, text, refusal } = part as { type?: unknown; text?: unknown; refusal?: unknown };
-      if (type === 'text' && typeof text === 'string') return [text];
-      if (type === 'refusal' && typeof refusal === 'string') return [refusal];
-      return [];
-    })
-    .join('\n');
-}
-
 /** Chat messages as the Messages API shape the policies read (tool results become user turns). */
 function toMessagesRequest(chat: ChatRequest) {
   const system: string[] = [];
   const messages: RequestMessage[] = [];
   for (const message of chat.messages) {
-    const text = contentText(message.content);
+    const text = partsText(message.content);
     if (message.role === 'system' || message.role === 'developer') system.push(text);
     else if (message.role === 'user') messages.push({ role: 'user', content: text });
     else if (message.role === 'assistant') {
@@ -250,17 +199,4 @@ function parseArguments(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function errorBody(message: string) {
-  return { error: { message, type: 'invalid_request_error', code: null } };
-}
-
-function chatError(status: number, message: string): ChatSimResult {
-  return {
-    status,
-    headers: { 'content-type': 'application/json' },
-    body: errorBody(message),
-    delayMs: 0,
-  };
 }

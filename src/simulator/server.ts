@@ -6,6 +6,7 @@ import { errorTypeFor } from './api-error.js';
 import { type ChatSimResult, respondChat } from './chat-completions.js';
 import type { Policy } from './policy.js';
 import { errorResult, respond, type SimResult } from './respond.js';
+import { type ResponsesOptions, type ResponsesSimResult, respondResponses } from './responses.js';
 
 /** An error served instead of an answer, e.g. `{ status: 529 }` or `{ status: 429, retryAfterSeconds: 0 }`. */
 export interface SimulatorFault {
@@ -37,8 +38,9 @@ export interface RunningSimulator {
 }
 
 /**
- * Serve the simulated Messages API (`POST /v1/messages`) and OpenAI-compatible Chat Completions
- * (`POST /v1/chat/completions`), JSON and SSE, on 127.0.0.1.
+ * Serve the simulated Messages API (`POST /v1/messages`), OpenAI-compatible Chat Completions
+ * (`POST /v1/chat/completions`) and the OpenAI Responses API (`POST /v1/responses`), JSON and
+ * SSE, on 127.0.0.1.
  *
  * @example
  * const simulator = await startSimulator({ faults: [{ status: 529 }] });
@@ -48,9 +50,11 @@ export interface RunningSimulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const faults = [...(options.faults ?? [])];
   let count = 0;
+  // What a Responses request's item_reference names: the items this simulator answered with.
+  const items = new Map<string, Record<string, unknown>>();
   const server = createServer((request, response) => {
     count++;
-    handle(request, response, faults.shift(), options).catch((error: unknown) => {
+    handle(request, response, faults.shift(), { ...options, items }).catch((error: unknown) => {
       if (!response.headersSent) {
         send(response, errorResult(500, 'api_error', `simulator failure: ${String(error)}`));
       } else response.destroy();
@@ -77,13 +81,14 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   fault: SimulatorFault | undefined,
-  options: SimulatorOptions,
+  options: SimulatorOptions & { items: ResponsesOptions['items'] },
 ): Promise<void> {
   const text = await readBody(request);
   if (fault) return send(response, faultResult(fault));
   const path = (request.url ?? '/').split('?')[0] ?? '/';
   const chat = path.endsWith('/chat/completions');
-  if (request.method !== 'POST' || !(chat || path === '/v1/messages')) {
+  const responses = path.endsWith('/responses');
+  if (request.method !== 'POST' || !(chat || responses || path === '/v1/messages')) {
     return send(response, errorResult(404, 'not_found_error', 'Not found'));
   }
   let body: unknown;
@@ -106,7 +111,12 @@ async function handle(
   };
   const result = chat
     ? respondChat(body, headers, respondOptions)
-    : respond(body, headers, respondOptions);
+    : responses
+      ? respondResponses(body, headers, {
+          ...respondOptions,
+          ...(options.items && { items: options.items }),
+        })
+      : respond(body, headers, respondOptions);
   if (result.delayMs > 0) await sleep(result.delayMs);
   send(response, result);
 }
@@ -119,10 +129,14 @@ function faultResult(fault: SimulatorFault): SimResult {
   return result;
 }
 
-function send(response: ServerResponse, result: SimResult | ChatSimResult): void {
+function send(
+  response: ServerResponse,
+  result: SimResult | ChatSimResult | ResponsesSimResult,
+): void {
   response.writeHead(result.status, result.headers);
   if ('events' in result && result.events) {
-    for (const data of result.events) response.write(formatSseEvent({ event: data.type, data }));
+    for (const data of result.events)
+      response.write(formatSseEvent({ event: String(data.type), data }));
     response.end();
   } else if ('chunks' in result && result.chunks) {
     for (const data of result.chunks) response.write(formatSseEvent({ event: 'message', data }));
