@@ -1,8 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { RunStatus, ToolEffect } from '../runtime/types.js';
 
-/** The wire format an agent speaks: the Messages API or OpenAI-compatible Chat Completions. */
-export type Provider = 'anthropic' | 'openai';
+export type { Provider } from '../model-api/provider.js';
 
 /**
  * What an agent adapter gets for one trial. Send every model request through `fetch` to

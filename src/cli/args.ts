@@ -109,8 +109,11 @@ export function parseFlags<T extends ParseArgsConfig>(
     throw new ConfigError(errorMessage(error).replace(/\s*\n\s*/g, ' '), { cause: error });
   }
   const given = new Map<string, string>();
+  const options = (config.options ?? {}) as Record<string, { multiple?: boolean }>;
   for (const token of parsed.tokens ?? []) {
     if (token.kind !== 'option' || token.value === undefined) continue;
+    // A flag that may be given again (`--model a=x --model b=y`) collects its values.
+    if (options[token.name]?.multiple) continue;
     const first = given.get(token.name);
     if (first === undefined) {
       given.set(token.name, token.value);

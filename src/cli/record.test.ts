@@ -134,7 +134,19 @@ describe('npm run record: bad input is one line and exit 2', () => {
     ],
     [['--trial', '2,2'], '--trial lists trial 2 twice: list each trial once'],
     [['--verify', '--trial', '1,2,1'], '--trial lists trial 1 twice: list each trial once'],
-    [['--model', ''], "--model takes a model id (e.g. --model claude-opus-5), got ''"],
+    [
+      ['--model', ''],
+      "--model takes a model id or SUITE=ID (e.g. --model gpt-4.1-mini or --model refund-desk=claude-opus-5), got ''",
+    ],
+    [
+      ['--model', 'a', '--model', 'b'],
+      "--model names two models for every agent ('a', 'b'): give one, and SUITE=ID for the others",
+    ],
+    [['--model', 'weather=x,weather=y'], '--model names suite weather twice'],
+    [
+      ['--model', '=gpt-x'],
+      "--model takes a model id or SUITE=ID (e.g. --model gpt-4.1-mini or --model refund-desk=claude-opus-5), got '=gpt-x'",
+    ],
     ...['0x10', '1e3', '١'].map((value) => [
       ['--model-timeout', value],
       `--model-timeout takes seconds above 0 and below 2147483 (e.g. 600, the default, or 0.5), got '${value}'`,

@@ -5,29 +5,34 @@ import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
 import { JUDGE_ENV } from '../eval/grade/judge-model.js';
 import { loadReference } from '../eval/run/finish-run.js';
+import { type ModelChoice, parseModelFlags, unknownModelSuites } from '../eval/run/model-choice.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { parseShard } from '../eval/shard/shard.js';
-import type { TrialRecord } from '../eval/trial/trial-record.js';
-import { SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
+import { liveApiOf, SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
+import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
-import { checkBaseUrl, resolveModelId } from './model-config.js';
+import { checkBaseUrl } from './model-config.js';
+import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
-                         [--simulated] [--missing-only] [--concurrency K] [--model ID] [--shard i/n]
-                         [--model-timeout SECS] [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
+                         [--suite NAME] [--simulated] [--missing-only] [--concurrency K]
+                         [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
+                         [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
-agents with provider: 'openai'), or with --simulated offline: the task's or agent's model script,
+agents with provider: 'openai'; an agent's own baseUrlEnv / apiKeyEnv when it declares them), or with --simulated offline: the task's or agent's model script,
 else the built-in simulator policies, labelled source: simulator. A trial that fails writes nothing and keeps the
-old cassette. Refuses to run in CI. --model-timeout is the deadline of one model call, headers and
+old cassette, and so does one whose agent sent a model request around the fetch it was given.
+Each agent records with --model SUITE=ID, else --model ID, else its own model, else its
+provider's (ANTHROPIC_MODEL or claude-opus-5; OPENAI_MODEL or gpt-4.1-mini). Refuses to run in CI. --model-timeout is the deadline of one model call, headers and
 body (default 600, or HARNESS_MODEL_TIMEOUT).
 Judged checks are recorded with their trial, into trial-<n>.judge.json beside its cassette;
 --judge-only replays the agent's cassettes and records only the judge calls (the agent's
@@ -42,10 +47,11 @@ const FLAGS = {
   trial: { type: 'string' },
   task: { type: 'string' },
   variant: { type: 'string' },
+  suite: { type: 'string' },
   simulated: { type: 'boolean' },
   'missing-only': { type: 'boolean' },
   concurrency: { type: 'string' },
-  model: { type: 'string' },
+  model: { type: 'string', multiple: true },
   shard: { type: 'string' },
   'model-timeout': { type: 'string' },
   verify: { type: 'boolean' },
@@ -58,7 +64,8 @@ const FLAGS = {
 type RecordFlags = ReturnType<typeof parseRecordFlags>;
 
 function parseRecordFlags(argv: string[]) {
-  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--trial']).values;
+  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--suite', '--trial'])
+    .values;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -73,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
   const trialNumbers = trialList(values.trial);
   const tasks = selectionFlag('--task', values.task);
   const variants = selectionFlag('--variant', values.variant);
-  nonEmpty('--model', values.model, 'a model id (e.g. --model claude-opus-5)');
+  const suites = selectionFlag('--suite', values.suite);
+  const models = parseModelFlags(values.model ?? []);
   const selection = {
     ...(trialNumbers && { trialNumbers }),
     ...(tasks && { tasks }),
@@ -107,10 +115,11 @@ async function main(argv: string[]): Promise<number> {
       mode: 'record',
       trials,
       ...selection,
+      ...(suites && { suites }),
       source: simulated ? 'simulator' : 'live',
       missingOnly: values['missing-only'] ?? false,
       concurrency,
-      model: resolveModelId(values.model),
+      models,
       ...(shard && { shard }),
       writeReports: false,
     });
@@ -140,6 +149,7 @@ function verifyWith(
   selection: { tasks?: string[]; variants?: string[]; trialNumbers?: number[] },
 ): Promise<number> {
   const recordingOnly = [
+    'suite',
     'simulated',
     'missing-only',
     'concurrency',
@@ -177,12 +187,20 @@ async function openUpstream(
 ): Promise<RunningSimulator | undefined> {
   if (!simulated) {
     const judgeKey = judgeOnly && process.env[JUDGE_ENV.apiKey];
-    if (!process.env.ANTHROPIC_API_KEY && !process.env.OPENAI_API_KEY && !judgeKey) {
+    const apis = PROVIDERS.map((provider) => ({ provider, ...liveApiOf({ provider }) })).filter(
+      ({ keyName }) => process.env[keyName],
+    );
+    if (apis.length === 0 && !judgeKey) {
       throw new ConfigError(
-        'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI-compatible agents): export it to record against the live API, or pass --simulated',
+        'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI agents): export it to record against the live API, or pass --simulated',
       );
     }
-    console.log(`recording against ${checkBaseUrl()} (source: live)`);
+    if (process.env.ANTHROPIC_API_KEY) checkBaseUrl();
+    const where = apis.map(
+      ({ provider, urlName, baseURL }) =>
+        `${PROVIDER_DEFAULTS[provider].label} agents at ${shownUrl(baseURL)} (${urlName})`,
+    );
+    console.log(`recording live: ${where.join('; ')} (source: live)`);
     return undefined;
   }
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
@@ -195,27 +213,24 @@ async function openUpstream(
   return simulator;
 }
 
+/** A base URL as printed: origin and path, never a password it carries. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
 /** Record the selected trials, printing each as it ends; 1 when any failed. */
-async function record(options: RunEvalsOptions): Promise<number> {
+async function record(options: RunEvalsOptions & { models: ModelChoice }): Promise<number> {
   const started = performance.now();
-  const counts = { recorded: 0, failed: 0 };
+  const counts = emptyCounts();
   const result = await runEvals({
     ...options,
-    onTrial: (record, ms) => {
-      const requests = record.stats?.steps ?? 0;
-      const seconds = (ms / 1000).toFixed(1);
-      if (notRecorded(record, options.judge?.only === true)) {
-        counts.failed += 1;
-        // The message may quote the server: masked and stripped of control sequences.
-        console.log(
-          `  ✗ ${record.task} ${record.variant} trial ${record.trial}: ${terminalLine(record.messages[0] ?? 'failed')} (${seconds} s)`,
-        );
-      } else {
-        counts.recorded += 1;
-        const verdict = record.outcome === 'passed' ? 'checks passed' : `checks ${record.outcome}`;
-        console.log(`  ✓ ${record.fixture}: ${requests} requests, ${seconds} s, ${verdict}`);
-      }
-    },
+    onTrial: (record, ms) =>
+      console.log(recordLine(record, ms, counts, options.judge?.only === true)),
   });
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
@@ -226,15 +241,20 @@ async function record(options: RunEvalsOptions): Promise<number> {
   }
   for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `\n${counts.recorded} trials recorded or replayed, ${counts.failed} failed (nothing written for those) in ${seconds} s`,
-  );
+  console.log(`\n${summaryLine(counts, seconds)}`);
   if (
     result.records.length === 0 &&
     result.unfinished.length === 0 &&
     result.loadErrors.length === 0
   ) {
-    console.log('nothing selected: check --task / --variant');
+    console.log('nothing selected: check --task / --variant / --suite');
+  }
+  const unknown = unknownModelSuites(options.models, new Set(result.suites));
+  if (unknown.length > 0) {
+    console.error(
+      `record: --model names ${unknown.map((suite) => `suite ${suite}`).join(', ')}, which no agent declares (known suites: ${result.suites.join(', ') || 'none'}): the trials above used their default models`,
+    );
+    return 2;
   }
   return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
@@ -291,15 +311,6 @@ async function verify(selection: {
     );
   }
   return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
-}
-
-/**
- * A trial whose recording failed: it errored, its judge errored, or (with --judge-only, which
- * replays the agent) its agent cassette is missing or stale, so there was nothing to judge.
- */
-function notRecorded(record: TrialRecord, judgeOnly: boolean): boolean {
-  if (record.outcome === 'errored' || record.outcome === 'judge_error') return true;
-  return judgeOnly && (record.outcome === 'missing' || record.outcome === 'stale');
 }
 
 /** `--trial 1,3`: each trial once (a trial listed twice was checked, and counted, twice). */

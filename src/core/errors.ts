@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'trace_exists'
   | 'trace_write'
   | 'network_refused'
+  | 'recording_bypassed'
   | 'stray_timers';
 
 export class HarnessError extends Error {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROVIDERS } from '../model-api/provider.js';
 import type { SseEvent } from '../model-api/sse.js';
 
 export type { SseEvent } from '../model-api/sse.js';
@@ -31,6 +32,11 @@ export const CassetteMetaSchema = z
     /** The run clock's "now" while recording; replay feeds it back so dates in prompts match. */
     now: isoDate,
     model: z.string().min(1),
+    /** The wire format the agent spoke (absent in cassettes recorded before it was kept). */
+    provider: z.enum(PROVIDERS as ['anthropic', 'openai']).optional(),
+    /** The client the agent used, as its requests named it (`user-agent`): e.g. `openai`, `@ai-sdk/openai`. */
+    sdk: z.string().min(1).optional(),
+    /** That client's version (this runtime's `@anthropic-ai/sdk` in cassettes from before `sdk` was kept). */
     sdkVersion: z.string().min(1),
     source: FixtureSourceSchema,
     /** Host of the upstream base URL the cassette was recorded against. */

@@ -1,5 +1,6 @@
 import { bypass, type HttpHandler, http } from 'msw';
 import { tapeRequest, tapeResponse } from './http-exchange.js';
+import { RECORD_SESSION_HEADER, type RecordingGuard } from './recording-guard.js';
 import type { Tape } from './tape.js';
 
 /**
@@ -7,16 +8,22 @@ import type { Tape } from './tape.js';
  * response to the client as it arrives (a stream stays a stream: the body is teed,
  * one branch to the client, one drained into the tape) and tapes a copy.
  */
-export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHandler {
+export function recordHandler(options: {
+  baseURL: string;
+  tape: Tape;
+  guard: RecordingGuard;
+}): HttpHandler {
   const basePath = new URL(options.baseURL).pathname.replace(/\/+$/, '');
+  const { guard } = options;
   return http.all(`${options.baseURL}/*`, async ({ request }) => {
-    // bypass() refuses a request whose body was read, so tape a clone.
+    // Sent around the given fetch (a client built at module level): refused, never taped.
+    if (!guard.admit(request)) return Response.error();
     const taped = await tapeRequest(request.clone(), basePath);
     const entry = options.tape.begin(taped);
     const started = performance.now();
     let live: Response;
     try {
-      live = await globalThis.fetch(bypass(request));
+      live = await guard.upstream(() => globalThis.fetch(bypass(unmarked(request))));
     } catch (error) {
       entry.settle(Promise.reject(error));
       return Response.error();
@@ -42,4 +49,11 @@ export function recordHandler(options: { baseURL: string; tape: Tape }): HttpHan
     );
     return new Response(toClient, init);
   });
+}
+
+/** The request as the agent sent it, without the recording's mark. */
+function unmarked(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(RECORD_SESSION_HEADER);
+  return new Request(request, { headers });
 }

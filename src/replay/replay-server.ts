@@ -1,9 +1,10 @@
-import { VERSION } from '@anthropic-ai/sdk/version';
 import { setupServer } from 'msw/node';
 import { HarnessError } from '../core/errors.js';
 import type { Cassette, CassetteMeta } from './cassette.js';
 import { writeCassette } from './cassette-file.js';
+import { describeClients } from './client-identity.js';
 import { recordHandler } from './record-handler.js';
+import { createRecordingGuard, strayRequest } from './recording-guard.js';
 import {
   type RecordSession,
   type ReplayOptions,
@@ -23,8 +24,9 @@ export {
   type ReplaySession,
 } from './replay-session.js';
 
-export type RecordMeta = Omit<CassetteMeta, 'recordedAt' | 'sdkVersion' | 'host'> &
-  Partial<Pick<CassetteMeta, 'recordedAt' | 'sdkVersion' | 'host'>>;
+/** The meta of a cassette to record; the client (sdk, sdkVersion) is read from the requests unless given. */
+export type RecordMeta = Omit<CassetteMeta, 'recordedAt' | 'sdk' | 'sdkVersion' | 'host'> &
+  Partial<Pick<CassetteMeta, 'recordedAt' | 'sdk' | 'sdkVersion' | 'host'>>;
 
 export interface RecordOptions {
   file: string;
@@ -80,7 +82,13 @@ export function createReplayServer(): ReplayServer {
 
   return {
     listen() {
-      server.listen({ onUnhandledRequest: 'error' });
+      // Refused, as 'error' does; a recording trial that sent it is not recorded (recording-guard.ts).
+      server.listen({
+        onUnhandledRequest: (request, print) => {
+          strayRequest(request);
+          print.error();
+        },
+      });
       listening = true;
     },
     close() {
@@ -97,25 +105,31 @@ export function createReplayServer(): ReplayServer {
       requireListening();
       const upstream = new URL(options.upstreamBaseURL);
       const baseURL = `${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`;
-      const meta: CassetteMeta = {
-        ...options.meta,
-        recordedAt: options.meta.recordedAt ?? new Date().toISOString(),
-        sdkVersion: options.meta.sdkVersion ?? VERSION,
-        host: options.meta.host ?? upstream.host,
-      };
       const tape = createTape();
+      const guard = createRecordingGuard();
       const session: RecordSession = {
-        fetch: sessionFetch,
+        fetch: guard.wrap(sessionFetch),
         baseURL,
-        now: new Date(meta.now),
+        now: new Date(options.meta.now),
         exchangeLatencies: async () =>
           (await tape.exchanges()).map((exchange) => exchange.latencyMs),
       };
       const settled = await server.boundary(async () => {
-        server.use(recordHandler({ baseURL, tape }));
-        return settle(() => run(session));
+        server.use(recordHandler({ baseURL, tape, guard }));
+        return guard.run(() => settle(() => run(session)));
       })();
+      // What the agent did around the given fetch is the fault, whatever the run made of it.
+      const refused = guard.verdict();
+      if (refused) return { error: refused };
       if ('error' in settled) return settled;
+      const client = describeClients(guard.clients());
+      const meta: CassetteMeta = {
+        ...options.meta,
+        recordedAt: options.meta.recordedAt ?? new Date().toISOString(),
+        sdk: options.meta.sdk ?? client.sdk,
+        sdkVersion: options.meta.sdkVersion ?? client.version,
+        host: options.meta.host ?? upstream.host,
+      };
       try {
         const cassette: Cassette = { version: 1, meta, exchanges: await tape.exchanges() };
         await writeCassette(

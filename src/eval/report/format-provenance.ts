@@ -1,6 +1,6 @@
+import { PROVIDER_DEFAULTS, PROVIDERS, type Provider } from '../../model-api/provider.js';
 import type { EvalReport, TrialProvenance } from './report-schema.js';
 
-const PUBLIC_API_HOST = 'api.anthropic.com';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1', '0.0.0.0']);
 
 /** The host name without the port: 127.0.0.1:46437 -> 127.0.0.1. */
@@ -8,16 +8,28 @@ export function hostName(host: string): string {
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? host);
 }
 
-function originOf(trial: Pick<TrialProvenance, 'source' | 'host'>): string {
+/** The provider a trial spoke to: recorded, else the one whose public host it is (older reports). */
+export function providerOf(
+  trial: Pick<TrialProvenance, 'provider' | 'host'>,
+): Provider | undefined {
+  if (trial.provider !== undefined) return trial.provider;
+  const name = trial.host === undefined ? undefined : hostName(trial.host);
+  return PROVIDERS.find((provider) => PROVIDER_DEFAULTS[provider].publicHost === name);
+}
+
+function originOf(trial: Pick<TrialProvenance, 'source' | 'host' | 'provider'>): string {
   const source = trial.source ?? 'unknown source';
   if (trial.host === undefined) return source;
   const name = hostName(trial.host);
-  if (source === 'live' && name === PUBLIC_API_HOST) return `live Anthropic API (${name})`;
-  if (source === 'live' && LOCAL_HOSTS.has(name)) {
-    return `live-labelled, recorded against a local server at ${name}, not the public API`;
+  const provider = providerOf(trial);
+  const api = provider ? `${PROVIDER_DEFAULTS[provider].label} API` : 'API';
+  if (source !== 'live') return `${source} at ${name}`;
+  if (provider && name === PROVIDER_DEFAULTS[provider].publicHost) return `live ${api} (${name})`;
+  if (LOCAL_HOSTS.has(name)) {
+    return `live-labelled, recorded against a local server at ${name}, not the public ${api}`;
   }
-  if (source === 'live') return `live, through ${name} (not ${PUBLIC_API_HOST})`;
-  return `${source} at ${name}`;
+  const publicHost = provider ? ` (not ${PROVIDER_DEFAULTS[provider].publicHost})` : '';
+  return `live ${api}, through ${name}${publicHost}`;
 }
 
 /** "1-3", "1, 3, 5-6". */

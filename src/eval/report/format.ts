@@ -1,3 +1,4 @@
+import { PROVIDER_DEFAULTS, PROVIDERS, type Provider } from '../../model-api/provider.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import { direction, largestK, type RatesByK, rateAt } from './rates.js';
 
@@ -50,13 +51,20 @@ export function trialLabel(trial: { task: string; variant: string; trial: number
   return `${trial.task} ${trial.variant} trial ${trial.trial}`;
 }
 
-const SOURCE_NOTES: Record<FixtureSource, string> = {
-  simulator: 'scripted stand-in, not the live API; token counts are estimates',
-  live: 'recorded from the live Anthropic API',
-};
+/** "the live Anthropic API", "the live Anthropic and OpenAI APIs", "the live API" (provider unknown). */
+function liveApis(providers: readonly Provider[]): string {
+  const labels = PROVIDERS.filter((provider) => providers.includes(provider)).map(
+    (provider) => PROVIDER_DEFAULTS[provider].label,
+  );
+  if (labels.length === 0) return 'the live API';
+  return `the live ${labels.join(' and ')} API${labels.length > 1 ? 's' : ''}`;
+}
 
 /** Where the fixtures came from, spelled so that nobody mistakes one for the other. */
-export function describeSources(sources: readonly FixtureSource[]): {
+export function describeSources(
+  sources: readonly FixtureSource[],
+  providers: readonly Provider[] = [],
+): {
   label: string;
   note: string;
 } {
@@ -64,7 +72,11 @@ export function describeSources(sources: readonly FixtureSource[]): {
   if (sources.length === 0 || only === undefined) {
     return { label: 'unknown', note: 'no trial recorded its fixture source' };
   }
-  if (sources.length === 1) return { label: only, note: SOURCE_NOTES[only] };
+  const notes: Record<FixtureSource, string> = {
+    simulator: 'scripted stand-in, not the live API; token counts are estimates',
+    live: `recorded from ${liveApis(providers)}`,
+  };
+  if (sources.length === 1) return { label: only, note: notes[only] };
   return {
     label: sources.join(' + '),
     note: 'mixed: some fixtures are simulator stand-ins, some come from the live API',

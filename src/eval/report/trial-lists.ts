@@ -66,6 +66,7 @@ export function listProvenance(records: readonly TrialRecord[]): TrialProvenance
     trial: record.trial,
     outcome: record.outcome,
     ...(record.source !== undefined && { source: record.source }),
+    ...(record.provider !== undefined && { provider: record.provider }),
     ...(record.host !== undefined && { host: record.host }),
     ...(record.model !== undefined && { model: record.model }),
     ...(record.recordedAt !== undefined && { recordedAt: record.recordedAt }),

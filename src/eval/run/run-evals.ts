@@ -12,6 +12,7 @@ import { filesNamingTasks } from '../task/task-files.js';
 import { checkTracesFolder } from '../trial/traces-folder.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import type { FinishedRun, LoadedReference, ReportOptions } from './finish-run.js';
+import { encodeModelChoice, type ModelChoice } from './model-choice.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
 import { checkSelection, missingNames, unselectedRows } from './selection.js';
@@ -30,7 +31,8 @@ export interface RunEvalsOptions extends ReportOptions {
   source?: FixtureSource;
   missingOnly?: boolean;
   concurrency?: number;
-  model?: string;
+  /** `--model`: for every agent, or per suite. */
+  models?: ModelChoice;
   /** Run one slice (`--shard i/n`); in replay, writes reports/shards/shard-i-of-n.json. */
   shard?: Shard;
   /** Judged checks: live or recorded instead of replayed, other models, more samples. */
@@ -51,6 +53,8 @@ export interface RunEvalsResult extends FinishedRun {
   unfinished: UnfinishedTrial[];
   /** Eval files that failed to load and errors outside any trial (they fail the gate). */
   loadErrors: string[];
+  /** Every suite the loaded eval files declare, selected or not. */
+  suites: string[];
 }
 
 /**
@@ -110,6 +114,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       ...finished,
       ...problems,
       records: reporter.records,
+      suites: [...reporter.knownSuites].sort(),
       written: [relative(projectDir, file)],
     };
   }
@@ -117,7 +122,12 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     { ...input, reference, transcripts: reporter.transcripts },
     options,
   );
-  return { ...finished, ...problems, records: reporter.records };
+  return {
+    ...finished,
+    ...problems,
+    records: reporter.records,
+    suites: [...reporter.knownSuites].sort(),
+  };
 }
 
 /**
@@ -332,7 +342,7 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.matching]: options.matching,
     [EVAL_ENV.source]: options.source,
     [EVAL_ENV.missingOnly]: options.missingOnly ? '1' : undefined,
-    [EVAL_ENV.model]: options.model,
+    [EVAL_ENV.model]: options.models && encodeModelChoice(options.models),
     [EVAL_ENV.concurrency]:
       options.concurrency === undefined ? undefined : String(options.concurrency),
     [EVAL_ENV.shard]: options.shard && formatShard(options.shard),

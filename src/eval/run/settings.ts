@@ -3,6 +3,7 @@ import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
 import { type JudgeModel, parseJudgeModels } from '../grade/judge-model.js';
 import { parseShard, type Shard } from '../shard/shard.js';
+import { decodeModelChoice, type ModelChoice } from './model-choice.js';
 import { type SelectionFilter, selectionFilter } from './selection.js';
 
 /** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
@@ -31,8 +32,8 @@ export interface EvalSettings extends SelectionFilter {
   missingOnly: boolean;
   /** Record mode: model calls in flight at once, shared by all trials. */
   concurrency: number;
-  /** Replay: override the recorded model id (makes every fixture stale). Record: the model. */
-  model: string | undefined;
+  /** `--model`: record: the models to record with; replay: overrides of the recorded model (every fixture stale). */
+  models: ModelChoice;
   /** Run only this slice of the selected trials (`--shard i/n`). */
   shard: Shard | undefined;
   /** How judged checks get their verdicts (see JudgeSettings). */
@@ -104,7 +105,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     runsDir: evalRunsDir(projectDir),
     source: env[EVAL_ENV.source] === 'simulator' ? 'simulator' : 'live',
     missingOnly: env[EVAL_ENV.missingOnly] === '1',
-    model: env[EVAL_ENV.model] || undefined,
+    models: decodeModelChoice(env[EVAL_ENV.model]),
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,
     judge: readJudgeSettings(env),

@@ -4,6 +4,7 @@ import { ConfigError, errorMessage } from '../../core/errors.js';
 import { maskSecretValue } from '../../core/secret-values.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
+import { recordingModel } from '../run/model-choice.js';
 import { sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
@@ -27,9 +28,11 @@ export async function recordTrial(
     return { record: { ...base, messages: [message] }, error: new ConfigError(message) };
   }
   // Loaded when recording only: a replay never starts an upstream (the simulator and its scripts).
-  const { openUpstream } = await import('./upstream.js');
+  const { liveApiOf, openUpstream } = await import('./upstream.js');
   const upstream = await openUpstream({
     provider: driver.provider,
+    baseUrlEnv: task.agent.baseUrlEnv,
+    apiKeyEnv: task.agent.apiKeyEnv,
     script: task.modelScript ?? task.agent.modelScript,
     task: task.id,
     variant,
@@ -37,11 +40,8 @@ export async function recordTrial(
     settings,
   });
   // A server may echo the key in an error: this worker's traces mask its exact value.
-  maskSecretValue(
-    upstream.apiKey,
-    driver.provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY',
-  );
-  const modelId = settings.model ?? 'claude-opus-5';
+  maskSecretValue(upstream.apiKey, liveApiOf({ ...task.agent, provider: driver.provider }).keyName);
+  const modelId = recordingModel(settings.models, { ...task.agent, provider: driver.provider });
   const start = Date.now();
   const latencies: number[] = [];
   const recorded = await (await sharedRecordServer())
@@ -55,6 +55,7 @@ export async function recordTrial(
           trial,
           now: new Date(start).toISOString(),
           model: modelId,
+          provider: driver.provider,
           source: settings.source,
         },
         upstreamBaseURL: upstream.baseURL,
@@ -86,6 +87,8 @@ export async function recordTrial(
   }
   return finishedTrial(base, recorded.value, latencies, {
     source: settings.source,
+    written: true,
+    provider: driver.provider,
     model: modelId,
     recordedAt: recorded.cassette?.meta.recordedAt ?? new Date().toISOString(),
     host: recorded.cassette?.meta.host ?? new URL(upstream.baseURL).host,

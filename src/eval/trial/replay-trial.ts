@@ -7,6 +7,7 @@ import type { ReplayResult } from '../../replay/replay-session.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { rerecordCommand } from '../fixtures/rerecord.js';
 import { trialTranscript } from '../report/transcript-formats.js';
+import { chosenModel } from '../run/model-choice.js';
 import { replayRefusingNetwork, sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
 import type { TrialRecord } from './trial-record.js';
@@ -53,7 +54,7 @@ export async function replayTrial(
         fetch: session.fetch,
         baseURL: session.baseURL,
         apiKey: 'replay-without-key',
-        modelId: settings.model ?? session.cassette.meta.model,
+        modelId: chosenModel(settings.models, task.agent.suite) ?? session.cassette.meta.model,
         clock,
         stream: first !== undefined && 'events' in first,
       });
@@ -63,6 +64,7 @@ export async function replayTrial(
   const provenance: Partial<TrialRecord> = {
     ...(replayed.meta && {
       source: replayed.meta.source,
+      provider: replayed.meta.provider ?? driver.provider,
       model: replayed.meta.model,
       recordedAt: replayed.meta.recordedAt,
       host: replayed.meta.host,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
 import { JudgmentRecordSchema } from '../grade/judgment.js';
@@ -27,7 +28,11 @@ export const TrialRecordSchema = z
     task: z.string(),
     title: z.string(),
     variant: z.string(),
+    /** The dataset case this trial ran (a task over cases); absent for a task with one prompt. */
+    case: z.string().optional(),
     trial: z.number().int().min(1),
+    /** The suite's baseline variant, as its agent declares it: deltas are measured against it. */
+    baseline: z.string().optional(),
     outcome: TrialOutcomeSchema,
     /** Assertion messages of a failed trial, or the error of a stale/missing/errored one. */
     messages: z.array(z.string()),
@@ -41,6 +46,10 @@ export const TrialRecordSchema = z
     /** The exact command that re-records this trial. */
     rerecordCommand: z.string().optional(),
     source: FixtureSourceSchema.optional(),
+    /** Recording: this run wrote the trial's cassette (a failed check does not unwrite it). */
+    written: z.boolean().optional(),
+    /** The wire format the agent spoke: reports name the provider's API. */
+    provider: z.enum(PROVIDERS as ['anthropic', 'openai']).optional(),
     model: z.string().optional(),
     recordedAt: z.string().optional(),
     /** Host of the base URL the cassette was recorded against (127.0.0.1 for the simulator). */

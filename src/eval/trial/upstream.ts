@@ -1,5 +1,6 @@
 import type { Provider } from '../../adapters/types.js';
 import { ConfigError } from '../../core/errors.js';
+import { PROVIDER_DEFAULTS } from '../../model-api/provider.js';
 import type { Policy } from '../../simulator/policy.js';
 import { SEED_HEADER, UNSCRIPTED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
@@ -22,6 +23,9 @@ export interface Upstream {
 
 export interface UpstreamOptions {
   provider: Provider;
+  /** The agent's own variables for its live API (defaults: the provider's). */
+  baseUrlEnv?: string | undefined;
+  apiKeyEnv?: string | undefined;
   /** The task's or agent's model script; served by a simulator of its own for this trial. */
   script: Policy | undefined;
   task: string;
@@ -32,7 +36,7 @@ export interface UpstreamOptions {
 
 /** Open the upstream of one recorded trial: the live API, or a simulator (`--simulated`). */
 export async function openUpstream(options: UpstreamOptions): Promise<Upstream> {
-  if (options.settings.source === 'live') return liveUpstream(options.provider);
+  if (options.settings.source === 'live') return liveUpstream(options);
   const own = options.script
     ? await startSimulator({ policies: [options.script], unmatched: 'error' })
     : undefined;
@@ -71,24 +75,51 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
 /** Which request of the conversation this was: assistant turns already in its body, plus one. */
 function countOf(init: RequestInit | undefined): number {
   try {
-    const body = JSON.parse(String(init?.body ?? '{}')) as { messages?: Array<{ role?: string }> };
+    const body = JSON.parse(String(init?.body ?? '{}')) as {
+      messages?: Array<{ role?: string }>;
+      input?: unknown;
+    };
+    if (Array.isArray(body.input)) return assistantRuns(body.input);
     return (body.messages ?? []).filter((message) => message.role === 'assistant').length;
   } catch {
     return 0;
   }
 }
 
-function liveUpstream(provider: Provider): Upstream {
-  const [keyName, urlName, defaultURL] =
-    provider === 'openai'
-      ? (['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'https://api.openai.com/v1'] as const)
-      : (['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com'] as const);
+/** Responses input: each run of the assistant's items (its messages, function calls, references) is one turn. */
+function assistantRuns(items: unknown[]): number {
+  let runs = 0;
+  let inRun = false;
+  for (const item of items) {
+    const { type, role } = (item ?? {}) as { type?: unknown; role?: unknown };
+    const assistant = role === 'assistant' || type === 'function_call' || type === 'item_reference';
+    if (assistant && !inRun) runs += 1;
+    inRun = assistant;
+  }
+  return runs;
+}
+
+/** The variables an agent's live API is read from: its own, else its provider's. */
+export function liveApiOf(options: Pick<UpstreamOptions, 'provider' | 'baseUrlEnv' | 'apiKeyEnv'>) {
+  const defaults = PROVIDER_DEFAULTS[options.provider];
+  const keyName = options.apiKeyEnv ?? defaults.apiKeyEnv;
+  const urlName = options.baseUrlEnv ?? defaults.baseUrlEnv;
+  return { keyName, urlName, baseURL: process.env[urlName] || defaults.defaultBaseURL };
+}
+
+function liveUpstream(options: UpstreamOptions): Upstream {
+  const { keyName, urlName, baseURL } = liveApiOf(options);
   const apiKey = process.env[keyName];
   if (!apiKey) {
     throw new ConfigError(`recording needs ${keyName} (or --simulated, with a model script)`);
   }
+  if (!/^https?:\/\//i.test(baseURL) || !URL.canParse(baseURL)) {
+    throw new ConfigError(
+      `${urlName} is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use ${PROVIDER_DEFAULTS[options.provider].defaultBaseURL}`,
+    );
+  }
   return {
-    baseURL: process.env[urlName] || defaultURL,
+    baseURL,
     apiKey,
     wrap: (fetch) => refuseSimulator(fetch),
     unscripted: () => undefined,

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { TrialRecord } from '../eval/trial/trial-record.js';
+import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
+
+const record = (fields: Partial<TrialRecord>): TrialRecord => ({
+  suite: 's',
+  task: 'T1',
+  title: 't',
+  variant: 'v1',
+  trial: 1,
+  outcome: 'passed',
+  messages: [],
+  modelLatenciesMs: [],
+  fixture: 'fixtures/T1/v1/trial-1.json',
+  ...fields,
+});
+
+describe('record lines', () => {
+  it('shows ✓ only for checks that passed, and says a cassette with failed checks was written', () => {
+    const counts = emptyCounts();
+    const passed = recordLine(
+      record({ written: true, stats: { steps: 1 } as never }),
+      1200,
+      counts,
+    );
+    const failed = recordLine(
+      record({
+        written: true,
+        outcome: 'failed',
+        messages: ['expected "x"'],
+        stats: { steps: 2 } as never,
+      }),
+      300,
+      counts,
+    );
+    const threw = recordLine(
+      record({ written: true, outcome: 'errored', messages: ['boom'] }),
+      0,
+      counts,
+    );
+    expect(passed).toBe(
+      '  ✓ fixtures/T1/v1/trial-1.json: recorded, 1 request, 1.2 s, checks passed',
+    );
+    expect(failed).toBe(
+      '  ! fixtures/T1/v1/trial-1.json: recorded, 2 requests, 0.3 s; checks failed: expected "x"',
+    );
+    expect(threw).toContain('! fixtures/T1/v1/trial-1.json: recorded, 0 requests');
+    expect(threw).toContain('the check errored: boom');
+    for (const line of [failed, threw]) expect(line).not.toContain('✓');
+    expect(counts).toEqual({ written: 3, checksFailed: 2, kept: 0, failed: 0 });
+  });
+
+  it('counts a trial that wrote nothing as failed, and the summary never says "nothing written" of a written one', () => {
+    const counts = emptyCounts();
+    const line = recordLine(
+      record({ outcome: 'errored', messages: ['recording failed, nothing written: refused'] }),
+      0,
+      counts,
+    );
+    expect(line).toBe('  ✗ T1 v1 trial 1: recording failed, nothing written: refused (0.0 s)');
+    recordLine(record({ written: true, outcome: 'failed', messages: ['no'] }), 0, counts);
+    expect(summaryLine(counts, '1.0')).toBe(
+      '1 trial recorded (1 with failed checks: the cassettes are written), 1 failed (nothing written for those) in 1.0 s',
+    );
+    expect(summaryLine({ written: 2, checksFailed: 0, kept: 1, failed: 0 }, '2.0')).toBe(
+      '2 trials recorded, 1 kept, 0 failed (nothing written for those) in 2.0 s',
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import type { TrialRecord } from '../eval/trial/trial-record.js';
+import { terminalLine } from './terminal-text.js';
+
+/** What `record` counts: written (checks passed or not), kept from before, and not written. */
+export interface RecordCounts {
+  written: number;
+  checksFailed: number;
+  kept: number;
+  failed: number;
+}
+
+export const emptyCounts = (): RecordCounts => ({
+  written: 0,
+  checksFailed: 0,
+  kept: 0,
+  failed: 0,
+});
+
+/** "1 trial", "3 trials". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * A trial whose recording failed: it errored before its cassette was written, its judge
+ * errored, or (with --judge-only, which replays the agent) its agent cassette is missing or
+ * stale, so there was nothing to judge. A written cassette whose check threw is no failure of
+ * the recording.
+ */
+function notRecorded(record: TrialRecord, judgeOnly: boolean): boolean {
+  if (record.outcome === 'judge_error') return true;
+  if (record.outcome === 'errored') return record.written !== true;
+  return judgeOnly && (record.outcome === 'missing' || record.outcome === 'stale');
+}
+
+/**
+ * One trial's line, and what it adds to the counts. `✓` only for a cassette that was written
+ * or kept and whose checks passed; a written cassette whose checks failed (or threw) is `!`,
+ * and says it was written; a trial that wrote nothing is `✗`.
+ */
+export function recordLine(
+  record: TrialRecord,
+  ms: number,
+  counts: RecordCounts,
+  judgeOnly = false,
+): string {
+  const seconds = `${(ms / 1000).toFixed(1)} s`;
+  const requests = plural(record.stats?.steps ?? 0, 'request');
+  // Messages may quote a server or a model: masked and stripped of control sequences.
+  const first = terminalLine(record.messages[0] ?? record.outcome);
+  const label = `${record.task} ${record.variant} trial ${record.trial}`;
+  if (notRecorded(record, judgeOnly)) {
+    counts.failed += 1;
+    return `  ✗ ${label}: ${first} (${seconds})`;
+  }
+  const what = record.written ? `recorded, ${requests}, ${seconds}` : 'kept (recorded before)';
+  if (record.written) counts.written += 1;
+  else counts.kept += 1;
+  if (record.outcome === 'passed') return `  ✓ ${record.fixture}: ${what}, checks passed`;
+  if (record.written) counts.checksFailed += 1;
+  const verdict = VERDICTS[record.outcome] ?? record.outcome;
+  return `  ! ${record.fixture}: ${what}; ${verdict}: ${first}`;
+}
+
+const VERDICTS: Partial<Record<TrialRecord['outcome'], string>> = {
+  failed: 'checks failed',
+  errored: 'the check errored',
+};
+
+/** The closing line: what was written, kept and not written, each named once. */
+export function summaryLine(counts: RecordCounts, seconds: string): string {
+  const parts = [
+    `${plural(counts.written, 'trial')} recorded${counts.checksFailed > 0 ? ` (${counts.checksFailed} with failed checks: the cassettes are written)` : ''}`,
+    ...(counts.kept > 0 ? [`${counts.kept} kept`] : []),
+    `${counts.failed} failed (nothing written for those)`,
+  ];
+  return `${parts.join(', ')} in ${seconds} s`;
+}
