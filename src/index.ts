@@ -14,6 +14,18 @@ export {
   type ChatMessage,
   createChatCompletion,
 } from './adapters/chat-completions-client.js';
+export {
+  createResponsesAgent,
+  type ResponsesAgentOptions,
+} from './adapters/responses-agent.js';
+export {
+  createResponse,
+  type ResponseFunctionCall,
+  type ResponseItem,
+  type ResponsesCallOptions,
+  type ResponsesRequest,
+  type ResponsesResult,
+} from './adapters/responses-client.js';
 export type {
   AdapterTool,
   AgentAdapter,
@@ -23,7 +35,7 @@ export type {
   Provider,
   TokenUsage,
 } from './adapters/types.js';
-export { anthropicUsage, chatCompletionsUsage } from './adapters/usage.js';
+export { anthropicUsage, chatCompletionsUsage, responsesUsage } from './adapters/usage.js';
 
 // core
 

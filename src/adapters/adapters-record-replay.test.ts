@@ -12,6 +12,7 @@ import { type HostileHandler, json, startHostileApi } from '../runtime/testing/h
 import { defineModelScript } from '../simulator/model-script.js';
 import { createAnthropicToolLoop } from './anthropic-tool-loop.js';
 import { createChatCompletionsAgent } from './chat-completions-agent.js';
+import { createResponsesAgent } from './responses-agent.js';
 import { chatStreamOf, chunks, completion, delta } from './testing/chat-answers.js';
 import type { AdapterTool, AgentAdapter, Provider } from './types.js';
 
@@ -61,7 +62,7 @@ const settings = (mode: 'record' | 'replay') =>
     HARNESS_EVAL_TRIAL: '1',
   });
 
-const adapters: Array<[string, Provider, (system: string) => AgentAdapter]> = [
+const adapters: Array<[string, Provider, (system: string) => AgentAdapter, string?]> = [
   [
     'the hand-written @anthropic-ai/sdk loop',
     'anthropic',
@@ -77,12 +78,24 @@ const adapters: Array<[string, Provider, (system: string) => AgentAdapter]> = [
     'openai',
     (system) => createChatCompletionsAgent({ system, tools: [weather], stream: true }),
   ],
+  [
+    'the Responses client (JSON)',
+    'openai',
+    (system) => createResponsesAgent({ system, tools: [weather] }),
+    '/responses',
+  ],
+  [
+    'the Responses client (SSE)',
+    'openai',
+    (system) => createResponsesAgent({ system, tools: [weather], stream: true }),
+    '/responses',
+  ],
 ];
 
 describe('agent adapters through record and replay', () => {
-  for (const [name, provider, build] of adapters) {
+  for (const [name, provider, build, path] of adapters) {
     it(`${name}: records against the model script, replays the same run, and a changed request is stale`, async () => {
-      const id = `A-${provider}-${name.includes('SSE') ? 'sse' : 'json'}`;
+      const id = `A-${path ? 'responses' : provider}-${name.includes('SSE') ? 'sse' : 'json'}`;
       const task = taskFor(id, provider, build('You report the weather.'));
       const recorded = await runTrial({
         task,
@@ -103,9 +116,17 @@ describe('agent adapters through record and replay', () => {
       );
       expect(cassette.meta.source).toBe('simulator');
       expect(cassette.exchanges[0].request.path).toBe(
-        provider === 'openai' ? '/chat/completions' : '/v1/messages',
+        path ?? (provider === 'openai' ? '/chat/completions' : '/v1/messages'),
       );
+      expect(cassette.meta).toMatchObject({
+        provider,
+        sdk: provider === 'openai' ? 'harness-evals' : '@anthropic-ai/sdk',
+      });
       if (name.includes('SSE'))
+        expect(cassette.exchanges[0].response.events.at(-1).data).toMatchObject(
+          path ? { type: 'response.completed' } : {},
+        );
+      if (name.includes('SSE') && !path)
         expect(cassette.exchanges[0].response.events.at(-1).data).toBe('[DONE]');
 
       const replayed = await runTrial({
@@ -162,7 +183,7 @@ describe('agent adapters through record and replay', () => {
       });
       expect(stale.record.outcome).toBe('stale');
       expect(stale.record.messages[0]).toMatch(
-        /exchanges\[0\] differs in body at \/(system|messages\/0\/content)/,
+        /exchanges\[0\] differs in body at \/(system|messages\/0\/content|instructions)/,
       );
       expect(stale.record.rerecordCommand).toBe(
         `npm run record -- --task ${id} --variant v1 --trial 1 --simulated`,

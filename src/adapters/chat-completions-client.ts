@@ -1,22 +1,10 @@
 import { ModelApiError } from '../core/errors.js';
-import {
-  checkCallTimeout,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  withCallDeadline,
-} from '../model-api/call-deadline.js';
-import {
-  CHAT_COMPLETIONS_API,
-  cutAnswer,
-  cutCause,
-  deadlineError,
-  malformedAnswer,
-  serverText,
-  unreachableApi,
-} from '../model-api/call-failure.js';
+import { CHAT_COMPLETIONS_API, malformedAnswer, serverText } from '../model-api/call-failure.js';
 import { chatCompletionProblem } from '../model-api/chat-completion-check.js';
 import { type ChatStreamError, foldChatStream } from '../model-api/chat-stream.js';
 import { isEventStream, parseSseEvents } from '../model-api/sse.js';
 import { withCallIds } from '../model-api/tool-call-ids.js';
+import { postToModelApi } from './openai-post.js';
 import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
@@ -88,29 +76,14 @@ export async function createChatCompletion(
   options: ChatCompletionOptions,
 ): Promise<ChatCompletionResult> {
   const { body, baseURL } = options;
-  const timeoutMs = checkCallTimeout(options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
-  const { response, text } = await withCallDeadline(
-    { timeoutMs, signal: options.signal },
-    async (signal) => {
-      const response = await options.fetch(`${baseURL.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.apiKey}` },
-        body: JSON.stringify(
-          body.stream ? { ...body, stream_options: { include_usage: true } } : body,
-        ),
-        signal,
-      });
-      return { response, text: await response.text() };
-    },
-    () => deadlineError(CHAT_COMPLETIONS_API, baseURL, timeoutMs, CHAT_DEADLINE_FIX),
-    (error) => callError(error, baseURL, options.signal),
-  );
-  if (!response.ok) {
-    throw new ModelApiError(
-      `chat completions at ${baseURL} answered ${response.status}: ${serverText(text, options.apiKey)}`,
-      { status: response.status, headers: response.headers },
-    );
-  }
+  const { response, text } = await postToModelApi({
+    api: CHAT_COMPLETIONS_API,
+    label: 'chat completions',
+    path: '/chat/completions',
+    ...options,
+    body: body.stream ? { ...body, stream_options: { include_usage: true } } : body,
+    deadlineFix: CHAT_DEADLINE_FIX,
+  });
   // The request alone decides how the answer is read, as the recording tape does for Chat Completions.
   const contentType = response.headers.get('content-type');
   return body.stream === true
@@ -133,21 +106,6 @@ function formatHint(stream: boolean, contentType: string | null | undefined): st
   return stream
     ? ` (the request asked for a stream (stream: true); the answer ${shown}, not text/event-stream)`
     : ' (the request asked for one JSON body (no stream); the answer is text/event-stream)';
-}
-
-/**
- * A fetch that failed: a body cut off, or a host that cannot be reached, as the Messages
- * API's client reports them (and the retry policy retries them); an abort or any other
- * error (a replay's refusal) as it came.
- */
-function callError(error: unknown, baseURL: string, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted) return error;
-  const cut = cutCause(error);
-  if (cut !== undefined) return cutAnswer(CHAT_COMPLETIONS_API, baseURL, cut, error);
-  if (error instanceof TypeError && error.message === 'fetch failed') {
-    return unreachableApi(CHAT_COMPLETIONS_API, baseURL, error);
-  }
-  return error;
 }
 
 /** The body read as the recording tape reads it (JSON when it parses, else the text; null when empty), so both judge an answer alike. */

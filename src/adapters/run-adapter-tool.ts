@@ -44,3 +44,26 @@ export async function runAdapterTool(
   }
   return { text: text.text, isError: false, record: record(false) };
 }
+
+/**
+ * A call whose arguments came as JSON text (Chat Completions, the Responses API): text that is
+ * not a JSON object is the model's mistake, answered with a tool error it can act on.
+ */
+export function runJsonArgumentsTool(
+  byName: ReadonlyMap<string, AdapterTool>,
+  name: string,
+  argumentsText: string,
+  context: AgentContext,
+): Promise<{ text: string; isError: boolean; record: AgentToolCall }> {
+  let input: unknown;
+  try {
+    input = JSON.parse(argumentsText || '{}');
+  } catch {
+    input = undefined;
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const text = `error: arguments of ${name} are not a JSON object: send one`;
+    return Promise.resolve({ text, isError: true, record: { name, input: {}, isError: true } });
+  }
+  return runAdapterTool(byName, name, input as Record<string, unknown>, context);
+}

@@ -27,3 +27,16 @@ export function chatCompletionsUsage(usage: unknown): Partial<TokenUsage> {
     cacheWriteTokens: 0,
   };
 }
+
+/**
+ * Responses API `usage`: input_tokens includes the cached ones
+ * (`input_tokens_details.cached_tokens`), so they are moved to cacheReadTokens.
+ */
+export function responsesUsage(usage: unknown): Partial<TokenUsage> {
+  const value = (usage ?? {}) as Record<string, unknown>;
+  return chatCompletionsUsage({
+    prompt_tokens: value.input_tokens,
+    completion_tokens: value.output_tokens,
+    prompt_tokens_details: value.input_tokens_details,
+  });
+}

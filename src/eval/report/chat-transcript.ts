@@ -8,6 +8,7 @@ import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {
   type Block,
   finalAnswerOf,
+  httpErrorText,
   type Transcript,
   type TranscriptBlock,
   type TranscriptToolCall,
@@ -86,13 +87,7 @@ function streamErrorText({ type, code, detail }: ChatStreamError): string {
  */
 function completionOf(exchange: Exchange): { completion: CheckedCompletion } | { error: string } {
   const { response } = exchange;
-  if (response.status >= 400) {
-    const body = isSseResponse(response)
-      ? response.events.map((event) => event.data)
-      : response.body;
-    const said = (isJsonObject(body) ? body.error : undefined) ?? body ?? {};
-    return { error: `HTTP ${response.status}: ${JSON.stringify(said)}` };
-  }
+  if (response.status >= 400) return { error: httpErrorText(response) };
   if (isSseResponse(response)) {
     const verdict = foldChatStream(response.events);
     if (verdict.error !== undefined) return { error: streamErrorText(verdict.error) };

@@ -1,3 +1,5 @@
+import type { TapedResponse } from '../../replay/cassette.js';
+
 /** One tool call as the model asked for it and as the harness answered it. */
 export interface TranscriptToolCall {
   name: string;
@@ -57,4 +59,16 @@ export function finalAnswerOf(turns: readonly TranscriptTurn[]): string {
   return (turns.at(-1)?.blocks ?? [])
     .flatMap((block) => (block.kind === 'text' ? [block.text] : []))
     .join('\n');
+}
+
+/** An error answer as a turn shows it: `HTTP 429: {...}`, the body's `error` when it has one. */
+export function httpErrorText(response: TapedResponse): string {
+  const body = 'events' in response ? response.events.map((event) => event.data) : response.body;
+  const said =
+    (typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Block).error
+      : undefined) ??
+    body ??
+    {};
+  return `HTTP ${response.status}: ${JSON.stringify(said)}`;
 }

@@ -8,6 +8,7 @@ import {
 } from '../../replay/cassette.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeChatTranscript, isChatCompletionsExchange } from './chat-transcript.js';
+import { decodeResponsesTranscript, isResponsesExchange } from './responses-transcript.js';
 import { type SentBack, sentBackAnswers } from './sent-back.js';
 import {
   type Block,
@@ -112,6 +113,10 @@ export function decodeTranscript(
   // An agent on Chat Completions (createChatCompletionsAgent, provider: 'openai').
   if (exchanges.length === 0 && cassette.exchanges.some(isChatCompletionsExchange)) {
     return decodeChatTranscript(cassette.exchanges.filter(isChatCompletionsExchange));
+  }
+  // An agent on the Responses API (the openai SDK's responses.create, the Vercel AI SDK's openai(model)).
+  if (exchanges.length === 0 && cassette.exchanges.some(isResponsesExchange)) {
+    return decodeResponsesTranscript(cassette.exchanges.filter(isResponsesExchange));
   }
   const first = (exchanges[0]?.request.body ?? {}) as Block;
   const firstMessage = Array.isArray(first.messages)
