@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
 import { JUDGE_ENV } from '../eval/grade/judge-model.js';
@@ -5,6 +7,7 @@ import type { GateResult } from '../eval/report/report-schema.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { formatShard, parseShard } from '../eval/shard/shard.js';
+import { isVariantName } from '../eval/task/agent-spec.js';
 import type { RunningSimulator } from '../simulator/server.js';
 import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
@@ -16,6 +19,7 @@ const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant bas
                        [--alpha 0.05] [--strict-floors] [--shard i/n]
                        [--judge-model ID[,ID...]] [--judge-samples N]
                        [--rescore [--simulated] [--record-judge]]
+       npm run eval -- --compare A,B [...]   (two variants: only those, every Δ of B against A)
        npm run eval -- --merge DIR [--compare FILE] [--update-reference] [--alpha A] [--strict-floors]
 
 Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
@@ -67,9 +71,19 @@ async function main(argv: string[]): Promise<number> {
   nonEmpty('--compare', values.compare, 'a report file (e.g. --compare reports/reference.json)');
   nonEmpty('--merge', values.merge, 'a folder of shard results (e.g. --merge reports/shards)');
   const tasks = selectionFlag('--task', values.task);
-  const variants = selectionFlag('--variant', values.variant);
+  const pair = variantPair(values.compare, process.cwd());
+  if (pair && values.variant !== undefined) {
+    throw new ConfigError(
+      `--compare ${pair.join(',')} picks the variants to run: drop --variant ${values.variant}`,
+    );
+  }
+  const variants = pair ?? selectionFlag('--variant', values.variant);
   const suites = selectionFlag('--suite', values.suite);
-  const report = reportOptions(values);
+  const { compare: _compare, ...rest } = values;
+  const report = {
+    ...reportOptions(pair ? rest : values),
+    ...(pair && { deltaReference: pair[0] }),
+  };
   if (values.merge !== undefined) return merge(values, values.merge, report);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (shard && (values.compare !== undefined || values['update-reference'])) {
@@ -155,7 +169,29 @@ async function openJudgeSimulator(simulated: boolean): Promise<RunningSimulator 
   return simulator;
 }
 
-function reportOptions(values: EvalFlags) {
+/**
+ * `--compare A,B`: two variant names (not a report file there), for a focused view of A and B
+ * with every Δ against A; undefined for a report file (`--compare reports/old.json`).
+ */
+export function variantPair(
+  value: string | undefined,
+  projectDir: string,
+): [string, string] | undefined {
+  if (value === undefined || existsSync(resolve(projectDir, value))) return undefined;
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length !== 2 || !parts.every(isVariantName)) return undefined;
+  const [first, second] = parts as [string, string];
+  if (first === second) {
+    throw new ConfigError(
+      `--compare ${value} names one variant twice: give two, e.g. --compare baseline,candidate`,
+    );
+  }
+  return [first, second];
+}
+
+function reportOptions(
+  values: Pick<EvalFlags, 'compare' | 'update-reference' | 'alpha' | 'strict-floors'>,
+) {
   const alpha = fraction('--alpha', values.alpha);
   return {
     ...(values.compare && { compare: values.compare }),

@@ -5,7 +5,7 @@ import { evaluateGate, type TaskFloor } from './gate.js';
 import { STATISTICS } from './intervals.js';
 import { compareNames } from './order.js';
 import { type EvalReport, REPORT_SCHEMA_VERSION } from './report-schema.js';
-import { summarizeTasks } from './summarize.js';
+import { suiteBaselines, summarizeTasks } from './summarize.js';
 import { listJudgedTrials, summarizeJudges } from './summarize-judges.js';
 import { summarizeSuites } from './summarize-suites.js';
 import { listFailures, listProvenance, listStaleFixtures } from './trial-lists.js';
@@ -26,6 +26,8 @@ export interface BuildReportOptions {
   alpha?: number;
   /** Check floors against the lower bound of their interval. */
   strictFloors?: boolean;
+  /** `--compare A,B`: deltas of B (and every other variant) against A, where A ran. */
+  deltaReference?: string;
 }
 
 function distinct<T extends string>(values: ReadonlyArray<T | undefined>): T[] {
@@ -46,7 +48,12 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     typeof options.generatedAt === 'string'
       ? options.generatedAt
       : options.generatedAt.toISOString();
-  const tasks = summarizeTasks(records, { trials: options.trials });
+  const reference = options.deltaReference;
+  const baselines = suiteBaselines(records, reference);
+  const tasks = summarizeTasks(records, {
+    trials: options.trials,
+    ...(reference !== undefined && { reference }),
+  });
   const trialProvenance = listProvenance(records);
   const judges = summarizeJudges(records);
   const judgedTrials = listJudgedTrials(records);
@@ -78,7 +85,10 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     statistics: STATISTICS,
     suites: distinct(records.map((record) => record.suite)),
     tasks,
-    summary: summarizeSuites(tasks),
+    summary: summarizeSuites(tasks, baselines),
+    baselines: Object.fromEntries(
+      [...baselines].filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
     failures: listFailures(records),
     staleFixtures: listStaleFixtures(records),
     ...(comparison ? { comparison } : {}),

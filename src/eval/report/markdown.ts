@@ -93,28 +93,40 @@ function gateSection(model: ReportModel): string {
 
 function scoresSection(model: ReportModel): string {
   const { k, deltaAgainst } = model.scores;
+  // At k = 1, pass@k and pass^k are pass@1: one column, not three of the same.
+  const atK = k > 1;
   const suffix = deltaAgainst === undefined ? '' : ` vs ${escapeText(deltaAgainst)}`;
-  const head = ['Suite', 'Task', 'Title', 'Variant', 'c/n', 'pass@1', `pass@${k}`, `pass^${k}`];
+  const head = [
+    'Suite',
+    'Task',
+    'Title',
+    'Variant',
+    'c/n',
+    'pass@1',
+    ...(atK ? [`pass@${k}`, `pass^${k}`] : []),
+  ];
   const rows = model.scores.rows.map((row) => [
     escapeText(row.suite),
-    escapeText(row.task),
+    `${escapeText(row.task)}${row.mixedModels ? ' ⚠' : ''}`,
     escapeText(row.title),
     escapeText(row.variant),
     row.counted,
     row.withIntervals.passAt1,
-    row.withIntervals.passAtK,
-    row.withIntervals.passHatK,
+    ...(atK ? [row.withIntervals.passAtK, row.withIntervals.passHatK] : []),
     row.withIntervals.delta,
-    row.delta ? formatDelta(row.delta.passHatK) : '',
+    ...(atK ? [row.delta ? formatDelta(row.delta.passHatK) : ''] : []),
   ]);
-  const deltas = [`Δ pass@1${suffix}`, `Δ pass^k${suffix}`];
+  const deltas = [`Δ pass@1${suffix}`, ...(atK ? [`Δ pass^k${suffix}`] : [])];
   return [
     '## Scores',
     '',
     'Rates with their 95% interval: [lower, upper].',
     '',
-    table([...head, ...deltas], rows, 'llllrrrrrr'),
+    table([...head, ...deltas], rows, `llll${'r'.repeat(head.length + deltas.length - 4)}`),
     ...(model.scores.undecided ? ['', NOT_DISTINGUISHABLE_NOTE] : []),
+    ...(model.scores.notes.length > 0
+      ? ['', ...model.scores.notes.map((note) => `- ${escapeText(note)}`)]
+      : []),
   ].join('\n');
 }
 
@@ -162,14 +174,22 @@ export function mermaidText(text: string): string {
 
 function summarySection(model: ReportModel): string {
   const k = model.scores.k;
-  const head = ['Suite', 'Variant', 'Tasks', 'pass@1', `pass@${k}`, `pass^${k}`, 'Input', 'Output'];
+  const atK = k > 1;
+  const head = [
+    'Suite',
+    'Variant',
+    'Tasks',
+    'pass@1',
+    ...(atK ? [`pass@${k}`, `pass^${k}`] : []),
+    'Input',
+    'Output',
+  ];
   const rows = model.summary.map((row) => [
     escapeText(row.suite),
     escapeText(row.variant),
     `${row.tasks}${row.excludedTasks.length > 0 ? ` (left out: ${row.excludedTasks.map(escapeText).join(', ')})` : ''}`,
     row.passAt1WithInterval,
-    row.passAtKCell.text,
-    row.passHatKCell.text,
+    ...(atK ? [row.passAtKCell.text, row.passHatKCell.text] : []),
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
@@ -181,7 +201,7 @@ function summarySection(model: ReportModel): string {
     '',
     'Means over tasks (intervals: bootstrap over tasks and the trials within each); a task with no counted trial is left out and named.',
     '',
-    table(head, rows, 'llrrrrrr'),
+    table(head, rows, `ll${'r'.repeat(head.length - 2)}`),
     ...(deltas.length > 0 ? ['', ...deltas] : []),
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 import { groupRerecordCommands } from '../fixtures/rerecord.js';
 import { countedCell, describeSources, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
-import { describeOrigins } from './format-provenance.js';
+import { describeOrigins, providerOf } from './format-provenance.js';
 import { suiteDeltaLine } from './format-statistics.js';
 import { buildGradersModel, type GradersModel } from './graders-model.js';
 import type {
@@ -64,6 +64,8 @@ export interface ReportModel {
     rows: ScoreRow[];
     /** Some Δ is not distinguishable from noise at this n (the renderers add the note). */
     undecided: boolean;
+    /** One line per suite without a Δ saying why, and per row whose trials mixed models. */
+    notes: string[];
   };
   chart: { title: string; bars: Array<{ label: string; value: number | null }> };
   summary: SummaryRow[];
@@ -100,6 +102,38 @@ function chart(report: EvalReport): ReportModel['chart'] {
   return { title: `pass^${report.trials} per task and variant`, bars };
 }
 
+/** Why a suite shows no Δ: it ran one variant, or its baseline did not run. */
+function noDeltaNotes(report: EvalReport): string[] {
+  return report.suites.flatMap((suite) => {
+    const variants = [
+      ...new Set(report.tasks.filter((row) => row.suite === suite).map((row) => row.variant)),
+    ];
+    const baseline = report.baselines?.[suite];
+    if (variants.length === 1) {
+      return [
+        `No Δ for suite ${suite}: only variant ${variants[0]} ran; a Δ needs a second variant to compare with its baseline (declare one, or select two with --variant)`,
+      ];
+    }
+    if (baseline !== undefined && variants.length > 1 && !variants.includes(baseline)) {
+      return [
+        `No Δ for suite ${suite}: its baseline variant ${baseline} did not run; select it too, or pick two variants with --compare A,B`,
+      ];
+    }
+    return [];
+  });
+}
+
+/** A row whose trials used more than one model: its rates mix them. */
+function mixedModelNotes(report: EvalReport): string[] {
+  return report.tasks.flatMap((row) =>
+    row.mixedModels
+      ? [
+          `⚠ ${row.task} ${row.variant}: its trials used different models (${row.mixedModels.join(', ')}), so its rates mix them; re-record it with one --model`,
+        ]
+      : [],
+  );
+}
+
 /**
  * @example
  * const model = buildReportModel(report);
@@ -110,7 +144,10 @@ export function buildReportModel(report: EvalReport): ReportModel {
   const against = new Set(report.tasks.flatMap((row) => (row.delta ? [row.delta.against] : [])));
   return {
     header: {
-      source: describeSources(report.fixtureSources),
+      source: describeSources(
+        report.fixtureSources,
+        report.trialProvenance.flatMap((trial) => providerOf(trial) ?? []),
+      ),
       models: report.models,
       generatedAt: report.generatedAt,
       trials: k,
@@ -136,6 +173,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
         },
       })),
       undecided: report.tasks.some((row) => row.delta?.distinguishable === false),
+      notes: [...noDeltaNotes(report), ...mixedModelNotes(report)],
     },
     chart: chart(report),
     summary: report.summary.map((row) => ({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
+import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
@@ -82,6 +83,8 @@ export const TaskSummarySchema = z
     delta: VariantDeltaSchema.optional(),
     /** Mean scores in 0..1 with their intervals: judged checks, and scores checks return. */
     scores: z.array(ScoreSummarySchema).optional(),
+    /** The models its trials used, when they used more than one: the rates mix them. */
+    mixedModels: z.array(z.string()).optional(),
   })
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
@@ -211,6 +214,8 @@ export const TrialProvenanceSchema = z
     trial: z.number().int().min(1),
     outcome: z.string(),
     source: FixtureSourceSchema.optional(),
+    /** The wire format the trial's agent spoke (reports name its provider's API). */
+    provider: z.enum(PROVIDERS as ['anthropic', 'openai']).optional(),
     host: z.string().optional(),
     model: z.string().optional(),
     recordedAt: z.string().optional(),
@@ -249,6 +254,8 @@ export const EvalReportSchema = z
     suites: z.array(z.string()),
     tasks: z.array(TaskSummarySchema),
     summary: z.array(VariantSummarySchema),
+    /** Each suite's baseline variant: every other variant's Δ is measured against it. */
+    baselines: z.record(z.string(), z.string()).optional(),
     failures: z.array(FailedTrialSchema),
     staleFixtures: z.array(StaleFixtureSchema),
     comparison: ComparisonSchema.optional(),

@@ -3,7 +3,7 @@ import type { PassCounts } from '../stats/two-level-bootstrap.js';
 import { suiteDelta, suiteIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import type { SuiteDelta, TaskSummary, VariantSummary } from './report-schema.js';
-import { deltaReference } from './summarize.js';
+import { suiteBaselines } from './summarize.js';
 
 function meanOrNull(values: ReadonlyArray<number | null>): number | null {
   return mean(values.filter((value): value is number => value !== null)) ?? null;
@@ -57,7 +57,10 @@ function summarizeVariant(
  * Suite figures per (suite, variant): means over tasks, each task weighted once. Tasks with
  * no counted trial are left out and named in `excludedTasks`.
  */
-export function summarizeSuites(tasks: readonly TaskSummary[]): VariantSummary[] {
+export function summarizeSuites(
+  tasks: readonly TaskSummary[],
+  baselines: ReadonlyMap<string, string | undefined> = suiteBaselines(tasks),
+): VariantSummary[] {
   const groups = new Map<string, TaskSummary[]>();
   for (const task of tasks) {
     const key = JSON.stringify([task.suite, task.variant]);
@@ -66,7 +69,7 @@ export function summarizeSuites(tasks: readonly TaskSummary[]): VariantSummary[]
   const summaries = [...groups.values()]
     .map((rows) => summarizeVariant(rows[0]!.suite, rows[0]!.variant, rows))
     .sort((a, b) => compareNames(a.suite, b.suite) || compareNames(a.variant, b.variant));
-  return withSuiteDeltas(summaries, tasks);
+  return withSuiteDeltas(summaries, tasks, baselines);
 }
 
 /**
@@ -91,16 +94,18 @@ export function suiteDeltaOf(
   return suiteDelta(reference, pairs);
 }
 
-/** With exactly two variants in a suite, the non-reference one gets the paired pass@1 delta. */
+/** Every variant of a suite but its baseline gets the paired pass@1 delta against it. */
 function withSuiteDeltas(
   summaries: VariantSummary[],
   tasks: readonly TaskSummary[],
+  baselines: ReadonlyMap<string, string | undefined>,
 ): VariantSummary[] {
   return summaries.map((summary) => {
-    const variants = summaries.filter((other) => other.suite === summary.suite);
-    if (variants.length !== 2) return summary;
-    const reference = deltaReference(variants);
-    if (reference === summary) return summary;
+    const baseline = baselines.get(summary.suite);
+    const reference = summaries.find(
+      (other) => other.suite === summary.suite && other.variant === baseline,
+    );
+    if (!reference || reference === summary) return summary;
     return {
       ...summary,
       delta: suiteDeltaOf(tasks, summary.suite, reference.variant, summary.variant),

@@ -1,5 +1,6 @@
 import { mean, nearestRank, passAtK, passHatK } from '../stats/metrics.js';
 import type { TrialRecord } from '../trial/trial-record.js';
+import { keyOf } from './compare.js';
 import { taskDeltaInterval, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import { largestCommonK, rateAt, ratesByK } from './rates.js';
@@ -9,6 +10,8 @@ import { summarizeScores } from './summarize-scores.js';
 export interface SummarizeOptions {
   /** Trials requested: pass@k / pass^k get a key for every k up to this (null where n < k). */
   trials?: number;
+  /** `--compare A,B`: A is every suite's reference variant where it ran (else each suite's baseline). */
+  reference?: string;
 }
 
 function orNull(value: number | undefined): number | null {
@@ -53,6 +56,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
   const latencies = counted.flatMap((record) => record.modelLatenciesMs);
   const judgeErrors = trialsWith(group, 'judge_error');
   const scores = summarizeScores(counted);
+  const models = [...new Set(group.flatMap((record) => record.model ?? []))].sort();
   return {
     suite: first.suite,
     task: first.task,
@@ -86,6 +90,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     },
     toolMs: meanOf((stat) => stat.toolMs),
     ...(scores && { scores }),
+    ...(models.length > 1 && { mixedModels: models }),
   };
 }
 
@@ -105,24 +110,35 @@ export function variantDelta(reference: TaskSummary, other: TaskSummary): Varian
   };
 }
 
-/** Of two variants, the one deltas are measured against: baseline, else the first. */
-export function deltaReference<T extends { variant: string }>(variants: readonly T[]): T {
-  return variants.find((row) => row.variant === 'baseline') ?? variants[0]!;
+/**
+ * The variant a suite's deltas are measured against: `--compare A,B`'s A, else the suite's
+ * declared baseline (its records carry it), else `baseline`, else the first variant by name.
+ */
+export function baselineOfSuite(
+  records: readonly Pick<TrialRecord, 'suite' | 'variant' | 'baseline'>[],
+  suite: string,
+  reference?: string,
+): string | undefined {
+  const ofSuite = records.filter((record) => record.suite === suite);
+  if (reference !== undefined && ofSuite.some((record) => record.variant === reference))
+    return reference;
+  const declared = ofSuite.find((record) => record.baseline !== undefined)?.baseline;
+  if (declared !== undefined) return declared;
+  const variants = [...new Set(ofSuite.map((record) => record.variant))].sort(compareNames);
+  return variants.includes('baseline') ? 'baseline' : variants[0];
 }
 
-/** With exactly two variants of a task, the non-reference row carries the delta. */
-function withDeltas(summaries: TaskSummary[]): TaskSummary[] {
-  const byTask = new Map<string, TaskSummary[]>();
-  for (const summary of summaries) {
-    const key = JSON.stringify([summary.suite, summary.task]);
-    byTask.set(key, [...(byTask.get(key) ?? []), summary]);
-  }
+/** Every variant of a task other than its suite's baseline carries its delta against it. */
+function withDeltas(
+  summaries: TaskSummary[],
+  baselines: ReadonlyMap<string, string | undefined>,
+): TaskSummary[] {
+  const rowOf = new Map(summaries.map((row) => [keyOf(row), row]));
   return summaries.map((summary) => {
-    const variants = byTask.get(JSON.stringify([summary.suite, summary.task])) ?? [];
-    if (variants.length !== 2) return summary;
-    const reference = deltaReference(variants);
-    if (summary === reference) return summary;
-    return { ...summary, delta: variantDelta(reference, summary) };
+    const baseline = baselines.get(summary.suite);
+    if (baseline === undefined || baseline === summary.variant) return summary;
+    const reference = rowOf.get(keyOf({ ...summary, variant: baseline }));
+    return reference ? { ...summary, delta: variantDelta(reference, summary) } : summary;
   });
 }
 
@@ -135,5 +151,17 @@ export function summarizeTasks(
   records: readonly TrialRecord[],
   options: SummarizeOptions = {},
 ): TaskSummary[] {
-  return withDeltas(groupRecords(records).map((group) => summarizeGroup(group, options)));
+  return withDeltas(
+    groupRecords(records).map((group) => summarizeGroup(group, options)),
+    suiteBaselines(records, options.reference),
+  );
+}
+
+/** Each suite's baseline (see baselineOfSuite). */
+export function suiteBaselines(
+  records: readonly Pick<TrialRecord, 'suite' | 'variant' | 'baseline'>[],
+  reference?: string,
+): Map<string, string | undefined> {
+  const suites = [...new Set(records.map((record) => record.suite))];
+  return new Map(suites.map((suite) => [suite, baselineOfSuite(records, suite, reference)]));
 }

@@ -140,6 +140,8 @@ function originLines(model: ReportModel): string[] {
 
 function scoreTable(model: ReportModel, color: boolean): string {
   const { k, bySuite } = model.scores;
+  // At k = 1, pass@k and pass^k are pass@1: one column, not three of the same.
+  const atK = k > 1;
   const delta = (value: number | null | undefined) => {
     const text = formatDelta(value);
     if (value === null || value === undefined || text === '0.00') return text;
@@ -147,14 +149,13 @@ function scoreTable(model: ReportModel, color: boolean): string {
   };
   const rows = model.scores.rows.map((row) => [
     ...(bySuite ? [row.suite] : []),
-    row.task,
+    row.mixedModels ? `${row.task} ⚠` : row.task,
     row.variant,
     row.counted,
     formatRate(row.passAt1),
-    row.passAtKCell.text,
-    row.passHatKCell.text,
+    ...(atK ? [row.passAtKCell.text, row.passHatKCell.text] : []),
     row.delta ? delta(row.delta.passAt1) : '',
-    row.delta ? delta(row.delta.passHatK) : '',
+    ...(atK ? [row.delta ? delta(row.delta.passHatK) : ''] : []),
   ]);
   const head = [
     ...(bySuite ? ['Suite'] : []),
@@ -162,34 +163,38 @@ function scoreTable(model: ReportModel, color: boolean): string {
     'Variant',
     'c/n',
     'pass@1',
-    `pass@${k}`,
-    `pass^${k}`,
+    ...(atK ? [`pass@${k}`, `pass^${k}`] : []),
     'Δ pass@1',
-    'Δ pass^k',
+    ...(atK ? ['Δ pass^k'] : []),
   ];
-  const right = [3, 4, 5, 6, 7].map((column) => column + (bySuite ? 1 : 0));
-  return fitTable(head, rows, { color, right });
+  const right = head.map((_, index) => index).filter((index) => index >= (bySuite ? 4 : 3));
+  return [
+    fitTable(head, rows, { color, right }),
+    ...model.scores.notes.flatMap((note) => wrap(note, { indent: '  ' })),
+  ].join('\n');
 }
 
 /** 95% intervals of pass@1, pass^k and the Δ pass@1, beside the score table (which has no room). */
 function intervalTable(model: ReportModel, color: boolean): string {
   const { k, rows, undecided } = model.scores;
+  const atK = k > 1;
   const cells = rows.map((row) => [
     row.task,
     row.variant,
     row.withIntervals.passAt1,
-    row.withIntervals.passHatK,
+    ...(atK ? [row.withIntervals.passHatK] : []),
     row.withIntervals.delta,
   ]);
-  const head = ['Task', 'Variant', 'pass@1', `pass^${k}`, 'Δ pass@1'];
+  const head = ['Task', 'Variant', 'pass@1', ...(atK ? [`pass^${k}`] : []), 'Δ pass@1'];
   return [
-    fitTable(head, cells, { color, right: [2, 3, 4] }),
+    fitTable(head, cells, { color, right: head.map((_, index) => index).filter((i) => i >= 2) }),
     ...(undecided ? [NOT_DISTINGUISHABLE_NOTE] : []),
   ].join('\n');
 }
 
 function summaryTable(model: ReportModel, color: boolean): string {
   const k = model.scores.k;
+  const atK = k > 1;
   const rows = model.summary.map((row) => [
     row.suite,
     row.variant,
@@ -197,8 +202,7 @@ function summaryTable(model: ReportModel, color: boolean): string {
       ? `${row.tasks} (-${row.excludedTasks.join(',')})`
       : `${row.tasks}`,
     row.passAt1WithInterval,
-    row.passAtKCell.text,
-    row.passHatKCell.text,
+    ...(atK ? [row.passAtKCell.text, row.passHatKCell.text] : []),
     formatAmount(row.tokens.input),
     formatAmount(row.tokens.output),
   ]);
@@ -207,14 +211,13 @@ function summaryTable(model: ReportModel, color: boolean): string {
     'Variant',
     'Tasks',
     'pass@1 [95%]',
-    `pass@${k}`,
-    `pass^${k}`,
+    ...(atK ? [`pass@${k}`, `pass^${k}`] : []),
     'Input',
     'Output',
   ];
   const deltas = model.summary.flatMap((row) => (row.deltaLine ? [row.deltaLine] : []));
   return [
-    fitTable(head, rows, { color, right: [3, 4, 5, 6, 7] }),
+    fitTable(head, rows, { color, right: head.map((_, index) => index).filter((i) => i >= 3) }),
     ...deltas.flatMap((line) => wrap(line)),
   ].join('\n');
 }

@@ -26,6 +26,8 @@ export interface ReportOptions {
   alpha?: number;
   /** Floors are checked against the interval's lower bound. */
   strictFloors?: boolean;
+  /** `--compare A,B`: every Δ is measured against variant A where it ran. */
+  deltaReference?: string;
   /** Write reports/latest.{json,md} and the job summary (off when recording). */
   writeReports?: boolean;
   color?: boolean;
@@ -97,6 +99,7 @@ export async function finishRun(
     generatedAt: new Date(),
     ...(options.alpha !== undefined && { alpha: options.alpha }),
     ...(options.strictFloors && { strictFloors: true }),
+    ...(options.deltaReference !== undefined && { deltaReference: options.deltaReference }),
   });
   if (input.loadErrors.length > 0) {
     report.gate = {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { cassettePath } from '../../replay/cassette.js';
+import { baselineOf } from '../task/agent-spec.js';
 import { adapterDriver } from './adapter-driver.js';
 import { harnessDriver } from './harness-driver.js';
 import { recordTrial } from './record-trial.js';
@@ -28,6 +29,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialResult> {
 
 function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialResult> {
   const { task, variant, trial, settings } = request;
+  const { agent } = task;
   const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
   // Errored until the run says otherwise.
   const base: TrialRecord = {
@@ -36,6 +38,7 @@ function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<Trial
     title: task.title,
     variant,
     trial,
+    baseline: baselineOf(agent),
     outcome: 'errored',
     messages: [],
     modelLatenciesMs: [],
