@@ -152,7 +152,11 @@ describe('agent adapters through record and replay', () => {
       // with the adapter's trace.
       const loaded = replayed.transcript;
       expect(loaded).toMatchObject({
-        format: provider === 'openai' ? 'openai-chat-completions' : 'anthropic-messages',
+        format: path
+          ? 'openai-responses'
+          : provider === 'openai'
+            ? 'openai-chat-completions'
+            : 'anthropic-messages',
         trace: [{ type: 'run_start', mode: 'adapter' }, { type: 'tool_call' }, { type: 'run_end' }],
       });
       const transcript = loaded && 'transcript' in loaded ? loaded.transcript : undefined;

@@ -1,5 +1,10 @@
 import { ModelApiError } from '../core/errors.js';
 import {
+  checkCallTimeout,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  withCallDeadline,
+} from '../model-api/call-deadline.js';
+import {
   cutAnswer,
   cutCause,
   deadlineError,
@@ -7,11 +12,6 @@ import {
   serverText,
   unreachableApi,
 } from '../model-api/call-failure.js';
-import {
-  checkCallTimeout,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  withCallDeadline,
-} from '../model-api/call-deadline.js';
 import { HARNESS_EVALS_USER_AGENT } from './client-name.js';
 
 export interface ModelPost {

@@ -5,7 +5,6 @@ import { deltaWithInterval, NOT_DISTINGUISHABLE_NOTE } from './format-interval.j
 import { suiteDeltaLine } from './format-statistics.js';
 import type { ReportModel, ScoreRow, SummaryRow } from './report-model.js';
 import type { SuiteDelta, VariantDelta } from './report-schema.js';
-import { suiteDeltas, taskDeltas } from './variant-deltas.js';
 
 /** A row's warning: its rates mix models or fixture sources, or some trials were not counted. */
 export interface RowMark {
@@ -67,7 +66,7 @@ function rowMarks(records: readonly TrialRecord[]) {
       ...markIf(
         'mixed-models',
         'mixed models',
-        mixed(distinct(trials.map((trial) => trial.model))),
+        row.mixedModels ?? [],
         ', ',
         'the trials of this row ran on different models: its rates mix them',
       ),
@@ -90,10 +89,10 @@ function rowMarks(records: readonly TrialRecord[]) {
 }
 
 function shownRows(model: ReportModel, records: readonly TrialRecord[]) {
-  const deltas = taskDeltas(model.scores.rows);
   const marksOf = rowMarks(records);
   return model.scores.rows.map((row) => {
-    const delta = deltas.get(row);
+    // Every variant but its suite's baseline has its Δ in the report (any number of variants).
+    const { delta } = row;
     return {
       suite: row.suite,
       task: row.task,
@@ -124,9 +123,8 @@ function shownRows(model: ReportModel, records: readonly TrialRecord[]) {
 }
 
 function shownSummary(model: ReportModel) {
-  const deltas = suiteDeltas(model.summary, model.scores.rows);
   return model.summary.map((row: SummaryRow) => {
-    const delta = deltas.get(row);
+    const { delta } = row;
     return {
       suite: row.suite,
       variant: row.variant,
@@ -164,6 +162,8 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     // With more than two variants, the report's own rows have no Δ to be undecided.
     undecided: rows.some((row) => row.delta?.distinguishable === false),
     notDistinguishable: NOT_DISTINGUISHABLE_NOTE,
+    // Why a suite has no Δ, one line each (mixed-model rows are marked on the row instead).
+    notes: model.scores.notes.filter((note) => note.startsWith('No Δ')),
     comparison: model.comparison,
     staleCommands: model.stale.commands,
   };

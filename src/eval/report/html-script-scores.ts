@@ -113,7 +113,8 @@ function scoresView(root) {
   root.appendChild(summaryTable());
   root.appendChild(el('h2', { text: 'Scores' }));
   root.appendChild(el('p', { cls: 'muted', text: 'Rates with their 95% interval [lower, upper] (Wilson; \u0394: Newcombe), ' +
-    'each variant against the baseline of its task.' + (model.undecided ? ' ' + model.notDistinguishable : '') }));
+    'each variant against the baseline of its suite.' + (model.undecided ? ' ' + model.notDistinguishable : '') }));
+  model.notes.forEach(function (note) { root.appendChild(el('p', { cls: 'muted', 'data-testid': 'score-note', text: note })); });
   unique(model.rows.map(function (r) { return r.suite; })).forEach(function (suite) {
     if (model.bySuite) root.appendChild(el('h3', { text: suite }));
     root.appendChild(scoreTable(model.rows.filter(function (r) { return r.suite === suite; })));

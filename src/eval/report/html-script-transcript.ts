@@ -60,7 +60,8 @@ function conversation(tr) {
  */
 var TRANSCRIPT_FORMATS = {
   'anthropic-messages': conversation,
-  'openai-chat-completions': conversation
+  'openai-chat-completions': conversation,
+  'openai-responses': conversation
 };
 
 function transcriptOf(d) {

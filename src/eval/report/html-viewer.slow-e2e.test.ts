@@ -22,7 +22,7 @@ import { decodeCassette, type TrialTranscript, trialTranscript } from './transcr
 
 /**
  * The viewer with what one eval of T1 does not show: three variants of a task, every
- * transcript format (Messages, Chat Completions, an adapter's trace, a format nothing decodes),
+ * transcript format (Messages, Chat Completions, Responses, an adapter's trace, a format nothing decodes),
  * row marks, and 2,000 trials in the list.
  */
 const adapterTrace: TraceEvent[] = [
@@ -87,7 +87,7 @@ async function trials(): Promise<HtmlTrial[]> {
     },
     {
       record: makeRecord({ ...weather, trial: 2 }),
-      transcript: { ...decodeCassette(responsesCassette(), adapterTrace), trace: adapterTrace },
+      transcript: { ...decodeCassette(unknownFormatCassette(), adapterTrace), trace: adapterTrace },
     },
     // Written by a later version: a format this page has no renderer for.
     {
@@ -97,7 +97,23 @@ async function trials(): Promise<HtmlTrial[]> {
         transcript: { system: '', user: '', turns: [], finalAnswer: '' },
       },
     },
+    {
+      record: makeRecord({ ...weather, trial: 4 }),
+      transcript: trialTranscript(responsesCassette(), []),
+    },
   ];
+}
+
+/** A cassette of an API no transcript decodes: the weather run's calls, sent to /v1/complete. */
+function unknownFormatCassette() {
+  const cassette = weatherCassette();
+  return {
+    ...cassette,
+    exchanges: cassette.exchanges.map((exchange) => ({
+      ...exchange,
+      request: { ...exchange.request, path: '/v1/complete' },
+    })),
+  };
 }
 
 describe.skipIf(!browserAvailable)(
@@ -203,7 +219,7 @@ describe.skipIf(!browserAvailable)(
       await browser.open(file, '#trial=weather/W1/v1/2');
       const pane = page.getByTestId('transcript');
       expect(await pane.getByTestId('unknown-format').locator('strong').innerText()).toBe(
-        'this transcript format cannot be shown: openai-responses',
+        'this transcript format cannot be shown: POST /v1/complete',
       );
       expect(await pane.getByTestId('turn').count()).toBe(0);
       const trace = pane.getByTestId('trace');
@@ -217,6 +233,22 @@ describe.skipIf(!browserAvailable)(
       expect(await pane.getByTestId('unknown-format').innerText()).toContain(
         'this transcript format cannot be shown: judge-calls',
       );
+    }, 60_000);
+
+    it('shows a Responses API transcript: its instructions, the call with its output, the answer', async () => {
+      const { page } = browser;
+      await browser.open(file, '#trial=weather/W1/v1/4');
+      const pane = page.getByTestId('transcript');
+      expect(await pane.locator('[data-format]').getAttribute('data-format')).toBe(
+        'openai-responses',
+      );
+      expect(await pane.getByTestId('turn').count()).toBe(2);
+      expect(await pane.innerText()).toContain('get_weather');
+      expect(await pane.innerText()).toContain('Oslo: 4 °C, rain');
+      expect(await pane.getByTestId('final-answer').innerText()).toBe(
+        'It is 4 °C and raining in Oslo.',
+      );
+      await browser.screenshot('responses-transcript');
     }, 60_000);
 
     it('shows the head of a very long text and the rest on request', async () => {

@@ -164,11 +164,15 @@ describe('renderHtml', () => {
     const html = renderHtml(reportOf([record]), [
       {
         record,
-        transcript: { format: 'openai-responses', undecoded: '2 calls of openai-responses', trace },
+        transcript: {
+          format: 'POST /v1/complete',
+          undecoded: '2 calls of POST /v1/complete',
+          trace,
+        },
       },
     ]);
     const [detail] = embeddedData(html).details;
-    expect(detail).toMatchObject({ format: 'openai-responses', undecoded: expect.any(String) });
+    expect(detail).toMatchObject({ format: 'POST /v1/complete', undecoded: expect.any(String) });
     expect(detail.transcript).toBeUndefined();
     expect(detail.trace[0].input).toBe('{\n  "city": "Oslo"\n}');
   });

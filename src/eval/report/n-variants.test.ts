@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { buildReport } from './build-report.js';
-import { renderHtml } from './html.js';
+import { htmlModel } from './html-model.js';
 import { renderMarkdown } from './markdown.js';
 import { buildReportModel } from './report-model.js';
 import { parseReport } from './report-schema.js';
@@ -71,12 +71,16 @@ describe('three or more variants', () => {
     expect(renderMarkdown(built)).toMatch(
       /\| T1 \| business rules \| prompt-b \| 1\/3 .*\| \+0\.33 \[/,
     );
-    // The page draws its tables from the model it embeds: each row's Δ and each suite Δ line.
-    const html = renderHtml(built, []);
-    expect(html).toContain('"variant":"prompt-a","n":3');
-    expect(html).toContain('"delta":"+1.00 [+0.21, +1.00]"');
-    expect(html).toContain('"delta":"+0.33 [−0.29, +0.79] ~"');
-    expect(html).toContain('refund-desk prompt-b vs baseline (2 tasks, paired)');
+    // The page draws its tables from the model it embeds: each row's Δ and each suite Δ.
+    const page = htmlModel(buildReportModel(built), []);
+    const shown = (variant: string) =>
+      page.rows.find((entry) => entry.task === 'T1' && entry.variant === variant)?.delta?.text;
+    expect(shown('prompt-a')).toBe('+1.00 [+0.21, +1.00]');
+    expect(shown('prompt-b')).toBe('+0.33 [−0.29, +0.79] ~');
+    expect(shown('baseline')).toBeUndefined();
+    expect(page.summary.find((entry) => entry.variant === 'prompt-b')?.delta?.sentence).toContain(
+      'refund-desk prompt-b vs baseline (2 tasks, paired)',
+    );
     const json = parseReport(JSON.parse(JSON.stringify(built)), 'latest.json');
     expect(json.tasks.filter((entry) => entry.delta).map((entry) => entry.variant)).toEqual([
       'prompt-a',
@@ -108,9 +112,10 @@ describe('no Δ', () => {
     expect(note).toBe(
       'No Δ for suite refund-desk: only variant v1 ran; a Δ needs a second variant to compare with its baseline (declare one, or select two with --variant)',
     );
-    for (const text of [renderTerminal(single), renderMarkdown(single), renderHtml(single, [])]) {
+    for (const text of [renderTerminal(single), renderMarkdown(single)]) {
       expect(text).toContain('No Δ for suite refund-desk: only variant v1 ran');
     }
+    expect(htmlModel(buildReportModel(single), []).notes).toEqual([note]);
   });
 
   it('says in one line why, when the baseline did not run', () => {

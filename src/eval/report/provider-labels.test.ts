@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import { renderHtml } from './html.js';
+import { htmlModel } from './html-model.js';
 import { renderMarkdown } from './markdown.js';
+import { buildReportModel } from './report-model.js';
 import { renderTerminal } from './terminal.js';
 import { makeRecord } from './testing/records.js';
 
@@ -64,9 +65,19 @@ describe('a row whose trials used different models', () => {
     expect(terminal.replace(/\s+/g, ' ')).toContain(note);
     expect(renderMarkdown(report)).toContain(`| T1 ⚠ |`);
     expect(renderMarkdown(report)).toContain(`- ${note}`);
-    // The page's script marks the task cell and lists the notes from the model it embeds.
-    const html = renderHtml(report, []);
-    expect(html).toContain('"mixedModels":["claude-opus-5","gpt-4.1-mini"]');
-    expect(html).toContain(note);
+    // The page marks the row from the model it embeds.
+    const marks = htmlModel(buildReportModel(report), []).rows.map((row) => [row.task, row.marks]);
+    expect(marks).toEqual([
+      [
+        'T1',
+        [
+          expect.objectContaining({
+            kind: 'mixed-models',
+            text: 'mixed models: claude-opus-5, gpt-4.1-mini',
+          }),
+        ],
+      ],
+      ['T2', []],
+    ]);
   });
 });

@@ -76,7 +76,7 @@ export function summarizeSuites(
  * Suite pass@1 of `variant` minus `reference` in `suite`, paired by task over the tasks both
  * counted. Any two variants: the report's own rows pair only the two of a two-variant suite.
  */
-export function suiteDeltaOf(
+function suiteDeltaOf(
   tasks: readonly Pick<TaskSummary, 'suite' | 'task' | 'variant' | 'n' | 'passed'>[],
   suite: string,
   reference: string,

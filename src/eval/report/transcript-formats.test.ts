@@ -24,13 +24,23 @@ describe('decodeCassette', () => {
     );
   });
 
-  it('names a Responses API cassette it cannot decode instead of an empty transcript', () => {
-    // decodeTranscript alone makes an empty conversation of it: no turns, no answer.
-    expect(decodeTranscript(responsesCassette()).turns).toEqual([]);
-    expect(decodeCassette(responsesCassette(), [])).toEqual({
-      format: 'openai-responses',
-      undecoded: expect.stringContaining('2 calls of openai-responses'),
-    });
+  it('names a Responses API cassette and decodes its conversation', () => {
+    const decoded = decodeCassette(responsesCassette(), []);
+    expect(decoded).toMatchObject({ format: 'openai-responses' });
+    if (!('transcript' in decoded)) throw new Error('expected a transcript');
+    const { transcript } = decoded;
+    expect([transcript.system, transcript.user]).toEqual([
+      'You report the weather.',
+      'What is the weather in Oslo?',
+    ]);
+    expect(transcript.turns.map((turn) => turn.latencyMs)).toEqual([120, 90]);
+    expect(transcript.turns[0]?.blocks).toEqual([
+      {
+        kind: 'tool',
+        call: { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+      },
+    ]);
+    expect(transcript.finalAnswer).toBe('It is 4 °C and raining in Oslo.');
   });
 
   it('names any other format by its first call, query left out', () => {

@@ -1,6 +1,7 @@
 import type { Cassette, Exchange } from '../../replay/cassette.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { isChatCompletionsExchange } from './chat-transcript.js';
+import { isResponsesExchange } from './responses-transcript.js';
 import { decodeTranscript, type Transcript } from './transcript.js';
 
 /**
@@ -25,12 +26,11 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
     decode: decodeTranscript,
   },
   { name: 'openai-chat-completions', reads: isChatCompletionsExchange, decode: decodeTranscript },
+  { name: 'openai-responses', reads: isResponsesExchange, decode: decodeTranscript },
 ];
 
 /** Formats known by name that nothing decodes yet: the page says which one it cannot show. */
-const NAMED_FORMATS: ReadonlyArray<{ name: string; reads(exchange: Exchange): boolean }> = [
-  { name: 'openai-responses', reads: (exchange) => pathOf(exchange).endsWith('/responses') },
-];
+const NAMED_FORMATS: ReadonlyArray<{ name: string; reads(exchange: Exchange): boolean }> = [];
 
 /** A trial's cassette as the page gets it: decoded, or the name of a format nothing decodes. */
 export type DecodedCassette =

@@ -2,8 +2,8 @@ import type { Cassette } from '../../../replay/cassette.js';
 import { chatCassette } from './chat-cassettes.js';
 
 /**
- * Test double: an OpenAI Responses API run (`POST /v1/responses`), a format no transcript
- * decoder reads yet: a function call, then the answer after its output.
+ * Test double: an OpenAI Responses API run (`POST /v1/responses`): a function call, then the
+ * answer after its output.
  */
 export function responsesCassette(): Cassette {
   const call = {
