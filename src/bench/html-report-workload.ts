@@ -82,6 +82,8 @@ async function benchTrials(projectDir: string, workload: ReportWorkload): Promis
       const recorded = readdirSync(join(fixtures, task, variant)).filter((f) =>
         /^trial-\d+\.json$/.test(f),
       );
+      // A dataset task's cassettes are in case folders: its trials are not this workload's.
+      if (recorded.length === 0) continue;
       const sources = new Map<number, TrialTranscript>();
       for (let trial = 1; trial <= workload.trials; trial += 1) {
         const source = ((trial - 1) % recorded.length) + 1;

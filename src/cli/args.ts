@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { isVariantName } from '../eval/task/agent-spec.js';
+import { isCaseId } from '../eval/task/cases.js';
 import { TASK_ID } from '../eval/task/task-declaration.js';
 
 /** A positive whole number flag, or a ConfigError naming the flag. */
@@ -52,7 +53,7 @@ export function fraction(flag: string, value: string | undefined): number | unde
 
 /** What a selection flag lists: for its messages and, with `valid`, the check of each name. */
 const SELECTIONS: Record<
-  '--task' | '--variant' | '--suite',
+  '--task' | '--variant' | '--suite' | '--case',
   { names: string; example: string; rule?: string; valid?: (name: string) => boolean }
 > = {
   '--task': {
@@ -68,6 +69,12 @@ const SELECTIONS: Record<
     valid: isVariantName,
   },
   '--suite': { names: 'suite names', example: 'refund-desk' },
+  '--case': {
+    names: 'case ids of dataset tasks',
+    example: 'q1,q7',
+    rule: "letters, digits, '_', '-' or '.'; several as q1,q7",
+    valid: isCaseId,
+  },
 };
 
 /**
@@ -136,4 +143,18 @@ export function nonEmpty(
 ): string | undefined {
   if (value === undefined || value.trim() !== '') return value;
   throw new ConfigError(`${flag} takes ${what}, got '${value}'`);
+}
+
+/** `--case q1,q7` or `--cases N` (not both): which cases of dataset tasks a run takes. */
+export function caseFlags(values: { case?: string | undefined; cases?: string | undefined }): {
+  cases?: string[];
+  caseSample?: number;
+} {
+  if (values.case !== undefined && values.cases !== undefined) {
+    throw new ConfigError('give --case ID[,ID...] or --cases N, not both');
+  }
+  const cases = selectionFlag('--case', values.case);
+  if (cases) return { cases };
+  if (values.cases === undefined) return {};
+  return { caseSample: positiveInteger('--cases', values.cases, 1, 100_000) };
 }

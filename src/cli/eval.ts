@@ -9,12 +9,21 @@ import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { formatShard, parseShard } from '../eval/shard/shard.js';
 import { isVariantName } from '../eval/task/agent-spec.js';
 import type { RunningSimulator } from '../simulator/server.js';
-import { fraction, nonEmpty, oneOf, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import {
+  caseFlags,
+  fraction,
+  nonEmpty,
+  oneOf,
+  parseFlags,
+  positiveInteger,
+  selectionFlag,
+} from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
+                       [--case ID[,ID...] | --cases N]   (dataset tasks: these cases, or N of them)
                        [--compare FILE] [--replay strict|lenient] [--update-reference]
                        [--alpha 0.05] [--strict-floors] [--shard i/n]
                        [--judge-model ID[,ID...]] [--judge-samples N]
@@ -38,6 +47,8 @@ const FLAGS = {
   trials: { type: 'string' },
   task: { type: 'string' },
   variant: { type: 'string' },
+  case: { type: 'string' },
+  cases: { type: 'string' },
   suite: { type: 'string' },
   compare: { type: 'string' },
   replay: { type: 'string' },
@@ -59,7 +70,8 @@ type EvalFlags = ReturnType<typeof parseEvalFlags>;
 type ReportFlags = ReturnType<typeof reportOptions>;
 
 function parseEvalFlags(argv: string[]) {
-  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--suite']).values;
+  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--suite', '--case'])
+    .values;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -79,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const variants = pair ?? selectionFlag('--variant', values.variant);
   const suites = selectionFlag('--suite', values.suite);
+  const cases = caseFlags(values);
   const { compare: _compare, ...rest } = values;
   const report = {
     ...reportOptions(pair ? rest : values),
@@ -95,10 +108,8 @@ async function main(argv: string[]): Promise<number> {
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
   const judge = judgeFlags(values);
   const projectDir = process.cwd();
-  if (
-    tooFewRecorded(projectDir, trials, { ...(tasks && { tasks }), ...(variants && { variants }) })
-  )
-    return 2;
+  const selection = { ...(tasks && { tasks }), ...(variants && { variants }), ...cases };
+  if (!cases.caseSample && tooFewRecorded(projectDir, trials, selection)) return 2;
   const simulator = await openJudgeSimulator(values.simulated === true);
   try {
     return await replay({
@@ -109,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
       ...(tasks && { tasks }),
       ...(variants && { variants }),
       ...(suites && { suites }),
+      ...cases,
       ...report,
       ...(shard && { shard }),
       judge,
@@ -209,6 +221,8 @@ async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promi
     'task',
     'variant',
     'suite',
+    'case',
+    'cases',
     'replay',
     'shard',
     'rescore',
@@ -238,7 +252,7 @@ async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promi
 function tooFewRecorded(
   projectDir: string,
   trials: number,
-  selection: { tasks?: string[]; variants?: string[] },
+  selection: { tasks?: string[]; variants?: string[]; cases?: string[] },
 ): boolean {
   const short = shortFixtures(`${projectDir}/fixtures`, trials, selection);
   if (short.length === 0) return false;

@@ -1,3 +1,4 @@
+import { trialLabel } from '../eval/report/format.js';
 import type { TrialRecord } from '../eval/trial/trial-record.js';
 import { terminalLine } from './terminal-text.js';
 
@@ -48,7 +49,7 @@ export function recordLine(
   const requests = plural(record.stats?.steps ?? 0, 'request');
   // Messages may quote a server or a model: masked and stripped of control sequences.
   const first = terminalLine(record.messages[0] ?? record.outcome);
-  const label = `${record.task} ${record.variant} trial ${record.trial}`;
+  const label = trialLabel(record);
   if (notRecorded(record, judgeOnly)) {
     counts.failed += 1;
     return `  ✗ ${label}: ${first} (${seconds})`;

@@ -4,6 +4,7 @@ import { maskConfiguredKeys } from '../core/secret-values.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
 import { JUDGE_ENV } from '../eval/grade/judge-model.js';
+import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type ModelChoice, parseModelFlags, unknownModelSuites } from '../eval/run/model-choice.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
@@ -13,7 +14,7 @@ import { liveApiOf, SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl } from './model-config.js';
@@ -21,7 +22,7 @@ import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
-                         [--suite NAME] [--simulated] [--missing-only] [--concurrency K]
+                         [--suite NAME] [--case ID[,ID...] | --cases N] [--simulated] [--missing-only] [--concurrency K]
                          [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
                          [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
@@ -47,6 +48,8 @@ const FLAGS = {
   trial: { type: 'string' },
   task: { type: 'string' },
   variant: { type: 'string' },
+  case: { type: 'string' },
+  cases: { type: 'string' },
   suite: { type: 'string' },
   simulated: { type: 'boolean' },
   'missing-only': { type: 'boolean' },
@@ -64,8 +67,13 @@ const FLAGS = {
 type RecordFlags = ReturnType<typeof parseRecordFlags>;
 
 function parseRecordFlags(argv: string[]) {
-  return parseFlags({ args: argv, options: FLAGS }, ['--task', '--variant', '--suite', '--trial'])
-    .values;
+  return parseFlags({ args: argv, options: FLAGS }, [
+    '--task',
+    '--variant',
+    '--suite',
+    '--case',
+    '--trial',
+  ]).values;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -81,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
   const tasks = selectionFlag('--task', values.task);
   const variants = selectionFlag('--variant', values.variant);
   const suites = selectionFlag('--suite', values.suite);
+  const cases = caseFlags(values);
   const models = parseModelFlags(values.model ?? []);
   const selection = {
     ...(trialNumbers && { trialNumbers }),
@@ -116,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
       trials,
       ...selection,
       ...(suites && { suites }),
+      ...cases,
       source: simulated ? 'simulator' : 'live',
       missingOnly: values['missing-only'] ?? false,
       concurrency,
@@ -150,6 +160,8 @@ function verifyWith(
 ): Promise<number> {
   const recordingOnly = [
     'suite',
+    'case',
+    'cases',
     'simulated',
     'missing-only',
     'concurrency',
@@ -235,9 +247,7 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;
-    console.log(
-      `  ✗ ${trial.task} ${trial.variant} trial ${trial.trial}: ${terminalLine(trial.problem)}; nothing written`,
-    );
+    console.log(`  ✗ ${trialLabel(trial)}: ${terminalLine(trial.problem)}; nothing written`);
   }
   for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -27,6 +27,8 @@ export const CassetteMetaSchema = z
     suite: z.string().min(1).optional(),
     task: z.string().min(1),
     variant: z.string().min(1),
+    /** The dataset case, for a task over cases. */
+    case: z.string().min(1).optional(),
     trial: z.number().int().min(1),
     recordedAt: isoDate,
     /** The run clock's "now" while recording; replay feeds it back so dates in prompts match. */
@@ -105,7 +107,22 @@ export function isSseResponse(
   return 'events' in response;
 }
 
-/** `<root>/<task>/<variant>/trial-<n>.json`: the trial is in the path, so trials never share a cassette. */
-export function cassettePath(root: string, task: string, variant: string, trial: number): string {
-  return path.join(root, task, variant, `trial-${trial}.json`);
+/**
+ * `<root>/<task>/<variant>/trial-<n>.json`, and `<root>/<task>/<variant>/<case>/trial-<n>.json`
+ * for a case of a dataset task: the trial is in the path, so trials never share a cassette.
+ */
+export function cassettePath(
+  root: string,
+  task: string,
+  variant: string,
+  trial: number,
+  testCase?: string,
+): string {
+  return path.join(
+    root,
+    task,
+    variant,
+    ...(testCase === undefined ? [] : [testCase]),
+    `trial-${trial}.json`,
+  );
 }

@@ -7,6 +7,8 @@ export interface TrialLabel {
   variant: string;
   trial: number;
   suite?: string | undefined;
+  /** The dataset case, for a task over cases. */
+  case?: string | undefined;
 }
 
 export type FixtureProblemCode = Extract<ErrorCode, `fixture_${string}`>;
@@ -42,5 +44,6 @@ export function fixtureProblem(
 
 export function describeLabel(label: TrialLabel): string {
   const suite = label.suite === undefined ? '' : `suite ${label.suite}, `;
-  return `${suite}task ${label.task}, variant ${label.variant}, trial ${label.trial}`;
+  const testCase = label.case === undefined ? '' : `case ${label.case}, `;
+  return `${suite}task ${label.task}, variant ${label.variant}, ${testCase}trial ${label.trial}`;
 }

@@ -32,6 +32,7 @@ export async function loadTrialCassette(context: ProblemContext): Promise<Casset
     meta.task !== label.task ||
     meta.variant !== label.variant ||
     meta.trial !== label.trial ||
+    meta.case !== label.case ||
     (meta.suite !== undefined && label.suite !== undefined && meta.suite !== label.suite);
   if (mismatch) {
     throw fixtureProblem('fixture_corrupt', context, `its meta says ${describeLabel(meta)}`);

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { RunResult } from '../../runtime/run-agent.js';
+import { simulatorSeed } from '../fixtures/simulator-seed.js';
 import type { EvalSettings } from '../run/settings.js';
+import type { EvalCase } from '../task/cases.js';
 import type { TaskDefinition } from '../task/task-definition.js';
+import { promptOf } from '../trial/trial-driver.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { judgeCassettePath } from './judge-cassette.js';
 import { type JudgeMode, type JudgeTrialResult, judgeTrial } from './judge-trial.js';
@@ -19,6 +22,8 @@ export interface GradeInput {
   run: RunResult;
   /** The agent's cassette was recorded in this run (not replayed). */
   agentRecorded: boolean;
+  /** The dataset case, for a task over cases: its judges ask about it, its check gets it. */
+  testCase?: EvalCase;
 }
 
 export interface Graded {
@@ -38,8 +43,10 @@ export function judgeRerecordCommand(
   variant: string,
   trial: number,
   simulated: boolean,
+  testCase?: string,
 ) {
-  return `npm run record -- --judge-only --task ${task} --variant ${variant} --trial ${trial}${simulated ? ' --simulated' : ''}`;
+  const of = testCase === undefined ? '' : ` --case ${testCase}`;
+  return `npm run record -- --judge-only --task ${task} --variant ${variant}${of} --trial ${trial}${simulated ? ' --simulated' : ''}`;
 }
 
 function judgeModeOf(input: GradeInput, file: string): JudgeMode {
@@ -52,28 +59,34 @@ function judgeModeOf(input: GradeInput, file: string): JudgeMode {
 }
 
 async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
-  const { task, variant, trial, settings, record, run } = input;
+  const { task, variant, trial, settings, record, run, testCase } = input;
   const judges = task.judges ?? [];
   if (judges.length === 0) return { judgments: [] };
-  const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial);
+  const caseId = testCase?.id;
+  const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial, caseId);
   const simulated =
     settings.mode === 'record' ? settings.source === 'simulator' : record.source === 'simulator';
   return judgeTrial(
     judges,
-    { prompt: task.prompt, answer: run.answer, toolCalls: run.toolCalls, messages: run.messages },
+    {
+      prompt: promptOf(input),
+      answer: run.answer,
+      toolCalls: run.toolCalls,
+      messages: run.messages,
+    },
     {
       mode: judgeModeOf(input, file),
       context: {
         file,
-        label: { suite: task.agent.suite, task: task.id, variant, trial },
-        rerecordCommand: judgeRerecordCommand(task.id, variant, trial, simulated),
+        label: { suite: task.agent.suite, task: task.id, variant, trial, case: caseId },
+        rerecordCommand: judgeRerecordCommand(task.id, variant, trial, simulated, caseId),
       },
       models: settings.judge.models,
       samples: settings.judge.samples,
       source: settings.source,
       variant,
       trial,
-      seed: `${task.id}/${variant}/${trial}`,
+      seed: simulatorSeed({ task: task.id, variant, trial, ...(caseId && { case: caseId }) }),
     },
   );
 }

@@ -50,8 +50,15 @@ export const JudgeCassetteSchema = z
 export type JudgeCassette = z.infer<typeof JudgeCassetteSchema>;
 
 /** `<root>/<task>/<variant>/trial-<n>.judge.json`. */
-export function judgeCassettePath(root: string, task: string, variant: string, trial: number) {
-  return path.join(root, task, variant, `trial-${trial}.judge.json`);
+export function judgeCassettePath(
+  root: string,
+  task: string,
+  variant: string,
+  trial: number,
+  testCase?: string,
+) {
+  const folder = testCase === undefined ? [] : [testCase];
+  return path.join(root, task, variant, ...folder, `trial-${trial}.judge.json`);
 }
 
 function serialize(cassette: JudgeCassette): string {

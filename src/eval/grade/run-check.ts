@@ -1,5 +1,6 @@
 import { errorMessage } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
+import type { EvalCase } from '../task/cases.js';
 import type { TaskDefinition, TrialRun } from '../task/task-definition.js';
 import { isScoreLike, type ScoreRecord, toScoreRecord } from './score.js';
 
@@ -54,10 +55,16 @@ function describeValue(value: unknown): string {
  * scores) and the scores it records with `run.score`, which land in `scores` as they come.
  */
 export async function runCheck(
-  input: { task: TaskDefinition; run: RunResult; variant: string; trial: number },
+  input: {
+    task: TaskDefinition;
+    run: RunResult;
+    variant: string;
+    trial: number;
+    testCase?: EvalCase;
+  },
   scores: ScoreRecord[],
 ): Promise<CheckVerdict> {
-  const { run, variant, trial } = input;
+  const { run, variant, trial, testCase } = input;
   const trialRun: TrialRun = {
     answer: run.answer,
     result: run,
@@ -65,6 +72,7 @@ export async function runCheck(
     toolCalls: run.toolCalls,
     variant,
     trial,
+    ...(testCase && { case: testCase }),
     score: (value, options) => {
       const record = toScoreRecord(value, options);
       addScore(scores, record);

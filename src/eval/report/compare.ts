@@ -16,16 +16,16 @@ export type ComparableReport = Pick<EvalReport, 'generatedAt' | 'tasks'> &
 /** The default one-sided significance level of the drop test (`--alpha`). */
 export const DEFAULT_ALPHA = 0.05;
 
-type CassetteHashes = Map<string, Map<number, string | undefined>>;
+type CassetteHashes = Map<string, Map<string, string | undefined>>;
 
-/** Per (suite, task, variant): counted trial -> cassette hash. */
+/** Per (suite, task, variant): counted trial (of its case, for a dataset task) -> cassette hash. */
 function countedHashes(provenance: readonly TrialProvenance[] | undefined): CassetteHashes {
   const hashes: CassetteHashes = new Map();
   for (const trial of provenance ?? []) {
     if (trial.outcome !== 'passed' && trial.outcome !== 'failed') continue;
     const key = keyOf(trial);
-    const trials = hashes.get(key) ?? new Map<number, string | undefined>();
-    trials.set(trial.trial, withJudge(trial));
+    const trials = hashes.get(key) ?? new Map<string, string | undefined>();
+    trials.set(`${trial.case ?? ''}#${trial.trial}`, withJudge(trial));
     hashes.set(key, trials);
   }
   return hashes;
@@ -43,8 +43,8 @@ function withJudge(trial: TrialProvenance): string | undefined {
 
 /** The same counted trials, each with a known and equal cassette hash on both sides. */
 function sameCassettes(
-  before: ReadonlyMap<number, string | undefined> | undefined,
-  after: ReadonlyMap<number, string | undefined> | undefined,
+  before: ReadonlyMap<string, string | undefined> | undefined,
+  after: ReadonlyMap<string, string | undefined> | undefined,
 ): boolean {
   if (!before || !after || before.size !== after.size || after.size === 0) return false;
   for (const [trial, hash] of after) {

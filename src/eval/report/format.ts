@@ -47,8 +47,15 @@ export function formatChange(before: number | null, after: number | null): strin
   return moved === 0 ? text : `${text} ${moved > 0 ? '▲' : '▼'}`;
 }
 
-export function trialLabel(trial: { task: string; variant: string; trial: number }): string {
-  return `${trial.task} ${trial.variant} trial ${trial.trial}`;
+/** "T1 upgraded trial 2", "T7 upgraded case q3 trial 2". */
+export function trialLabel(trial: {
+  task: string;
+  variant: string;
+  trial: number;
+  case?: string | undefined;
+}): string {
+  const testCase = trial.case === undefined ? '' : ` case ${trial.case}`;
+  return `${trial.task} ${trial.variant}${testCase} trial ${trial.trial}`;
 }
 
 /** "the live Anthropic API", "the live Anthropic and OpenAI APIs", "the live API" (provider unknown). */

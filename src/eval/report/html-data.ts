@@ -80,6 +80,7 @@ function indexEntry(record: TrialRecord) {
     suite: record.suite,
     task: record.task,
     variant: record.variant,
+    ...(record.case !== undefined && { case: record.case }),
     trial: record.trial,
     outcome: record.outcome,
     message: (record.messages[0] ?? '').split('\n')[0]!.slice(0, FIRST_LINE_LENGTH),

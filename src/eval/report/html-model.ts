@@ -164,6 +164,8 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     notDistinguishable: NOT_DISTINGUISHABLE_NOTE,
     // Why a suite has no Δ, one line each (mixed-model rows are marked on the row instead).
     notes: model.scores.notes.filter((note) => note.startsWith('No Δ')),
+    // A task over cases: c/n (pass@1) per case and variant.
+    cases: model.cases,
     comparison: model.comparison,
     staleCommands: model.stale.commands,
   };

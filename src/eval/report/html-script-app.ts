@@ -102,10 +102,10 @@ function showDetail() {
 function decodeKey(key) {
   try { return key.split('/').map(decodeURIComponent).join(' '); } catch (error) { return key; }
 }
-/** The trials with this one's suite, task and number: one per variant. */
+/** The trials with this one's suite, task, case and number: one per variant. */
 function sameTrialOf(at) {
   var t = trials[at], same = [];
-  trials.forEach(function (x, i) { if (x.suite === t.suite && x.task === t.task && x.trial === t.trial) same.push(i); });
+  trials.forEach(function (x, i) { if (x.suite === t.suite && x.task === t.task && x.case === t.case && x.trial === t.trial) same.push(i); });
   return same;
 }
 /** Side by side: the same trial number in the baseline (left) and in this or the next variant (right). */

@@ -38,10 +38,10 @@ function amount(value) { return value === null || value === undefined ? NONE : M
 function mean(value) { return value === null || value === undefined ? NONE : value.toFixed(1); }
 function unique(values) { return values.filter(function (v, i) { return values.indexOf(v) === i; }); }
 
-function label(t) { return t.task + ' ' + t.variant + ' trial ' + t.trial; }
+function label(t) { return t.task + ' ' + t.variant + (t.case ? ' case ' + t.case : '') + ' trial ' + t.trial; }
 function badge(outcome) { return el('span', { cls: 'badge o-' + outcome, text: outcome }); }
 /** A trial's address in the URL hash: its suite, task, variant and number, each URI-encoded. */
-function keyOf(t) { return [t.suite, t.task, t.variant, String(t.trial)].map(encodeURIComponent).join('/'); }
+function keyOf(t) { return [t.suite, t.task, t.variant].concat(t.case ? [t.case] : [], [String(t.trial)]).map(encodeURIComponent).join('/'); }
 var byKey = new Map(trials.map(function (t, i) { return [keyOf(t), i]; }));
 
 function table(head, rows, numeric, testid) {

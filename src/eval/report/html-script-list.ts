@@ -14,7 +14,7 @@ trials.forEach(function (t) {
 });
 function groupKey(t) { return t.suite + '\u0000' + t.task + '\u0000' + t.variant; }
 var haystacks = trials.map(function (t) {
-  return [t.suite, t.task, t.variant, 'trial ' + t.trial, t.outcome, t.message].join(' ').toLowerCase();
+  return [t.suite, t.task, t.variant, t.case ? 'case ' + t.case : '', 'trial ' + t.trial, t.outcome, t.message].join(' ').toLowerCase();
 });
 
 /**
@@ -44,7 +44,7 @@ function trialRowNode(list, row) {
   return el('div', { cls: 'row trial' + (row.i === list.selected ? ' selected' : '') + (row.i === list.pinned ? ' pinned' : ''), role: 'option',
     'aria-selected': row.i === list.selected ? 'true' : 'false', 'data-i': row.i, 'data-testid': 'trial-row',
     'data-trial': label(trial), title: label(trial), onclick: function () { list.select(row.i); } },
-    el('span', { cls: 'n', text: '#' + trial.trial }), badge(trial.outcome), el('span', { cls: 'msg', text: trial.message }));
+    el('span', { cls: 'n', text: (trial.case ? trial.case + ' ' : '') + '#' + trial.trial }), badge(trial.outcome), el('span', { cls: 'msg', text: trial.message }));
 }
 
 /** The list's rows: a group header where suite, task or variant changes, then its trials. */

@@ -119,6 +119,11 @@ function scoresView(root) {
     if (model.bySuite) root.appendChild(el('h3', { text: suite }));
     root.appendChild(scoreTable(model.rows.filter(function (r) { return r.suite === suite; })));
   });
+  model.cases.forEach(function (c) {
+    root.appendChild(el('h3', { text: 'Cases of ' + c.task + ' ' + c.title + ' (the task\u2019s rates are their means)' }));
+    root.appendChild(table(['Case'].concat(c.variants), c.rows.map(function (r) { return [r.case].concat(r.cells); }),
+      c.variants.map(function (_, i) { return i + 1; }), 'cases'));
+  });
   root.appendChild(el('h2', { text: 'Tokens and timing' }));
   root.appendChild(el('p', { cls: 'muted', text: 'Means per counted trial; model latency as recorded; tool time is virtual when replayed.' +
     (model.header.estimatedTokens ? ' Simulator token counts are estimates.' : '') }));

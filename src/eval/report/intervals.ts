@@ -17,6 +17,8 @@ export const STATISTICS: Statistics = {
     suite:
       'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
     taskDelta: "Newcombe's hybrid score interval for a difference of two rates (method 10)",
+    cases:
+      "a task over cases: its rates are means over its cases (each weighted once), their intervals the suite's two-level bootstrap over cases and the trials within each (a case's trials are a cluster), never narrower than the pooled trials' Wilson interval; its Δ is paired by case like the suite Δ",
     suiteDelta:
       "the wider of a two-level percentile bootstrap of the paired per-task difference (tasks, then each variant's trials within each drawn task; seeded) and Newcombe's interval of the two pooled suite rates",
     dropTest:
@@ -43,12 +45,14 @@ export function taskIntervals(n: number, passed: number, maxK: number): RateInte
  * Intervals of the suite means over tasks (see suitePassKIntervals): at k only when every task
  * reached k (like the mean), and none below MIN_TASKS_FOR_BOOTSTRAP tasks.
  */
-export function suiteIntervals(tasks: readonly TaskSummary[]): RateIntervals {
+export function suiteIntervals(
+  tasks: readonly Pick<TaskSummary, 'n' | 'passed' | 'passAt1' | 'passAtK'>[],
+): RateIntervals {
   const keys = [...new Set(tasks.flatMap((task) => Object.keys(task.passAtK)))].sort(
     (a, b) => Number(a) - Number(b),
   );
   // Where the suite mean is null (a task without a value), so is its interval.
-  const everyTask = (value: (task: TaskSummary) => number | null | undefined) =>
+  const everyTask = (value: (task: (typeof tasks)[number]) => number | null | undefined) =>
     tasks.length >= MIN_TASKS_FOR_BOOTSTRAP && tasks.every((task) => value(task) != null);
   const ks = [...new Set([1, ...keys.map(Number)])].filter((k) =>
     everyTask((task) => (k === 1 ? task.passAt1 : task.passAtK[String(k)])),

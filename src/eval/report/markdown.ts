@@ -206,6 +206,30 @@ function summarySection(model: ReportModel): string {
   ].join('\n');
 }
 
+/** Each dataset task's cases, folded: c/n (pass@1) per case and variant. */
+function casesSection(model: ReportModel): string {
+  if (model.cases.length === 0) return '';
+  const tables = model.cases.map((entry) =>
+    details(
+      `${escapeHtmlText(entry.task)} ${escapeHtmlText(entry.title)}: ${entry.rows.length} cases`,
+      [
+        table(
+          ['Case', ...entry.variants.map(escapeText)],
+          entry.rows.map((row) => [escapeText(row.case), ...row.cells]),
+          `l${'r'.repeat(entry.variants.length)}`,
+        ),
+      ],
+    ),
+  );
+  return [
+    '## Cases',
+    '',
+    "A task over cases: c/n and pass@1 per case; the task's rates are their means, its intervals treat a case's trials as a cluster.",
+    '',
+    tables.join('\n\n'),
+  ].join('\n');
+}
+
 function costsSection(model: ReportModel): string {
   const head = ['Task', 'Variant', 'Input', 'Output', 'Cache read', 'Cache write', 'Steps']
     .concat(['Tool calls', 'Tool errors', 'Unconfirmed writes', 'Model p50 ms', 'Model p95 ms'])
@@ -325,6 +349,7 @@ export function renderMarkdown(
     ...graders.scores,
     chartSection(model),
     summarySection(model),
+    casesSection(model),
     costsSection(model),
     ...graders.judges,
     comparisonSection(model),

@@ -1,5 +1,5 @@
 import { groupRerecordCommands } from '../fixtures/rerecord.js';
-import { countedCell, describeSources, rateCell, rateNear } from './format.js';
+import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
 import { describeOrigins, providerOf } from './format-provenance.js';
 import { suiteDeltaLine } from './format-statistics.js';
@@ -69,6 +69,8 @@ export interface ReportModel {
   };
   chart: { title: string; bars: Array<{ label: string; value: number | null }> };
   summary: SummaryRow[];
+  /** Per dataset task: each case's c/n and pass@1 under each variant. */
+  cases: CaseTable[];
   costs: TaskSummary[];
   comparison: Comparison | undefined;
   stale: { entries: StaleFixture[]; commands: string[] };
@@ -100,6 +102,39 @@ function chart(report: EvalReport): ReportModel['chart'] {
     return { label: `${row.task} ${row.variant}${shortfall}`, value };
   });
   return { title: `pass^${report.trials} per task and variant`, bars };
+}
+
+/** One dataset task's cases, a row per case, a cell per variant: "2/3 (0.67)". */
+export interface CaseTable {
+  suite: string;
+  task: string;
+  title: string;
+  variants: string[];
+  rows: Array<{ case: string; cells: string[] }>;
+}
+
+function caseTables(report: EvalReport): CaseTable[] {
+  const byTask = new Map<string, TaskSummary[]>();
+  for (const row of report.tasks.filter((entry) => entry.cases)) {
+    const key = JSON.stringify([row.suite, row.task]);
+    byTask.set(key, [...(byTask.get(key) ?? []), row]);
+  }
+  return [...byTask.values()].map((rows) => {
+    const ids = [...new Set(rows.flatMap((row) => (row.cases ?? []).map((entry) => entry.case)))];
+    return {
+      suite: rows[0]!.suite,
+      task: rows[0]!.task,
+      title: rows[0]!.title,
+      variants: rows.map((row) => row.variant),
+      rows: ids.map((id) => ({
+        case: id,
+        cells: rows.map((row) => {
+          const rate = row.cases?.find((entry) => entry.case === id);
+          return rate ? `${rate.passed}/${rate.n} (${formatRate(rate.passAt1)})` : NONE;
+        }),
+      })),
+    };
+  });
 }
 
 /** Why a suite shows no Δ: it ran one variant, or its baseline did not run. */
@@ -183,6 +218,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
       passAt1WithInterval: rateWithInterval(row.passAt1, row.intervals.passAt1),
       deltaLine: row.delta ? suiteDeltaLine(row) : undefined,
     })),
+    cases: caseTables(report),
     costs: report.tasks,
     comparison: report.comparison,
     stale: {

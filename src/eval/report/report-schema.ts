@@ -32,6 +32,17 @@ const TokensSchema = z
   .object({ input: MeanSchema, output: MeanSchema, cacheRead: MeanSchema, cacheWrite: MeanSchema })
   .strict();
 
+/** One case of a dataset task under one variant. */
+export const CaseRateSchema = z
+  .object({
+    case: z.string(),
+    n: z.number().int().min(0),
+    passed: z.number().int().min(0),
+    passAt1: RateSchema.nullable(),
+  })
+  .strict();
+export type CaseRate = z.infer<typeof CaseRateSchema>;
+
 /** This variant minus the other variant of the same task (upgraded - baseline). */
 export const VariantDeltaSchema = z
   .object({
@@ -85,6 +96,12 @@ export const TaskSummarySchema = z
     scores: z.array(ScoreSummarySchema).optional(),
     /** The models its trials used, when they used more than one: the rates mix them. */
     mixedModels: z.array(z.string()).optional(),
+    /**
+     * A task over cases: each case's counted trials and pass@1. The row's rates are then means
+     * over its cases (each case weighted once), and its intervals treat a case's trials as a
+     * cluster (see statistics.methods.cases).
+     */
+    cases: z.array(CaseRateSchema).optional(),
   })
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
@@ -129,6 +146,8 @@ const TrialRefShape = {
   suite: z.string(),
   task: z.string(),
   variant: z.string(),
+  /** The dataset case, for a task over cases. */
+  case: z.string().optional(),
   trial: z.number().int().min(1),
   messages: z.array(z.string()),
 };
@@ -211,6 +230,7 @@ export const TrialProvenanceSchema = z
     suite: z.string(),
     task: z.string(),
     variant: z.string(),
+    case: z.string().optional(),
     trial: z.number().int().min(1),
     outcome: z.string(),
     source: FixtureSourceSchema.optional(),

@@ -1,5 +1,6 @@
 import { mean, nearestRank, passAtK, passHatK } from '../stats/metrics.js';
 import type { TrialRecord } from '../trial/trial-record.js';
+import { caseDelta, summarizeCases } from './case-summary.js';
 import { keyOf } from './compare.js';
 import { taskDeltaInterval, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
@@ -50,7 +51,9 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
   );
   const n = counted.length;
   const passed = counted.filter((record) => record.outcome === 'passed').length;
-  const maxK = Math.max(options.trials ?? 0, group.length);
+  const overCases = group.some((record) => record.case !== undefined);
+  const maxK = Math.max(options.trials ?? 0, overCases ? trialsPerCase(group) : group.length);
+  const figures = overCases ? summarizeCases(group, maxK) : undefined;
   const stats = counted.flatMap((record) => (record.stats ? [record.stats] : []));
   const meanOf = (pick: (stat: (typeof stats)[number]) => number) => orNull(mean(stats.map(pick)));
   const latencies = counted.flatMap((record) => record.modelLatenciesMs);
@@ -64,10 +67,10 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     variant: first.variant,
     n,
     passed,
-    passAt1: orNull(passAtK(n, passed, 1)),
-    passAtK: ratesByK(maxK, (k) => passAtK(n, passed, k)),
-    passHatK: ratesByK(maxK, (k) => passHatK(n, passed, k)),
-    intervals: taskIntervals(n, passed, maxK),
+    passAt1: figures ? figures.passAt1 : orNull(passAtK(n, passed, 1)),
+    passAtK: figures ? figures.passAtK : ratesByK(maxK, (k) => passAtK(n, passed, k)),
+    passHatK: figures ? figures.passHatK : ratesByK(maxK, (k) => passHatK(n, passed, k)),
+    intervals: figures ? figures.intervals : taskIntervals(n, passed, maxK),
     excluded: {
       stale: trialsWith(group, 'stale'),
       missing: trialsWith(group, 'missing'),
@@ -91,7 +94,16 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     toolMs: meanOf((stat) => stat.toolMs),
     ...(scores && { scores }),
     ...(models.length > 1 && { mixedModels: models }),
+    ...(figures && { cases: figures.cases }),
   };
+}
+
+/** The most trials any case of a dataset task has. */
+function trialsPerCase(group: readonly TrialRecord[]): number {
+  const counts = new Map<string, number>();
+  for (const record of group)
+    counts.set(record.case ?? '', (counts.get(record.case ?? '') ?? 0) + 1);
+  return Math.max(0, ...counts.values());
 }
 
 function difference(after: number | null, before: number | null): number | null {
@@ -106,7 +118,8 @@ export function variantDelta(reference: TaskSummary, other: TaskSummary): Varian
     passAt1: difference(other.passAt1, reference.passAt1),
     k: k ?? null,
     passHatK: difference(rateAt(other.passHatK, k), rateAt(reference.passHatK, k)),
-    ...taskDeltaInterval(reference, other),
+    // A task over cases is paired by case, as a suite is by task.
+    ...(caseDelta(reference, other) ?? taskDeltaInterval(reference, other)),
   };
 }
 

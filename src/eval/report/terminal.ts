@@ -26,6 +26,7 @@ export const TERMINAL_WIDTH = 100;
 // Long assertion diffs belong in reports/latest.md, not in the terminal.
 const MAX_MESSAGE_LINES = 6;
 const MAX_DETAILED_STALE = 2;
+const MAX_FAILURES = 20;
 const MAX_STALE_DETAIL_LINES = 16;
 
 const ESCAPE = '\u001b';
@@ -222,6 +223,25 @@ function summaryTable(model: ReportModel, color: boolean): string {
   ].join('\n');
 }
 
+/** Each dataset task's cases: c/n (pass@1) per case and variant. */
+function caseTables(model: ReportModel, color: boolean): string {
+  return model.cases
+    .map((table) =>
+      [
+        `Cases of ${table.task} ${table.title} (the task's rates are their means)`,
+        fitTable(
+          ['Case', ...table.variants],
+          table.rows.map((row) => [row.case, ...row.cells]),
+          {
+            color,
+            right: table.variants.map((_, index) => index + 1),
+          },
+        ),
+      ].join('\n'),
+    )
+    .join('\n\n');
+}
+
 function tokenTable(model: ReportModel, color: boolean): string {
   const rows = model.costs.map((row) => [
     row.task,
@@ -304,7 +324,8 @@ function staleLines(model: ReportModel): string[] {
 function failureLines(model: ReportModel): string[] {
   if (model.failures.length === 0) return [];
   const lines = ['Failed trials'];
-  for (const failure of model.failures) {
+  // A dataset's baseline can fail dozens of trials: the first ones here, every one in the markdown.
+  for (const failure of model.failures.slice(0, MAX_FAILURES)) {
     lines.push(...wrap(`  ${trialLabel(failure)}: ${failure.outcome}`));
     const messageLines = failure.messages.flatMap((message) => message.split(/\r?\n/));
     for (const message of messageLines.slice(0, MAX_MESSAGE_LINES)) {
@@ -315,6 +336,9 @@ function failureLines(model: ReportModel): string[] {
     if (failure.tracePath)
       lines.push(...wrap(`    trace: ${failure.tracePath}`, { indent: '    ' }));
   }
+  const more = model.failures.length - MAX_FAILURES;
+  if (more > 0)
+    lines.push(`  … and ${more} more failed trial${more === 1 ? '' : 's'} in reports/latest.md`);
   return lines;
 }
 
@@ -338,9 +362,13 @@ export function renderTerminal(
   const sections = [
     headerLines(model, color).join('\n'),
     ['Scores', scoreTable(model, color)].join('\n'),
-    ['95% intervals (Wilson; Δ: Newcombe)', intervalTable(model, color)].join('\n'),
+    [
+      `95% intervals (Wilson; Δ: Newcombe${model.cases.length > 0 ? '; a task over cases: bootstrap over its cases, Δ paired by case' : ''})`,
+      intervalTable(model, color),
+    ].join('\n'),
     ...graders.scores,
     ['Suite summary (means over tasks)', summaryTable(model, color)].join('\n'),
+    caseTables(model, color),
     ['Tokens (mean per counted trial)', tokenTable(model, color)].join('\n'),
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
     ...graders.judges,

@@ -9,6 +9,7 @@ export function byTrial(left: TrialRecord, right: TrialRecord): number {
     compareNames(left.suite, right.suite) ||
     compareNames(left.task, right.task) ||
     compareNames(left.variant, right.variant) ||
+    compareNames(left.case ?? '', right.case ?? '') ||
     left.trial - right.trial
   );
 }
@@ -30,6 +31,7 @@ export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
       suite: record.suite,
       task: record.task,
       variant: record.variant,
+      ...(record.case !== undefined && { case: record.case }),
       trial: record.trial,
       outcome:
         record.outcome === 'failed' || record.outcome === 'judge_error'
@@ -49,6 +51,7 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       suite: record.suite,
       task: record.task,
       variant: record.variant,
+      ...(record.case !== undefined && { case: record.case }),
       trial: record.trial,
       outcome: record.outcome === 'stale' ? 'stale' : 'missing',
       messages: record.messages.map(redactForDisplay),
@@ -63,6 +66,7 @@ export function listProvenance(records: readonly TrialRecord[]): TrialProvenance
     suite: record.suite,
     task: record.task,
     variant: record.variant,
+    ...(record.case !== undefined && { case: record.case }),
     trial: record.trial,
     outcome: record.outcome,
     ...(record.source !== undefined && { source: record.source }),

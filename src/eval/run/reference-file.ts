@@ -21,6 +21,8 @@ export interface ReferenceSelection {
   tasks?: readonly string[] | undefined;
   variants?: readonly string[] | undefined;
   suites?: readonly string[] | undefined;
+  cases?: readonly string[] | undefined;
+  caseSample?: number | undefined;
 }
 
 /**
@@ -40,6 +42,8 @@ export function checkWholeSuiteReference(
       ['--task', selection.tasks],
       ['--variant', selection.variants],
       ['--suite', selection.suites],
+      ['--case', selection.cases],
+      ['--cases', selection.caseSample === undefined ? undefined : [String(selection.caseSample)]],
     ] as const
   )
     .filter(([, values]) => values !== undefined && values.length > 0)

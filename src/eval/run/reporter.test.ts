@@ -6,7 +6,7 @@ import { EvalReporter } from './reporter.js';
 function failedTest(name: string, message: string): TestCase {
   const suite = { type: 'suite', name: 'hang' };
   return {
-    parent: { type: 'suite', name: 'G1 Hanging lookup', parent: suite },
+    parent: { type: 'suite', name: 'G1 Hanging lookup', parent: suite, meta: () => ({}) },
     name,
     fullName: `hang > G1 Hanging lookup > ${name}`,
     module: { moduleId: '/project/evals/hang.eval.ts' },
@@ -19,7 +19,13 @@ function failedTest(name: string, message: string): TestCase {
 function declaredTest(file: string, blockId: string): TestCase {
   const suite = { type: 'suite', name: 'hang' };
   return {
-    parent: { type: 'suite', id: blockId, name: 'G1 Hanging lookup', parent: suite },
+    parent: {
+      type: 'suite',
+      id: blockId,
+      name: 'G1 Hanging lookup',
+      parent: suite,
+      meta: () => ({}),
+    },
     name: 'baseline trial 1',
     fullName: 'hang > G1 Hanging lookup > baseline trial 1',
     module: { moduleId: `/project/evals/${file}` },
@@ -135,6 +141,7 @@ describe('EvalReporter transcripts', () => {
         type: 'suite',
         name: 'T2 Order not found',
         parent: { type: 'suite', name: 'refund-desk' },
+        meta: () => ({}),
       },
       name: 'upgraded trial 1',
       fullName: 'refund-desk > T2 Order not found > upgraded trial 1',

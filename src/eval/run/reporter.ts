@@ -31,6 +31,8 @@ export class EvalReporter implements Reporter {
   readonly knownSuites = new Set<string>();
   /** Every (suite, task, variant) declared, selected or not, as `keyOf` keys. */
   readonly declared = new Set<string>();
+  /** Each dataset task's cases, by JSON [suite, task]: all of them, and those the run selected. */
+  readonly cases = new Map<string, { all: string[]; selected: string[] }>();
   /**
    * Each task id (lower-cased) with its declarations (describe blocks) seen: more than one
    * share cassettes and floors. defineTask refuses them at load time; this catches them when
@@ -86,6 +88,8 @@ export class EvalReporter implements Reporter {
     if (variant) this.knownVariants.add(variant);
     const suite = taskSuite?.parent.type === 'suite' ? taskSuite.parent.name : undefined;
     if (suite && taskId && variant) this.declared.add(keyOf({ suite, task: taskId, variant }));
+    const cases = taskSuite?.meta().cases;
+    if (suite && taskId && cases) this.cases.set(JSON.stringify([suite, taskId]), cases);
     if (suite && taskId && taskSuite) {
       const seen = this.declarations.get(taskId.toLowerCase()) ?? new Map();
       seen.set(taskSuite.id, {
@@ -100,7 +104,7 @@ export class EvalReporter implements Reporter {
       const result = testCase.result();
       if (result.state === 'failed') {
         const message = result.errors[0]?.message ?? 'unknown error';
-        const trial = /^(\S+) trial (\d+)$/.exec(testCase.name);
+        const trial = /^(\S+)(?: (\S+))? trial (\d+)$/.exec(testCase.name);
         if (suite && taskId && trial) {
           this.unfinished.push(unfinishedTrial(testCase.fullName, message, suite, taskId, trial));
         } else {
@@ -213,6 +217,8 @@ export interface UnfinishedTrial {
   suite: string;
   task: string;
   variant: string;
+  /** The dataset case, for a task over cases. */
+  case?: string;
   trial: number;
   /** What happened, short: "timed out after 8000 ms". */
   problem: string;
@@ -235,13 +241,14 @@ function unfinishedTrial(
   message: string,
   suite: string,
   task: string,
-  [, variant = '', trial = '0']: RegExpExecArray,
+  [, variant = '', testCase, trial = '0']: RegExpExecArray,
 ): UnfinishedTrial {
   const timedOut = TIMED_OUT.exec(message);
   return {
     suite,
     task,
     variant,
+    ...(testCase !== undefined && { case: testCase }),
     trial: Number(trial),
     problem: redactForReport(
       timedOut ? `timed out after ${timedOut[1]} ms` : `failed without a verdict: ${message}`,

@@ -33,6 +33,10 @@ export interface RunEvalsOptions extends ReportOptions {
   concurrency?: number;
   /** `--model`: for every agent, or per suite. */
   models?: ModelChoice;
+  /** `--case q1,q7`: these cases of dataset tasks only. */
+  cases?: string[];
+  /** `--cases N`: N cases of each dataset task, the same on every run. */
+  caseSample?: number;
   /** Run one slice (`--shard i/n`); in replay, writes reports/shards/shard-i-of-n.json. */
   shard?: Shard;
   /** Judged checks: live or recorded instead of replayed, other models, more samples. */
@@ -237,6 +241,9 @@ async function writeShard(
     floors: input.floors,
     loadErrors: input.loadErrors,
     declared: [...reporter.declared],
+    ...(reporter.cases.size > 0 && {
+      cases: Object.fromEntries([...reporter.cases].map(([task, cases]) => [task, cases.selected])),
+    }),
   });
   return file;
 }
@@ -315,6 +322,8 @@ function selectionOf(options: RunEvalsOptions): ShardSelection {
     ...(options.variants && { variants: options.variants }),
     ...(options.suites && { suites: options.suites }),
     ...(options.matching && { matching: options.matching }),
+    ...(options.cases && { cases: options.cases }),
+    ...(options.caseSample !== undefined && { caseSample: options.caseSample }),
   };
 }
 
@@ -351,6 +360,9 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.judgeSamples]:
       options.judge?.samples === undefined ? undefined : String(options.judge.samples),
     [EVAL_ENV.judgeOnly]: options.judge?.only ? '1' : undefined,
+    [EVAL_ENV.cases]: options.cases?.join(','),
+    [EVAL_ENV.caseSample]:
+      options.caseSample === undefined ? undefined : String(options.caseSample),
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];

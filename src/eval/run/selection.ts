@@ -7,6 +7,8 @@ export interface Selection {
   tasks?: readonly string[] | undefined;
   variants?: readonly string[] | undefined;
   suites?: readonly string[] | undefined;
+  /** `--case`: case ids of dataset tasks. */
+  cases?: readonly string[] | undefined;
 }
 
 /** Which (suite, task) and which variants a selection picks. */
@@ -104,7 +106,13 @@ export function checkSelection(
   options: Selection,
   reporter: Pick<
     EvalReporter,
-    'loadErrors' | 'runErrors' | 'knownTasks' | 'knownVariants' | 'knownSuites' | 'declared'
+    | 'loadErrors'
+    | 'runErrors'
+    | 'knownTasks'
+    | 'knownVariants'
+    | 'knownSuites'
+    | 'declared'
+    | 'cases'
   >,
   filter: SelectionFilter,
 ): void {
@@ -128,12 +136,35 @@ export function checkSelection(
   unknown(options.tasks, reporter.knownTasks, 'task');
   unknown(options.variants, reporter.knownVariants, 'variant');
   checkSuites(options.suites ?? [], reporter.knownSuites);
+  checkCases(options.cases ?? [], reporter.cases);
   if (reporter.loadErrors.length === 0 && reporter.knownTasks.size === 0) {
     throw new ConfigError(
       'no eval tasks found: add evals/<name>.eval.ts files that call defineTask',
     );
   }
   checkNotEmpty(options, reporter.declared, filter);
+}
+
+/** Each --case id must be a case of some dataset task the run declared. */
+function checkCases(
+  asked: readonly string[],
+  cases: ReadonlyMap<string, { all: readonly string[] }>,
+): void {
+  if (asked.length === 0) return;
+  if (cases.size === 0) {
+    throw new ConfigError(
+      `--case ${asked.join(',')}: no selected task runs over cases (a task with cases: [...] or a dataset file)`,
+    );
+  }
+  const known = new Set([...cases.values()].flatMap((entry) => entry.all));
+  const missing = missingNames(asked, known);
+  if (missing.length === 0) return;
+  const listed = [...known].sort();
+  const shown =
+    listed.length > 12
+      ? `${listed.slice(0, 12).join(', ')}, ... (${listed.length})`
+      : listed.join(', ');
+  throw new ConfigError(`unknown case ${missing.join(', ')}: known cases are ${shown}`);
 }
 
 /** Each --suite name must pick exactly one suite: its full name or a unique prefix of it. */

@@ -3,6 +3,7 @@ import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
 import { type JudgeModel, parseJudgeModels } from '../grade/judge-model.js';
 import { parseShard, type Shard } from '../shard/shard.js';
+import type { CaseFilter } from '../task/case-selection.js';
 import { decodeModelChoice, type ModelChoice } from './model-choice.js';
 import { type SelectionFilter, selectionFilter } from './selection.js';
 
@@ -19,7 +20,7 @@ export function evalRunsDir(projectDir: string): string {
 /** Replay the committed cassettes, or record them (npm run record). */
 export type EvalMode = 'replay' | 'record';
 
-export interface EvalSettings extends SelectionFilter {
+export interface EvalSettings extends SelectionFilter, CaseFilter {
   mode: EvalMode;
   trialNumbers: number[];
   matching: Matching;
@@ -73,6 +74,8 @@ export const EVAL_ENV = {
   judgeModels: 'HARNESS_EVAL_JUDGE_MODELS',
   judgeSamples: 'HARNESS_EVAL_JUDGE_SAMPLES',
   judgeOnly: 'HARNESS_EVAL_JUDGE_ONLY',
+  cases: 'HARNESS_EVAL_CASES',
+  caseSample: 'HARNESS_EVAL_CASE_SAMPLE',
 } as const;
 
 export const DEFAULT_TRIALS = 3;
@@ -109,6 +112,11 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,
     judge: readJudgeSettings(env),
+    cases: list(env[EVAL_ENV.cases]),
+    caseSample:
+      Number(env[EVAL_ENV.caseSample]) > 0
+        ? Math.floor(Number(env[EVAL_ENV.caseSample]))
+        : undefined,
     ...selectionFilter({
       tasks: list(env[EVAL_ENV.tasks]),
       variants: list(env[EVAL_ENV.variants]),

@@ -43,14 +43,16 @@ function rowsOf(file: string, declared: readonly string[]): Row[] {
   });
 }
 
-const trialKey = (suite: string, task: string, variant: string, trial: number) =>
-  JSON.stringify([suite, task, variant, trial]);
+const trialKey = (suite: string, task: string, variant: string, trial: number, testCase?: string) =>
+  JSON.stringify([suite, task, variant, testCase ?? null, trial]);
 
 /** "T3 baseline trials 1, 2, 3, T1 upgraded trial 2", at most ten rows. */
-function listTrials(trials: ReadonlyArray<{ task: string; variant: string; trial: number }>) {
+function listTrials(
+  trials: ReadonlyArray<{ task: string; variant: string; trial: number; case?: string }>,
+) {
   const byRow = new Map<string, number[]>();
-  for (const { task, variant, trial } of trials) {
-    const row = `${shownName(task)} ${shownName(variant)}`;
+  for (const { task, variant, trial, case: testCase } of trials) {
+    const row = `${shownName(task)} ${shownName(variant)}${testCase === undefined ? '' : ` case ${shownName(testCase)}`}`;
     byRow.set(row, [...(byRow.get(row) ?? []), trial]);
   }
   const rows = [...byRow].map(
@@ -92,18 +94,33 @@ export function checkShardCoverage(
     for (const row of rowsOf(file, result.declared)) declared.set(JSON.stringify(row), row);
   }
   const filter = selectionFilter(selection);
-  const expected = new Map<string, { task: string; variant: string; trial: number }>();
+  // A dataset task's trials are per case: the cases its selection picked, as the shards say.
+  const casesOf = new Map<string, string[]>();
+  for (const { result } of results) {
+    for (const [task, cases] of Object.entries(result.cases ?? {})) casesOf.set(task, cases);
+  }
+  const expected = new Map<
+    string,
+    { task: string; variant: string; trial: number; case?: string }
+  >();
   for (const [suite, task, variant] of declared.values()) {
     if (!filter.selects(suite, task) || !filter.selectsVariant(variant)) continue;
-    for (const trial of trialNumbers) {
-      expected.set(trialKey(suite, task, variant, trial), { task, variant, trial });
+    for (const testCase of casesOf.get(JSON.stringify([suite, task])) ?? [undefined]) {
+      for (const trial of trialNumbers) {
+        expected.set(trialKey(suite, task, variant, trial, testCase), {
+          task,
+          variant,
+          trial,
+          ...(testCase !== undefined && { case: testCase }),
+        });
+      }
     }
   }
 
   const extra: string[] = [];
   for (const { file, record } of records) {
     const { suite, task, variant, trial } = record;
-    if (expected.has(trialKey(suite, task, variant, trial))) continue;
+    if (expected.has(trialKey(suite, task, variant, trial, record.case))) continue;
     const why = !declared.has(JSON.stringify([suite, task, variant]))
       ? 'no task file declares it'
       : !trialNumbers.includes(trial)
@@ -122,7 +139,9 @@ export function checkShardCoverage(
   }
 
   const seen = new Set(
-    records.map(({ record }) => trialKey(record.suite, record.task, record.variant, record.trial)),
+    records.map(({ record }) =>
+      trialKey(record.suite, record.task, record.variant, record.trial, record.case),
+    ),
   );
   const missing = [...expected].filter(([key]) => !seen.has(key)).map(([, trial]) => trial);
   if (missing.length === 0) return [];

@@ -10,6 +10,8 @@ export const ShardSelectionSchema = z
     variants: z.array(z.string()).optional(),
     suites: z.array(z.string()).optional(),
     matching: z.enum(['strict', 'lenient']).optional(),
+    cases: z.array(z.string()).optional(),
+    caseSample: z.number().int().min(1).optional(),
   })
   .strict();
 export type ShardSelection = z.infer<typeof ShardSelectionSchema>;
@@ -37,6 +39,8 @@ export const ShardResultSchema = z
     loadErrors: z.array(z.string()),
     /** Every (suite, task, variant) a task file declares, selected or not (`keyOf`). */
     declared: z.array(z.string()),
+    /** Each dataset task's cases the selection picked, by JSON [suite, task]: every shard has them all. */
+    cases: z.record(z.string(), z.array(z.string())).optional(),
   })
   .strict();
 export type ShardResult = z.infer<typeof ShardResultSchema>;

@@ -354,3 +354,46 @@ describe('readShardResults', () => {
     );
   });
 });
+
+describe('mergeShardResults of a task over cases', () => {
+  /** T7 over five cases x 2 variants x 3 trials, dealt to `count` shards as defineTask deals them. */
+  function datasetShards(count: number) {
+    const cases = ['q1', 'q2', 'q3', 'q4', 'q5'];
+    const records = ['baseline', 'upgraded'].flatMap((variant) =>
+      cases.flatMap((testCase) =>
+        [1, 2, 3].map((trial) => makeRecord({ task: 'T7', variant, case: testCase, trial })),
+      ),
+    );
+    return shards(records, count).map(({ file, result }) => ({
+      file,
+      result: {
+        ...result,
+        declared: [
+          JSON.stringify(['refund-desk', 'T7', 'baseline']),
+          JSON.stringify(['refund-desk', 'T7', 'upgraded']),
+        ],
+        cases: { [JSON.stringify(['refund-desk', 'T7'])]: cases },
+      },
+    }));
+  }
+
+  it('deals cases as well as trials, and merges them back whole', () => {
+    const parts = datasetShards(3);
+    for (const { result } of parts) {
+      expect(new Set(result.records.map((record) => record.case)).size).toBeGreaterThan(1);
+      expect(Math.abs(result.records.length - 10)).toBeLessThanOrEqual(2);
+    }
+    expect(mergeShardResults(parts).records).toHaveLength(30);
+  });
+
+  it("refuses a merge that lacks a case's trial, naming the case", () => {
+    const parts = datasetShards(2);
+    const [first] = parts;
+    first!.result.records = first!.result.records.filter(
+      (record) => !(record.case === 'q4' && record.variant === 'upgraded'),
+    );
+    expect(() => mergeShardResults(parts)).toThrow(
+      /no shard has a record of T7 upgraded case q4 trial/,
+    );
+  });
+});

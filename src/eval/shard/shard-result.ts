@@ -83,10 +83,17 @@ export function mergeShardResults(
   const records: Array<{ file: string; record: TrialRecord }> = [];
   for (const { file, result } of results) {
     for (const record of result.records) {
-      const key = JSON.stringify([record.suite, record.task, record.variant, record.trial]);
+      const key = JSON.stringify([
+        record.suite,
+        record.task,
+        record.variant,
+        record.case ?? null,
+        record.trial,
+      ]);
       if (seen.has(key)) {
+        const testCase = record.case === undefined ? '' : ` case ${shownName(record.case)}`;
         throw new ConfigError(
-          `${file}: ${shownName(record.task)} ${shownName(record.variant)} trial ${record.trial} is in another shard too; re-run the shards of one run`,
+          `${file}: ${shownName(record.task)} ${shownName(record.variant)}${testCase} trial ${record.trial} is in another shard too; re-run the shards of one run`,
         );
       }
       seen.add(key);

@@ -4,9 +4,11 @@ import type { TrialTranscript } from '../report/transcript-formats.js';
 import { readEvalSettings } from '../run/settings.js';
 import { shardOfTrial } from '../shard/shard.js';
 import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from '../trial/stray-timers.js';
+import type { TrialRequest } from '../trial/trial-driver.js';
 import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import { runTrial } from '../trial/trial-runner.js';
-import { checkTaskDeclaration } from './task-declaration.js';
+import { selectCases } from './case-selection.js';
+import { checkedCases, checkTaskDeclaration } from './task-declaration.js';
 import type { TaskDefinition } from './task-definition.js';
 import { declarationSite, registerTask } from './task-registry.js';
 
@@ -17,6 +19,8 @@ declare module 'vitest' {
     floors?: Floor[];
     /** A replayed trial's transcript, for the HTML report (the reporter reads the files otherwise). */
     transcript?: TrialTranscript;
+    /** A dataset task's suite: its case ids, and those this run selected (--case, --cases). */
+    cases?: { all: string[]; selected: string[] };
   }
 }
 
@@ -40,61 +44,86 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
     collection: collecting,
     file: collecting?.filepath,
   });
+  // A dataset is read (and checked) once, where the task is declared: a bad file is a load error.
+  const cases = task.cases === undefined ? undefined : checkedCases(task, settings.projectDir);
   const selected = settings.selects(task.agent.suite, task.id);
   const { shard } = settings;
-  // Position of each selected trial in this task, for dealing trials to shards.
+  // Position of each selected trial in this task, for dealing trials (and cases) to shards.
   let position = 0;
   const inShard = () =>
     !shard ||
     shardOfTrial(`${task.agent.suite}/${task.id}`, position++, shard.count) === shard.index;
+  // --case names cases: a task without any is not selected then (--cases N only samples datasets).
+  const runs = cases
+    ? selectCases(task.id, cases, settings)
+    : settings.cases.length > 0
+      ? []
+      : [undefined];
   describe(task.agent.suite, () => {
     describe.concurrent(`${task.id} ${task.title}`, () => {
       // Vitest ends its worker right after the last test: what a timer a trial left throws
       // later is lost. Waited for here, it is one of the run's errors (stray-timers.ts).
       afterAll(() => settleStrayTimers(), STRAY_TIMER_WAIT_MS + 10_000);
+      // The reporter learns a dataset's cases (a shard merge checks it has every selected one).
+      const suite = TestRunner.getCurrentSuite().suite;
+      if (cases && suite) {
+        suite.meta.cases = {
+          all: cases.map((testCase) => testCase.id),
+          selected: runs.flatMap((testCase) => (testCase ? [testCase.id] : [])),
+        };
+      }
       for (const variant of variants) {
         const variantSelected = selected && settings.selectsVariant(variant);
-        const trials = variantSelected ? settings.trialNumbers.filter(() => inShard()) : [];
+        const trials = runs.flatMap((testCase) =>
+          variantSelected
+            ? settings.trialNumbers.filter(() => inShard()).map((trial) => ({ testCase, trial }))
+            : [],
+        );
         if (trials.length === 0) {
           // One skipped placeholder, not one per trial: the reporter still learns every task
           // and variant (the gate needs them), without thousands of empty tests at --trials 600.
           it.skip(`${variant} ${variantSelected ? 'in other shards' : 'not selected'}`, () => {});
         }
-        for (const trial of trials) {
-          const name = `${variant} trial ${trial}`;
-          it(
-            name,
-            inTrialScope(`${task.id} ${name}`, async (context: TestContext) => {
-              context.task.meta.floors = task.floors ?? [];
-              const result = await runTrial({ task, variant, trial, settings });
-              context.task.meta.trial = result.record;
-              if (result.transcript) context.task.meta.transcript = result.transcript;
-              if (result.record.outcome === 'stale' || result.record.outcome === 'missing') {
-                // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
-                context.skip(result.record.messages[0] ?? result.record.outcome);
-              }
-              if (result.error) throw result.error;
-              if (!result.run) return;
-              // The check, its scores and the judged checks (eval/grade).
-              const graded = await gradeTrial({
-                task,
-                variant,
-                trial,
-                settings,
-                record: result.record,
-                run: result.run,
-                agentRecorded: result.recorded === true,
-              });
-              context.task.meta.trial = graded.record;
-              if (graded.skip !== undefined) context.skip(graded.skip);
-              if (graded.error !== undefined) throw graded.error;
-            }),
-          );
+        for (const { testCase, trial } of trials) {
+          const name = `${variant}${testCase ? ` ${testCase.id}` : ''} trial ${trial}`;
+          const request = { task, variant, trial, settings, ...(testCase && { testCase }) };
+          it(name, inTrialScope(`${task.id} ${name}`, trialTest(request)));
         }
       }
     });
   });
   return task;
+}
+
+/** One trial's test: run it, grade it (its check, scores and judges), leave the record in the test's meta. */
+function trialTest(request: TrialRequest): (context: TestContext) => Promise<void> {
+  const { task, variant, trial, settings, testCase } = request;
+  return async (context) => {
+    context.task.meta.floors = task.floors ?? [];
+    const result = await runTrial(request);
+    context.task.meta.trial = result.record;
+    if (result.transcript) context.task.meta.transcript = result.transcript;
+    if (result.record.outcome === 'stale' || result.record.outcome === 'missing') {
+      // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
+      context.skip(result.record.messages[0] ?? result.record.outcome);
+    }
+    if (result.error) throw result.error;
+    if (!result.run) return;
+    // The check, its scores and the judged checks (eval/grade).
+    const graded = await gradeTrial({
+      task,
+      variant,
+      trial,
+      settings,
+      ...(testCase && { testCase }),
+      record: result.record,
+      run: result.run,
+      agentRecorded: result.recorded === true,
+    });
+    context.task.meta.trial = graded.record;
+    if (graded.skip !== undefined) context.skip(graded.skip);
+    if (graded.error !== undefined) throw graded.error;
+  };
 }
 
 /** The eval file vitest is collecting, when defineTask runs inside a collection. */

@@ -1,7 +1,8 @@
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
 import { checkJudges, checkScoreFloor } from '../grade/task-graders.js';
 import type { Floor } from '../trial/trial-record.js';
 import { type AgentSpec, checkAgentNames } from './agent-spec.js';
+import { type EvalCase, loadCases } from './cases.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** The task ids defineTask accepts: each names a fixtures folder. */
@@ -31,9 +32,7 @@ export function checkTaskDeclaration(task: TaskDefinition): readonly string[] {
   if (typeof task.title !== 'string') {
     throw new ConfigError(`${name}: title must be text (the task's name in reports)`);
   }
-  if (typeof task.prompt !== 'string' || task.prompt.trim() === '') {
-    throw new ConfigError(`${name}: prompt must be non-empty text (what the agent is asked)`);
-  }
+  checkPrompt(name, task);
   if (typeof task.check !== 'function') {
     throw new ConfigError(
       `${name}: check must be a function ({ answer, toolCalls, stats }) => { expect(...) }`,
@@ -43,6 +42,49 @@ export function checkTaskDeclaration(task: TaskDefinition): readonly string[] {
   checkFloors(name, task.floors, variants);
   checkJudges(name, task, variants);
   return variants;
+}
+
+/** A task asks one prompt, or (over cases) each case's input or `prompt(case)`. */
+function checkPrompt(name: string, task: TaskDefinition): void {
+  if (task.cases === undefined) {
+    if (typeof task.prompt !== 'string' || task.prompt.trim() === '') {
+      throw new ConfigError(`${name}: prompt must be non-empty text (what the agent is asked)`);
+    }
+    return;
+  }
+  if (task.prompt !== undefined && typeof task.prompt !== 'function') {
+    throw new ConfigError(
+      `${name}: a task over cases asks each case's input; leave prompt out, or make it a function of the case: prompt: (testCase) => ...`,
+    );
+  }
+}
+
+/**
+ * The task's cases, read and checked (cases.ts), each with a prompt: text input, or the
+ * task's `prompt(case)` giving non-empty text. A problem names the task, the case and the fix.
+ */
+export function checkedCases(task: TaskDefinition, projectDir: string): EvalCase[] {
+  const name = `task '${task.id}'`;
+  let cases: EvalCase[];
+  try {
+    cases = loadCases(task.cases!, projectDir);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${errorMessage(error)}`);
+  }
+  for (const testCase of cases) {
+    let prompt: unknown;
+    try {
+      prompt = typeof task.prompt === 'function' ? task.prompt(testCase) : testCase.input;
+    } catch (error) {
+      throw new ConfigError(`${name}: prompt(case '${testCase.id}') threw: ${errorMessage(error)}`);
+    }
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      throw new ConfigError(
+        `${name}: case '${testCase.id}' gives no prompt (${typeof task.prompt === 'function' ? 'prompt(case)' : 'its input'} is not non-empty text): give the case an input text, or the task prompt: (testCase) => ...`,
+      );
+    }
+  }
+  return cases;
 }
 
 function checkVariants(

@@ -5,6 +5,7 @@ import type { JudgeCheck } from '../grade/judge.js';
 import type { Score, ScoreRecord } from '../grade/score.js';
 import type { Floor } from '../trial/trial-record.js';
 import type { AgentSpec } from './agent-spec.js';
+import type { CaseSource, EvalCase } from './cases.js';
 
 /** What a task's checks see: the run, as the harness produced it. */
 export interface TrialRun {
@@ -19,13 +20,25 @@ export interface TrialRun {
    * assertion after it fails. The trial fails when a score is below its threshold (default 1).
    */
   score(value: Score | number, options?: Partial<Score>): ScoreRecord;
+  /** The dataset case this trial ran (a task over `cases`): its input, expected values and metadata. */
+  case?: EvalCase;
 }
 
 export interface TaskDefinition {
   agent: AgentSpec;
   id: string;
   title: string;
-  prompt: string;
+  /**
+   * What the agent is asked. A task over `cases` takes each case's `input` (text), or makes the
+   * prompt of a case with a function: `prompt: (testCase) => ...`.
+   */
+  prompt?: string | ((testCase: EvalCase) => string);
+  /**
+   * A dataset: the task runs once per case (and variant and trial), each case with its own
+   * cassettes (fixtures/<task>/<variant>/<case>/trial-<n>.json). Inline cases, or a committed
+   * `.jsonl`, `.csv`, `.yaml` or `.json` file (a path from the project root, or a file URL).
+   */
+  cases?: CaseSource;
   /** Defaults to every variant of the agent. */
   variants?: readonly string[];
   /** Minimums the gate enforces, e.g. `{ variant: 'upgraded', passAt1: 0.6 }`. */

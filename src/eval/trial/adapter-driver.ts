@@ -8,7 +8,13 @@ import { emptyStats } from '../../runtime/stop-rules.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../../runtime/trace.js';
 import type { RunStatus, ToolCallRecord } from '../../runtime/types.js';
 import { createLatencyMeter } from './latency-meter.js';
-import { runIdOf, type TrialDriver, type TrialRequest, tracePathOf } from './trial-driver.js';
+import {
+  promptOf,
+  runIdOf,
+  type TrialDriver,
+  type TrialRequest,
+  tracePathOf,
+} from './trial-driver.js';
 
 /** Drive an agent written without this runtime: its adapter gets the session's fetch and base URL. */
 export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): TrialDriver {
@@ -26,7 +32,7 @@ export function adapterDriver(adapter: AgentAdapter, request: TrialRequest): Tri
       const measured = options.latencies ? [] : undefined;
       const meter = createLatencyMeter(options.clock, measured);
       const output = await adapter({
-        prompt: task.prompt,
+        prompt: promptOf(request),
         task: task.id,
         variant,
         trial,

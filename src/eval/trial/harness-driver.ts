@@ -13,6 +13,7 @@ import { createLatencyMeter, type LatencyMeter } from './latency-meter.js';
 import { replayClientFor, sharedLiveLimit } from './replay-runtime.js';
 import {
   type DriveOptions,
+  promptOf,
   runIdOf,
   type TrialDriver,
   type TrialRequest,
@@ -74,7 +75,7 @@ export function harnessDriver(request: TrialRequest, harness: Harness): TrialDri
       harness,
       model,
       modelId: options.modelId,
-      prompt: task.prompt,
+      prompt: promptOf(request),
       clock: options.clock,
       mode,
       ...(approver && { approver }),

@@ -21,7 +21,7 @@ export async function recordTrial(
   base: TrialRecord,
   file: string,
 ): Promise<TrialResult> {
-  const { task, variant, trial, settings } = request;
+  const { task, variant, trial, settings, testCase } = request;
   const taken = await otherSuitesCassette(file, task.agent.suite);
   if (taken !== undefined) {
     const message = `${base.fixture} was recorded for suite ${taken}'s task ${task.id}, not suite ${task.agent.suite}'s: two suites declare task id '${task.id}' and share fixtures/${task.id}/, so nothing was recorded; rename one of them`;
@@ -37,6 +37,7 @@ export async function recordTrial(
     task: task.id,
     variant,
     trial,
+    ...(testCase && { testCase: testCase.id }),
     settings,
   });
   // A server may echo the key in an error: this worker's traces mask its exact value.
@@ -52,6 +53,7 @@ export async function recordTrial(
           suite: task.agent.suite,
           task: task.id,
           variant,
+          ...(testCase && { case: testCase.id }),
           trial,
           now: new Date(start).toISOString(),
           model: modelId,

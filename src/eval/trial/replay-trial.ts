@@ -23,7 +23,7 @@ export async function replayTrial(
   base: TrialRecord,
   file: string,
 ): Promise<TrialResult> {
-  const { task, variant, trial, settings } = request;
+  const { task, variant, trial, settings, testCase } = request;
   let clock: VirtualClock | undefined;
   let replayedHash: string | undefined;
   let replayedCassette: Cassette | undefined;
@@ -37,11 +37,14 @@ export async function replayTrial(
   const replayed = await replay(
     {
       file,
-      label: { suite: task.agent.suite, task: task.id, variant, trial },
+      label: { suite: task.agent.suite, task: task.id, variant, trial, case: testCase?.id },
       matching: settings.matching,
       // One read of the cassette: its source decides whether the command needs --simulated.
       rerecordCommand: (meta) =>
-        rerecordCommand(task.id, variant, trial, meta?.source === 'simulator'),
+        rerecordCommand(
+          { task: task.id, variant, trial, case: testCase?.id },
+          meta?.source === 'simulator',
+        ),
       // Replay costs no wall time but reports the recorded model latency.
       onExchange: (exchange) => clock?.advance(exchange.latencyMs),
     },

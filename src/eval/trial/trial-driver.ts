@@ -1,17 +1,33 @@
 import { join } from 'node:path';
 import type { Provider } from '../../adapters/types.js';
 import type { VirtualClock } from '../../core/clock.js';
+import { ConfigError } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import type { EvalSettings } from '../run/settings.js';
+import type { EvalCase } from '../task/cases.js';
 import type { TaskDefinition } from '../task/task-definition.js';
 
-/** One trial to run: a task's variant, its trial number, and the run's settings. */
+/** One trial to run: a task's variant, its trial number (of its case, for a dataset task), and the run's settings. */
 export interface TrialRequest {
   task: TaskDefinition;
   variant: string;
   trial: number;
   settings: EvalSettings;
+  /** The dataset case, for a task over `cases`. */
+  testCase?: EvalCase;
+}
+
+/** What the agent is asked: the task's prompt, or its case's (its input, or `prompt(case)`). */
+export function promptOf({ task, testCase }: Pick<TrialRequest, 'task' | 'testCase'>): string {
+  if (typeof task.prompt === 'function') {
+    if (!testCase)
+      throw new ConfigError(
+        `task '${task.id}': prompt is a function of a case, and the task has no cases`,
+      );
+    return task.prompt(testCase);
+  }
+  return testCase ? String(testCase.input) : (task.prompt ?? '');
 }
 
 /** What one trial run needs from the session it runs in (replay or record). */
@@ -48,12 +64,18 @@ export interface TrialDriver {
   dispose?(): void | Promise<void>;
 }
 
-/** runs/eval/<task>/<variant>/trial-<n>.jsonl: where a driver writes the trial's trace. */
-export function tracePathOf({ task, variant, trial, settings }: TrialRequest): string {
-  return join(settings.runsDir, task.id, variant, `trial-${trial}.jsonl`);
+/** runs/eval/<task>/<variant>/[<case>/]trial-<n>.jsonl: where a driver writes the trial's trace. */
+export function tracePathOf({ task, variant, trial, settings, testCase }: TrialRequest): string {
+  return join(
+    settings.runsDir,
+    task.id,
+    variant,
+    ...(testCase ? [testCase.id] : []),
+    `trial-${trial}.jsonl`,
+  );
 }
 
 /** The run id in the trial's trace. */
-export function runIdOf({ task, variant, trial }: TrialRequest): string {
-  return `${task.id}-${variant}-${trial}`;
+export function runIdOf({ task, variant, trial, testCase }: TrialRequest): string {
+  return `${task.id}-${variant}${testCase ? `-${testCase.id}` : ''}-${trial}`;
 }

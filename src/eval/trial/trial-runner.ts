@@ -28,15 +28,16 @@ export async function runTrial(request: TrialRequest): Promise<TrialResult> {
 }
 
 function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialResult> {
-  const { task, variant, trial, settings } = request;
+  const { task, variant, trial, settings, testCase } = request;
   const { agent } = task;
-  const file = cassettePath(settings.fixturesDir, task.id, variant, trial);
+  const file = cassettePath(settings.fixturesDir, task.id, variant, trial, testCase?.id);
   // Errored until the run says otherwise.
   const base: TrialRecord = {
     suite: task.agent.suite,
     task: task.id,
     title: task.title,
     variant,
+    ...(testCase && { case: testCase.id }),
     trial,
     baseline: baselineOf(agent),
     outcome: 'errored',

@@ -4,6 +4,7 @@ import { PROVIDER_DEFAULTS } from '../../model-api/provider.js';
 import type { Policy } from '../../simulator/policy.js';
 import { SEED_HEADER, UNSCRIPTED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
+import { simulatorSeed } from '../fixtures/simulator-seed.js';
 import { refuseSimulator } from '../run/refuse-simulator.js';
 import type { EvalSettings } from '../run/settings.js';
 
@@ -31,6 +32,8 @@ export interface UpstreamOptions {
   task: string;
   variant: string;
   trial: number;
+  /** The dataset case's id, for a task over cases. */
+  testCase?: string;
   settings: EvalSettings;
 }
 
@@ -47,7 +50,7 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
     );
   }
   let unscripted = 0;
-  const seed = `${options.task}/${options.variant}/${options.trial}`;
+  const seed = simulatorSeed({ ...options, ...(options.testCase && { case: options.testCase }) });
   return {
     baseURL: options.provider === 'openai' ? `${url}/v1` : url,
     // The simulator accepts any key; this one can never be mistaken for a real credential.
@@ -64,7 +67,7 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
       unscripted === 0
         ? undefined
         : new ConfigError(
-            `${options.task}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see the README, "Model scripts"`,
+            `${options.task}${options.testCase ? ` case ${options.testCase}` : ''}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see the README, "Model scripts"`,
           ),
     close: async () => {
       await own?.close();

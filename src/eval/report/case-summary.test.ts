@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { wilsonInterval } from '../stats/wilson.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import { buildReport } from './build-report.js';
+import { htmlModel } from './html-model.js';
+import { renderMarkdown } from './markdown.js';
+import { buildReportModel } from './report-model.js';
+import { renderTerminal } from './terminal.js';
+import { makeRecord } from './testing/records.js';
+
+/** A dataset task: each case passes `passes[case]` of 3 trials. */
+function dataset(variant: string, passes: number[]): TrialRecord[] {
+  return passes.flatMap((passed, index) =>
+    [1, 2, 3].map((trial) =>
+      makeRecord({
+        task: 'T7',
+        title: 'questions',
+        variant,
+        case: `q${String(index + 1).padStart(2, '0')}`,
+        trial,
+        outcome: trial <= passed ? 'passed' : 'failed',
+      }),
+    ),
+  );
+}
+
+const report = (records: TrialRecord[]) =>
+  buildReport({ records, trials: 3, floors: [], generatedAt: '2026-01-09T10:00:00Z' });
+
+describe('a task over cases', () => {
+  // Ten cases the agent always gets right and ten it never does: 30 of 60 trials.
+  const split = [...Array(10).fill(3), ...Array(10).fill(0)] as number[];
+
+  it('reports per-case rates and the task as the mean over its cases', () => {
+    const [row] = report(dataset('v1', [3, 2, 0, 1])).tasks;
+    expect(row?.cases).toEqual([
+      { case: 'q01', n: 3, passed: 3, passAt1: 1 },
+      { case: 'q02', n: 3, passed: 2, passAt1: expect.closeTo(2 / 3, 12) },
+      { case: 'q03', n: 3, passed: 0, passAt1: 0 },
+      { case: 'q04', n: 3, passed: 1, passAt1: expect.closeTo(1 / 3, 12) },
+    ]);
+    expect([row?.n, row?.passed]).toEqual([12, 6]);
+    expect(row?.passAt1).toBeCloseTo(0.5, 12);
+    // pass^3 per case: 1, 0, 0, 0.
+    expect(row?.passHatK['3']).toBeCloseTo(0.25, 12);
+  });
+
+  it("treats a case's trials as a cluster: wider than the Wilson interval of the pooled trials", () => {
+    const [row] = report(dataset('v1', split)).tasks;
+    const naive = wilsonInterval(60, 30)!;
+    const clustered = row!.intervals.passAt1!;
+    expect(row?.passAt1).toBe(0.5);
+    // Trials of one case agree: 20 clusters say less than 60 independent trials would.
+    expect(clustered.upper - clustered.lower).toBeGreaterThan(1.3 * (naive.upper - naive.lower));
+    expect(clustered.lower).toBeLessThanOrEqual(naive.lower);
+    expect(clustered.upper).toBeGreaterThanOrEqual(naive.upper);
+  });
+
+  it('pairs the Δ of a variant by case', () => {
+    const better = split.map((passed) => Math.min(3, passed + 1));
+    const built = report([...dataset('baseline', split), ...dataset('upgraded', better)]);
+    const delta = built.tasks.find((row) => row.variant === 'upgraded')?.delta;
+    expect(delta?.against).toBe('baseline');
+    expect(delta?.passAt1).toBeCloseTo(10 / 60, 12);
+    expect(delta?.passAt1Interval).not.toBeNull();
+  });
+
+  it('shows each case under each variant in the terminal, markdown and HTML reports', () => {
+    const built = report([...dataset('baseline', [0, 3]), ...dataset('upgraded', [3, 3])]);
+    const terminal = renderTerminal(built);
+    expect(terminal).toContain("Cases of T7 questions (the task's rates are their means)");
+    expect(terminal).toMatch(/│ q01 +│ +0\/3 \(0\.00\) │ +3\/3 \(1\.00\) │/);
+    const markdown = renderMarkdown(built);
+    expect(markdown).toContain('<summary>T7 questions: 2 cases</summary>');
+    expect(markdown).toContain('| q01 | 0/3 (0.00) | 3/3 (1.00) |');
+    expect(htmlModel(buildReportModel(built), []).cases).toEqual([
+      {
+        suite: 'refund-desk',
+        task: 'T7',
+        title: 'questions',
+        variants: ['baseline', 'upgraded'],
+        rows: [
+          { case: 'q01', cells: ['0/3 (0.00)', '3/3 (1.00)'] },
+          { case: 'q02', cells: ['3/3 (1.00)', '3/3 (1.00)'] },
+        ],
+      },
+    ]);
+    // Failures name their case.
+    expect(terminal).toContain('T7 baseline case q01 trial 1: failed');
+  });
+});
