@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type Clock, createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
 import { releaseHeldLocksSync } from '../core/run-lock.js';
@@ -25,7 +24,7 @@ import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { pendingApprovals } from '../runtime/run-end.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
-import { listFlag, positiveInteger } from './args.js';
+import { listFlag, parseCliArgs, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
@@ -395,7 +394,7 @@ const notCalled: ModelClient = {
 };
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseCliArgs({
     args: argv,
     allowPositionals: true,
     options: {

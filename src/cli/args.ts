@@ -101,6 +101,58 @@ export function selectionFlag(
 }
 
 /**
+ * parseArgs with its errors on one line (a flag missing its value took three), an unknown flag
+ * naming the nearest known one and --help: `unknown flag --trails: did you mean --trials? (--help
+ * lists the flags)`. Every CLI parses with it.
+ */
+export function parseCliArgs<T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(errorMessage(error));
+    if ((error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+      const nearest = nearestFlag(unknown[1]!, Object.keys(config.options ?? {}));
+      const hint = nearest ? `: did you mean --${nearest}?` : '';
+      throw new ConfigError(`unknown flag ${unknown[1]}${hint} (--help lists the flags)`, {
+        cause: error,
+      });
+    }
+    throw new ConfigError(errorMessage(error).replace(/\s*\n\s*/g, ' '), { cause: error });
+  }
+}
+
+/** The known flag a typo most likely meant: the fewest edits (a swap of neighbours is one), at most a third of its length. */
+export function nearestFlag(typed: string, known: readonly string[]): string | undefined {
+  const name = typed.replace(/^-+/, '').split('=')[0]!.toLowerCase();
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of known) {
+    const distance = editDistance(name, flag.toLowerCase());
+    if (distance <= Math.max(1, Math.floor(flag.length / 3)) && (!best || distance < best.distance))
+      best = { flag, distance };
+  }
+  return best?.flag;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
  * parseArgs, with its errors on one line (a flag missing its value took three), and a flag that
  * takes a value refused when given twice: parseArgs keeps the last one, silently
  * (`--task T1 --task T2` ran T2 alone). `lists` are the flags a hint shows as one list.
@@ -109,12 +161,7 @@ export function parseFlags<T extends ParseArgsConfig>(
   config: T,
   lists: readonly string[] = [],
 ): ReturnType<typeof parseArgs<T & { tokens: true }>> {
-  let parsed: ReturnType<typeof parseArgs<T & { tokens: true }>>;
-  try {
-    parsed = parseArgs({ ...config, tokens: true });
-  } catch (error) {
-    throw new ConfigError(errorMessage(error).replace(/\s*\n\s*/g, ' '), { cause: error });
-  }
+  const parsed = parseCliArgs({ ...config, tokens: true });
   const given = new Map<string, string>();
   const options = (config.options ?? {}) as Record<string, { multiple?: boolean }>;
   for (const token of parsed.tokens ?? []) {

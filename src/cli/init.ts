@@ -1,16 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/errors.js';
 import { runEvals } from '../eval/run/run-evals.js';
 import { DEFAULT_TRIALS } from '../eval/run/settings.js';
 import { scaffold } from '../init/scaffold.js';
+import { parseCliArgs } from './args.js';
 
 const USAGE = `usage: npx harness-evals init [--no-record]
 
 Scaffolds harness-evals into this project (never overwrites a file): evals/ with an example
-agent, its offline model script and one task with a judged check and its rubric, reports/, AGENTS.md if none, a vitest config for
-evals, a GitHub workflow and the package.json scripts eval, record and test. Then records the
+agent, its offline model script and one task with a judged check and its rubric, reports/,
+AGENTS.md if none, a vitest config for evals, a GitHub workflow and the package.json scripts
+eval, record, view and test (and adds what a run writes to an existing .gitignore). A project
+with evals of its own does not get the example back. Then records the
 example's fixtures with the model script (source: simulator; --no-record skips that), so
 npm run eval passes with no API key.`;
 
@@ -18,7 +20,7 @@ npm run eval passes with no API key.`;
 const EXAMPLE_TASK = 'H1';
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv,
     options: { 'no-record': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
@@ -29,7 +31,11 @@ async function main(argv: string[]): Promise<number> {
   const projectDir = process.cwd();
   const result = await scaffold(projectDir);
   for (const file of result.created) console.log(`  created  ${file}`);
+  for (const file of result.updated) console.log(`  updated  ${file}`);
   for (const file of result.leftAlone) console.log(`  kept     ${file} (exists; left alone)`);
+  for (const file of result.skipped) {
+    console.log(`  skipped  ${file} (the example: this project has its own evals)`);
+  }
 
   const example = join(projectDir, 'evals', 'h1-ticket-status.eval.ts');
   if (!values['no-record'] && existsSync(example)) {

@@ -58,6 +58,13 @@ describe('the npm package', () => {
     expect(files).toContain('dist/cli/main.js');
   });
 
+  it('holds the license its package.json names', () => {
+    expect(files).toContain('LICENSE');
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { license: string };
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(repo, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+  });
+
   it('ships no test double: nothing under a testing/ folder, no *.test.* file', () => {
     expect(files.filter((path) => /(^|\/)testing\/|\.test\./.test(path))).toEqual([]);
   });

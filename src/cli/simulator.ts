@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/errors.js';
 import { parseFaults } from '../simulator/faults.js';
 import { startSimulator } from '../simulator/server.js';
+import { parseCliArgs } from './args.js';
 
 const USAGE = `usage: npm run simulator -- [--port PORT] [--faults 429:2,529,500]
 
@@ -10,7 +10,7 @@ Serves the simulated Messages API on 127.0.0.1 until Ctrl-C (default: an ephemer
                   adds retry-after: 2 (seconds). Shows the retry and fallback layer at work.`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     options: {
       port: { type: 'string' },
       faults: { type: 'string' },

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { escapeForTerminal } from '../core/terminal-text.js';
 import { formatTraceMarkdown, formatTraceTables } from '../trace-report/format.js';
 import { readTraces } from '../trace-report/read-traces.js';
 import { summarizeTraces } from '../trace-report/summarize.js';
+import { parseCliArgs } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 
 const USAGE = `usage: npm run trace -- <file or folder>... [--markdown]
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseCliArgs({
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { errorMessage } from '../core/errors.js';
-import { positiveInteger } from './args.js';
+import { parseCliArgs, positiveInteger } from './args.js';
 import { allowedHostName, reportUrl, resolveReport, serveReport } from './view-report.js';
 
 const USAGE = `usage: npm run view -- [FILE] [--serve [--port N] [--allow-host NAME]] [--no-open]
@@ -33,7 +32,7 @@ function open(url: string): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv,
     allowPositionals: true,
     options: {

@@ -48,6 +48,7 @@ describe('scaffold', () => {
       test: 'harness-evals eval',
       eval: 'harness-evals eval',
       record: 'harness-evals record',
+      view: 'harness-evals view',
     });
     expect(result.leftAlone).toEqual([]);
   });
@@ -96,7 +97,7 @@ describe('scaffold', () => {
     await scaffold(dir);
     expect(lstatSync(join(dir, 'package.json')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'real/package.json'), 'utf8')).toBe(
-      '{"name":"x","config":{"id":12345678901234567890},"scripts":{"eval": "harness-evals eval", "record": "harness-evals record", "test": "harness-evals eval"}}\n',
+      '{"name":"x","config":{"id":12345678901234567890},"scripts":{"eval": "harness-evals eval", "record": "harness-evals record", "view": "harness-evals view", "test": "harness-evals eval"}}\n',
     );
   });
 
@@ -124,7 +125,8 @@ describe('scaffold', () => {
         '        "test": "harness-evals eval",',
         '        "build": "tsc",',
         '        "eval": "harness-evals eval",',
-        '        "record": "harness-evals record"',
+        '        "record": "harness-evals record",',
+        '        "view": "harness-evals view"',
         '    },',
         '    "big": 12345678901234567890',
         '}',
@@ -137,7 +139,7 @@ describe('scaffold', () => {
     writeFileSync(join(dir, 'package.json'), '{\n\t"name": "p"\n}\n');
     await scaffold(dir);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(
-      '{\n\t"name": "p",\n\t"scripts": {\n\t\t"eval": "harness-evals eval",\n\t\t"record": "harness-evals record",\n\t\t"test": "harness-evals eval"\n\t}\n}\n',
+      '{\n\t"name": "p",\n\t"scripts": {\n\t\t"eval": "harness-evals eval",\n\t\t"record": "harness-evals record",\n\t\t"view": "harness-evals view",\n\t\t"test": "harness-evals eval"\n\t}\n}\n',
     );
   });
 
@@ -182,4 +184,59 @@ describe('scaffold', () => {
       expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
     },
   );
+});
+
+describe('scaffold into a project that has been set up', () => {
+  it('never brings the example back into a project that removed it, or that has evals of its own', async () => {
+    await packageJson({});
+    await scaffold(dir);
+    for (const file of ['helpdesk.agent.ts', 'helpdesk.model.ts', 'h1-ticket-status.eval.ts']) {
+      await rm(join(dir, 'evals', file));
+    }
+    const again = await scaffold(dir);
+    expect(again.created).toEqual([]);
+    expect(again.skipped).toEqual([
+      'evals/h1-ticket-status.eval.ts',
+      'evals/helpdesk.agent.ts',
+      'evals/helpdesk.model.ts',
+    ]);
+    expect(readdirSync(join(dir, 'evals'))).toEqual([]);
+
+    // A fresh project that already has its own eval files gets the rest, not the example.
+    const other = await mkdtemp(join(tmpdir(), 'harness-evals-init-own-'));
+    try {
+      writeFileSync(join(other, 'package.json'), '{"name":"own"}');
+      mkdirSync(join(other, 'evals'));
+      writeFileSync(join(other, 'evals', 'mine.eval.ts'), '');
+      const result = await scaffold(other);
+      expect(result.skipped).toHaveLength(3);
+      expect(result.created).toContain('vitest.evals.config.mts');
+      expect(readdirSync(join(other, 'evals'))).toEqual(['mine.eval.ts']);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('adds what a run writes to an existing .gitignore, once, keeping its bytes and line ends', async () => {
+    await packageJson({});
+    writeFileSync(join(dir, '.gitignore'), 'dist/\r\n/runs/\r\n*.tgz');
+    const first = await scaffold(dir);
+    expect(first.updated).toEqual([
+      '.gitignore (added node_modules/, reports/latest.json, reports/latest.md, reports/latest.html, reports/shards/, reports/screenshots/)',
+    ]);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(
+      'dist/\r\n/runs/\r\n*.tgz\r\n# harness-evals\r\nnode_modules/\r\nreports/latest.json\r\nreports/latest.md\r\nreports/latest.html\r\nreports/shards/\r\nreports/screenshots/\r\n',
+    );
+    const second = await scaffold(dir);
+    expect(second.updated).toEqual([]);
+    expect(second.leftAlone).toContain('.gitignore');
+  });
+
+  it('writes a .gitignore that ignores the HTML report, shard results and packed tarballs', async () => {
+    await packageJson({});
+    await scaffold(dir);
+    const lines = readFileSync(join(dir, '.gitignore'), 'utf8').split('\n');
+    for (const line of ['reports/latest.html', 'reports/shards/', '*.tgz'])
+      expect(lines).toContain(line);
+  });
 });

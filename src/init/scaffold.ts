@@ -22,13 +22,25 @@ const NPM_PLACEHOLDER_TEST = 'echo "Error: no test specified" && exit 1';
 export const INIT_SCRIPTS = {
   eval: 'harness-evals eval',
   record: 'harness-evals record',
+  view: 'harness-evals view',
   test: 'harness-evals eval',
 } as const;
+
+/** The example agent and task: brought in once, never again into a project that has evals of its own. */
+const EXAMPLE_FILES = [
+  'evals/helpdesk.agent.ts',
+  'evals/helpdesk.model.ts',
+  'evals/h1-ticket-status.eval.ts',
+];
 
 export interface ScaffoldResult {
   created: string[];
   /** Files (and package.json scripts) that existed and were left as they were. */
   leftAlone: string[];
+  /** Existing files init added lines to (.gitignore: what a run writes). */
+  updated: string[];
+  /** The example's files, not brought back into a project that has its own evals. */
+  skipped: string[];
 }
 
 /**
@@ -38,14 +50,21 @@ export interface ScaffoldResult {
  * Every precondition is checked before anything is written: a refused init changes nothing.
  */
 export async function scaffold(projectDir: string): Promise<ScaffoldResult> {
-  const result: ScaffoldResult = { created: [], leftAlone: [] };
+  const result: ScaffoldResult = { created: [], leftAlone: [], updated: [], skipped: [] };
   const packageJson = await planPackageJson(projectDir, result);
   const files: Array<{ template: string; target: string }> = [];
+  const ownEvals = await hasOwnEvals(projectDir);
+  let gitignore: { file: string; text: string } | undefined;
   for (const file of await listFiles(TEMPLATE_DIR)) {
     const target = RENAMED[file] ?? file;
     await refuseBlockedFolders(projectDir, target);
     const existing = await lstat(join(projectDir, target)).catch(() => undefined);
-    if (existing) result.leftAlone.push(await describeExisting(projectDir, target, existing));
+    if (existing && target === '.gitignore') {
+      gitignore = await planGitignore(projectDir, file, result);
+      if (!gitignore) result.leftAlone.push(target);
+    } else if (existing)
+      result.leftAlone.push(await describeExisting(projectDir, target, existing));
+    else if (ownEvals && EXAMPLE_FILES.includes(target)) result.skipped.push(target);
     else files.push({ template: file, target });
   }
   const dirs: string[] = [];
@@ -62,12 +81,51 @@ export async function scaffold(projectDir: string): Promise<ScaffoldResult> {
     await mkdir(join(projectDir, dir), { recursive: true });
     result.created.push(`${dir}/`);
   }
+  if (gitignore) await writeFileAtomic(gitignore.file, gitignore.text);
   if (packageJson) {
     await writeFileAtomic(packageJson.file, packageJson.text);
     // A new file gets the default mode; the user's file keeps its own.
     await chmod(packageJson.file, packageJson.mode);
   }
   return result;
+}
+
+/**
+ * Whether the project has evals of its own: an eval file in evals/ other than the example's,
+ * or the example gone from a project init set up before (its vitest config is there). Then
+ * the example is not brought back: a team that deleted it meant it.
+ */
+async function hasOwnEvals(projectDir: string): Promise<boolean> {
+  const entries = await readdir(join(projectDir, 'evals')).catch(() => [] as string[]);
+  const examples = new Set(EXAMPLE_FILES.map((file) => file.slice('evals/'.length)));
+  if (entries.some((name) => /\.eval\.[cm]?[jt]s$/.test(name) && !examples.has(name))) return true;
+  const setUp = await lstat(join(projectDir, 'vitest.evals.config.mts')).catch(() => undefined);
+  const exampleThere = entries.some((name) => examples.has(name));
+  return setUp !== undefined && !exampleThere;
+}
+
+/**
+ * An existing .gitignore gets the lines of the template it lacks (what a run writes: reports,
+ * traces, packed tarballs), at its end under a comment; undefined when it has them all. A
+ * .gitignore that is not a regular file is left alone.
+ */
+async function planGitignore(
+  projectDir: string,
+  template: string,
+  result: ScaffoldResult,
+): Promise<{ file: string; text: string } | undefined> {
+  const file = join(projectDir, '.gitignore');
+  const info = await lstat(file).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const text = (await readRegularFile(file)).toString('utf8');
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const wanted = (await readFile(join(TEMPLATE_DIR, template), 'utf8')).split('\n').filter(Boolean);
+  const missing = wanted.filter((line) => !present.has(line) && !present.has(`/${line}`));
+  if (missing.length === 0) return undefined;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const start = text === '' || text.endsWith('\n') ? '' : eol;
+  result.updated.push(`.gitignore (added ${missing.join(', ')})`);
+  return { file, text: `${text}${start}# harness-evals${eol}${missing.join(eol)}${eol}` };
 }
 
 /**

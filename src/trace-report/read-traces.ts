@@ -33,7 +33,14 @@ const RunEndSchema = z.looseObject({
   type: z.literal('run_end'),
   status: z.string(),
   detail: z.string().optional(),
-  stats: z.looseObject({ steps: z.number() }),
+  stats: z.looseObject({
+    steps: z.number(),
+    // An adapter agent's tokens are only here (its trace has no model_call events).
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    cacheReadTokens: z.number().optional(),
+    cacheWriteTokens: z.number().optional(),
+  }),
 });
 const RunResumeSchema = z.looseObject({
   type: z.literal('run_resume'),

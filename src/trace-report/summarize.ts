@@ -76,8 +76,11 @@ function summarizeRun(trace: TraceFile): RunSummary {
   let resumes = 0;
   let inputTokens = 0;
   let outputTokens = 0;
+  let modelCalls = 0;
+  let ended: { input: number; output: number } | undefined;
   for (const event of trace.events) {
     if (event.type === 'model_call') {
+      modelCalls += 1;
       inputTokens += event.input_tokens + event.cache_read_tokens + event.cache_write_tokens;
       outputTokens += event.output_tokens;
       if (event.role === undefined) steps = Math.max(steps, event.step);
@@ -90,7 +93,18 @@ function summarizeRun(trace: TraceFile): RunSummary {
     if (event.type === 'run_end') {
       status = event.status;
       steps = Math.max(steps, event.stats.steps);
+      const { stats } = event;
+      ended = {
+        input:
+          (stats.inputTokens ?? 0) + (stats.cacheReadTokens ?? 0) + (stats.cacheWriteTokens ?? 0),
+        output: stats.outputTokens ?? 0,
+      };
     }
+  }
+  // An adapter agent's trace has no model_call events: its run_end's stats hold its tokens.
+  if (modelCalls === 0 && ended) {
+    inputTokens = ended.input;
+    outputTokens = ended.output;
   }
   return {
     file: trace.file,

@@ -152,6 +152,35 @@ describe('summarizeTraces', () => {
   });
 });
 
+describe('summarizeTraces of an adapter agent', () => {
+  it("reads its tokens from run_end's stats: its trace has no model_call events", () => {
+    const adapter = parseTrace(
+      jsonl([
+        { ...start('w'), mode: 'adapter' } as TraceEvent,
+        {
+          type: 'run_end',
+          status: 'done',
+          stats: {
+            ...stats,
+            steps: 2,
+            inputTokens: 300,
+            cacheReadTokens: 20,
+            cacheWriteTokens: 0,
+            outputTokens: 40,
+          },
+          ts: 'x',
+        },
+      ]),
+      'w.jsonl',
+    );
+    expect(summarizeTraces([adapter]).runs[0]).toMatchObject({
+      steps: 2,
+      inputTokens: 320,
+      outputTokens: 40,
+    });
+  });
+});
+
 describe('readTraces', () => {
   it('finds traces in nested folders and skips JSONL files that are not run traces', async () => {
     mkdirSync(join(dir, 'eval/T1'), { recursive: true });

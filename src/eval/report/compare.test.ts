@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.js';
 import { compareReports, describeNotRun, keyOf } from './compare.js';
+import { renderMarkdown } from './markdown.js';
 import { summarizeTasks } from './summarize.js';
+import { renderTerminal } from './terminal.js';
 import { makeRecord } from './testing/records.js';
 import { listProvenance } from './trial-lists.js';
 
@@ -152,13 +155,25 @@ describe('compareReports', () => {
     expect(entry?.counts).toEqual({ before: { n: 3, passed: 3 }, after: { n: 3, passed: 2 } });
   });
 
-  it('does not compare a metric that one side lacks', () => {
+  it('does not compare a metric that one side lacks, and never calls a row without counted trials the same', () => {
     const reference = side({ 'T6 upgraded': 'PP' });
     const current = {
       generatedAt: 'now',
       tasks: summarizeTasks([makeRecord({ task: 'T6', outcome: 'missing' })]),
     };
     const [entry] = compareReports(reference, current).entries;
-    expect(entry).toMatchObject({ flag: 'same', passHatK: { k: null, before: null, after: null } });
+    expect(entry).toMatchObject({
+      flag: 'uncounted',
+      passHatK: { k: null, before: null, after: null },
+    });
+    const report = buildReport({
+      records: [makeRecord({ task: 'T6', outcome: 'missing' })],
+      trials: 2,
+      floors: [],
+      reference: { ...reference, trialProvenance: [] },
+      generatedAt: 'now',
+    });
+    expect(renderTerminal(report)).toMatch(/│ T6 +│ upgraded │ 1\.00 → — +│ .* │ not counted │/);
+    expect(renderMarkdown(report)).toMatch(/\| T6 \| upgraded \| 1\.00 → — \|.*\| not counted \|/);
   });
 });

@@ -104,11 +104,15 @@ function pairEntry(
     direction(passAt1.before, passAt1.after),
     direction(passHatK.before, passHatK.after),
   ];
-  const flag: ComparisonFlag = moves.includes(-1)
-    ? 'dropped'
-    : moves.includes(1)
-      ? 'improved'
-      : 'same';
+  // A side that counted no trial has no rate to be the same as: it is not called "same".
+  const flag: ComparisonFlag =
+    before.n === 0 || after.n === 0
+      ? 'uncounted'
+      : moves.includes(-1)
+        ? 'dropped'
+        : moves.includes(1)
+          ? 'improved'
+          : 'same';
   // Replaying the very same cassettes, any difference is deterministic: no test needed.
   const dropTest =
     flag === 'dropped' && cassettes === 'different' && before.n > 0 && after.n > 0

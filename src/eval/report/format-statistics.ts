@@ -4,7 +4,7 @@ import type { ComparisonEntry, VariantSummary } from './report-schema.js';
 
 /** "same cassettes" or the drop test's verdict: "p = 0.500, noise; ~11 trials settle it". */
 export function dropTestCell(entry: ComparisonEntry, alpha: number): string {
-  if (entry.flag === 'new' || entry.flag === 'gone') return '';
+  if (entry.flag === 'new' || entry.flag === 'gone' || entry.flag === 'uncounted') return '';
   if (entry.cassettes === 'same') return 'same cassettes';
   const test = entry.dropTest;
   // Re-recorded, live, or another set of trials: a drop would be tested.

@@ -90,20 +90,44 @@ export function describeSources(
   };
 }
 
+/** The trials a row did not count, by why: "1 stale", "1 corrupt", "1 holding a credential", "1 judge error". */
+export function notCounted(excluded: {
+  stale: readonly number[];
+  missing: readonly number[];
+  errored: readonly number[];
+  corrupt?: readonly number[] | undefined;
+  secret?: readonly number[] | undefined;
+  judgeError?: readonly number[] | undefined;
+}): string[] {
+  const corrupt = excluded.corrupt?.length ?? 0;
+  const secret = excluded.secret?.length ?? 0;
+  const counts: Array<[number, string]> = [
+    [excluded.stale.length - corrupt - secret, 'stale'],
+    [corrupt, 'corrupt'],
+    [secret, 'holding a credential'],
+    [excluded.missing.length, 'missing'],
+    [excluded.errored.length, 'errored'],
+  ];
+  const notes = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+  const judgeErrors = excluded.judgeError?.length ?? 0;
+  if (judgeErrors > 0) notes.push(`${judgeErrors} judge error${judgeErrors === 1 ? '' : 's'}`);
+  return notes;
+}
+
 /** c/n with the trials that were not counted: "2/2 (1 stale)". */
 export function countedCell(row: {
   passed: number;
   n: number;
-  excluded: Record<'stale' | 'missing' | 'errored', readonly number[]> & {
-    judgeError?: readonly number[] | undefined;
-  };
+  excluded: Parameters<typeof notCounted>[0];
 }): string {
-  const notes = (['stale', 'missing', 'errored'] as const)
-    .filter((outcome) => row.excluded[outcome].length > 0)
-    .map((outcome) => `${row.excluded[outcome].length} ${outcome}`);
-  const judgeErrors = row.excluded.judgeError?.length ?? 0;
-  if (judgeErrors > 0) notes.push(`${judgeErrors} judge error${judgeErrors === 1 ? '' : 's'}`);
+  const notes = notCounted(row.excluded);
   return `${row.passed}/${row.n}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+}
+
+/** How a stale or missing fixture is named: its problem when it has one ("corrupt", "holds a credential"). */
+export function fixtureState(entry: { outcome: string; problem?: string | undefined }): string {
+  if (entry.problem === 'secret') return 'holds a credential';
+  return entry.problem ?? entry.outcome;
 }
 
 /** The rate at k = `wanted`, or at the largest k the row has when it fell short of it. */

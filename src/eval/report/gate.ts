@@ -26,22 +26,35 @@ export interface GateInput {
   strictFloors?: boolean;
 }
 
-const UNRESOLVED = [
-  ['stale', 'stale fixture', 're-record them'],
-  ['missing', 'missing fixture', 'record them'],
-  ['errored', 'errored trial', 'see the failed trials'],
-] as const;
+const UNRESOLVED: ReadonlyArray<readonly [(record: TrialRecord) => boolean, string, string]> = [
+  [
+    (record) => record.outcome === 'stale' && !record.fixtureProblem,
+    'stale fixture',
+    're-record them',
+  ],
+  [
+    (record) => record.fixtureProblem === 'corrupt',
+    'corrupt fixture',
+    'restore them (git checkout) or re-record them',
+  ],
+  [
+    (record) => record.fixtureProblem === 'secret',
+    'fixture holding a credential|fixtures holding a credential',
+    'delete them, revoke the key if it is real, and re-record them',
+  ],
+  [(record) => record.outcome === 'missing', 'missing fixture', 'record them'],
+  [(record) => record.outcome === 'errored', 'errored trial', 'see the failed trials'],
+];
 
 function unresolvedReasons(records: readonly TrialRecord[]): string[] {
   const reasons: string[] = [];
-  for (const [outcome, noun, fix] of UNRESOLVED) {
-    const trials = records
-      .filter((record) => record.outcome === outcome)
-      .sort(byTrial)
-      .map(trialLabel);
+  for (const [matches, noun, fix] of UNRESOLVED) {
+    const trials = records.filter(matches).sort(byTrial).map(trialLabel);
     if (trials.length === 0) continue;
-    const plural = trials.length === 1 ? '' : 's';
-    reasons.push(`${trials.length} ${noun}${plural} (${fix}): ${trials.join(', ')}`);
+    const [one, many = `${one}s`] = noun.split('|') as [string, string?];
+    reasons.push(
+      `${trials.length} ${trials.length === 1 ? one : many} (${fix}): ${trials.join(', ')}`,
+    );
   }
   if (records.length === 0) reasons.push('no trial ran');
   return reasons;

@@ -1,6 +1,6 @@
 import type { TrialRecord } from '../trial/trial-record.js';
 import { keyOf } from './compare.js';
-import { formatDelta } from './format.js';
+import { formatDelta, notCounted } from './format.js';
 import { deltaWithInterval, NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { suiteDeltaLine } from './format-statistics.js';
 import type { ReportModel, ScoreRow, SummaryRow } from './report-model.js';
@@ -59,9 +59,7 @@ function rowMarks(records: readonly TrialRecord[]) {
   const mixed = (values: string[]) => (values.length > 1 ? values : []);
   return (row: ScoreRow): RowMark[] => {
     const trials = byRow.get(keyOf(row)) ?? [];
-    const problems = (['stale', 'missing'] as const)
-      .filter((outcome) => row.excluded[outcome].length > 0)
-      .map((outcome) => `${row.excluded[outcome].length} ${outcome}`);
+    const problems = notCounted({ ...row.excluded, errored: [] });
     return [
       ...markIf(
         'mixed-models',

@@ -2,6 +2,7 @@ import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text
 import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
+  fixtureState,
   formatAmount,
   formatChange,
   formatDelta,
@@ -257,6 +258,7 @@ const FLAG_LABELS: Record<ComparisonFlag, string> = {
   dropped: '▼ dropped',
   improved: '▲ improved',
   same: 'same',
+  uncounted: 'not counted',
   new: 'new',
   gone: 'gone',
 };
@@ -302,7 +304,7 @@ function staleSection(model: ReportModel): string {
   const rerecord =
     commands.length > 0 ? ['Re-record with:', '', codeBlock(commands.join('\n'), 'sh'), ''] : [];
   const entries = stale.map((entry) =>
-    details(`${escapeHtmlText(trialLabel(entry))}: ${entry.outcome}`, [
+    details(`${escapeHtmlText(trialLabel(entry))}: ${fixtureState(entry)}`, [
       ...(entry.fixture ? [`Fixture: ${inlineCode(entry.fixture)}`, ''] : []),
       ...(entry.rerecordCommand ? [`Re-record: ${inlineCode(entry.rerecordCommand)}`, ''] : []),
       ...messagesBlock(entry.messages),

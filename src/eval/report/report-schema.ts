@@ -7,6 +7,7 @@ import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
 import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
+import { FixtureProblemSchema } from '../trial/trial-record.js';
 
 const RateSchema = z.number().min(0).max(1);
 /** Keyed by k ("1", "2", ...); null where fewer than k trials were counted. */
@@ -81,6 +82,9 @@ export const TaskSummarySchema = z
         errored: TrialNumbersSchema,
         /** Trials whose judge gave no usable verdict (the agent's checks had passed). */
         judgeError: TrialNumbersSchema.optional(),
+        /** Of the stale trials, those whose cassette is corrupt, or holds a credential. */
+        corrupt: TrialNumbersSchema.optional(),
+        secret: TrialNumbersSchema.optional(),
       })
       .strict(),
     tokens: TokensSchema,
@@ -165,13 +169,23 @@ export const StaleFixtureSchema = z
   .object({
     ...TrialRefShape,
     outcome: z.enum(['stale', 'missing']),
+    /** A stale trial whose cassette is corrupt or holds a credential: named so, not "stale". */
+    problem: FixtureProblemSchema.optional(),
     fixture: z.string().optional(),
     rerecordCommand: z.string().optional(),
   })
   .strict();
 export type StaleFixture = z.infer<typeof StaleFixtureSchema>;
 
-export const ComparisonFlagSchema = z.enum(['dropped', 'improved', 'same', 'new', 'gone']);
+/** `uncounted`: a side counted no trial (every one stale, missing or errored): neither same nor moved. */
+export const ComparisonFlagSchema = z.enum([
+  'dropped',
+  'improved',
+  'same',
+  'uncounted',
+  'new',
+  'gone',
+]);
 export type ComparisonFlag = z.infer<typeof ComparisonFlagSchema>;
 
 const BeforeAfterShape = { before: RateSchema.nullable(), after: RateSchema.nullable() };

@@ -76,6 +76,7 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
       missing: trialsWith(group, 'missing'),
       errored: trialsWith(group, 'errored'),
       ...(judgeErrors.length > 0 && { judgeError: judgeErrors }),
+      ...withProblems(group),
     },
     tokens: {
       input: meanOf((stat) => stat.inputTokens),
@@ -96,6 +97,17 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     ...(models.length > 1 && { mixedModels: models }),
     ...(figures && { cases: figures.cases }),
   };
+}
+
+/** The stale trials whose cassette is corrupt or holds a credential, when there are any. */
+function withProblems(group: readonly TrialRecord[]) {
+  const of = (problem: 'corrupt' | 'secret') =>
+    group
+      .filter((record) => record.fixtureProblem === problem)
+      .map((record) => record.trial)
+      .sort((a, b) => a - b);
+  const [corrupt, secret] = [of('corrupt'), of('secret')];
+  return { ...(corrupt.length > 0 && { corrupt }), ...(secret.length > 0 && { secret }) };
 }
 
 /** The most trials any case of a dataset task has. */

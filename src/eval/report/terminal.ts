@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
 import {
+  fixtureState,
   formatAmount,
   formatChange,
   formatDelta,
@@ -275,7 +276,11 @@ function comparisonLines(model: ReportModel, color: boolean): string[] {
     entry.passHatK.k === null
       ? formatChange(null, null)
       : `${formatChange(entry.passHatK.before, entry.passHatK.after)} (k=${entry.passHatK.k})`,
-    entry.flag === 'dropped' ? paint('red', entry.flag, color) : entry.flag,
+    entry.flag === 'dropped'
+      ? paint('red', entry.flag, color)
+      : entry.flag === 'uncounted'
+        ? 'not counted'
+        : entry.flag,
     dropTestCell(entry, comparison.alpha),
   ]);
   const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change', 'Cassettes / test'];
@@ -296,7 +301,7 @@ function staleLines(model: ReportModel): string[] {
   if (entries.length === 0) return [];
   const lines = ['Stale or missing fixtures (not counted)'];
   entries.forEach((entry, index) => {
-    lines.push(...wrap(`  ${trialLabel(entry)}: ${entry.outcome}`));
+    lines.push(...wrap(`  ${trialLabel(entry)}: ${fixtureState(entry)}`));
     if (index >= MAX_DETAILED_STALE) return;
     // The divergence is a line diff: keep its lines, drop the re-record line listed below.
     const detail = (entry.messages[0] ?? '')

@@ -54,6 +54,7 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       ...(record.case !== undefined && { case: record.case }),
       trial: record.trial,
       outcome: record.outcome === 'stale' ? 'stale' : 'missing',
+      ...(record.fixtureProblem && { problem: record.fixtureProblem }),
       messages: record.messages.map(redactForDisplay),
       ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
       ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),

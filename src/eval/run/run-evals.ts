@@ -15,7 +15,7 @@ import type { FinishedRun, LoadedReference, ReportOptions } from './finish-run.j
 import { encodeModelChoice, type ModelChoice } from './model-choice.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
-import { checkSelection, missingNames, unselectedRows } from './selection.js';
+import { checkSelection, missingNames, suiteMatches, unselectedRows } from './selection.js';
 import { EVAL_ENV, type EvalMode, readEvalSettings } from './settings.js';
 
 export interface RunEvalsOptions extends ReportOptions {
@@ -174,7 +174,10 @@ async function runEvalFiles(options: RunEvalsOptions, run: EvalRun): Promise<boo
       },
     }),
   });
-  if (rest && missingNames(narrowTo ?? [], run.reporter.knownTasks).length > 0) {
+  const unknownSuite = (options.suites ?? []).some(
+    (asked) => ![...run.reporter.knownSuites].some((suite) => suiteMatches(asked, suite)),
+  );
+  if (rest && (missingNames(narrowTo ?? [], run.reporter.knownTasks).length > 0 || unknownSuite)) {
     // A file named the task without declaring it (a comment; the id computed elsewhere): load
     // the files the first pass left out, so the task is found or the error lists every known
     // task. The same reporter: the first pass's trials count once, and do not run again.

@@ -23,9 +23,12 @@ function check(selection: { tasks?: string[]; variants?: string[]; suites?: stri
 }
 
 describe('checkNotEmpty', () => {
-  it('refuses --task T1 --suite debug, naming the filters and where T1 is', () => {
+  it('refuses --task T1 --suite debug, naming the filter that emptied it and where T1 is', () => {
     expect(check({ tasks: ['T1'], suites: ['debug'] })).toThrow(
-      '--task T1 --suite debug selects no trial: no task matches all of them (T1 is in suite refund-desk, variants baseline, upgraded); drop or change one of the filters',
+      '--task T1 --suite debug selects no trial: --task T1 or --suite debug leaves out every trial the other filters pick (T1 is in suite refund-desk, variants baseline, upgraded); drop or change one of them',
+    );
+    expect(check({ tasks: ['D1'], suites: ['debug'], variants: ['strict'] })).toThrow(
+      '--task D1 --variant strict --suite debug selects no trial: --variant strict leaves out every trial the other filters pick (D1 is in suite debug-agent, variants baseline, upgraded); drop or change it',
     );
   });
 

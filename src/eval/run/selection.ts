@@ -28,18 +28,23 @@ export function checkNotEmpty(
   settings: SelectionFilter,
 ): void {
   const rows = [...declared].map((key) => JSON.parse(key) as [string, string, string]);
-  const selected = rows.some(
-    ([suite, task, variant]) => settings.selects(suite, task) && settings.selectsVariant(variant),
-  );
-  if (selected || rows.length === 0) return;
-  const flags = [
-    ['--task', options.tasks],
-    ['--variant', options.variants],
-    ['--suite', options.suites],
-  ]
-    .filter((entry): entry is [string, string[]] => entry[1] !== undefined)
-    .map(([flag, values]) => `${flag} ${values.join(',')}`)
-    .join(' ');
+  const picks = (filter: SelectionFilter) =>
+    rows.some(
+      ([suite, task, variant]) => filter.selects(suite, task) && filter.selectsVariant(variant),
+    );
+  if (rows.length === 0 || picks(settings)) return;
+  const given = (
+    [
+      ['--task', 'tasks'],
+      ['--variant', 'variants'],
+      ['--suite', 'suites'],
+    ] as const
+  ).filter(([, field]) => options[field] !== undefined);
+  const flags = given.map(([flag, field]) => `${flag} ${options[field]!.join(',')}`);
+  // The filter that emptied it: without it alone, the others select a trial.
+  const culprits = given
+    .filter(([, field]) => picks(selectionFilter({ ...options, [field]: undefined })))
+    .map(([flag, field]) => `${flag} ${options[field]!.join(',')}`);
   const asked = new Set((options.tasks ?? []).map((task) => task.toUpperCase()));
   const found = new Map<string, { suite: string; variants: string[] }>();
   for (const [suite, task, variant] of rows) {
@@ -53,9 +58,11 @@ export function checkNotEmpty(
       `${task} is in suite ${suite}, variants ${variants.join(', ')}`,
   );
   const hint = where.length > 0 ? ` (${where.slice(0, 4).join('; ')})` : '';
-  throw new ConfigError(
-    `${flags} selects no trial: no task matches all of them${hint}; drop or change one of the filters`,
-  );
+  const why =
+    culprits.length > 0
+      ? `${culprits.join(' or ')} leaves out every trial the other filters pick${hint}; drop or change ${culprits.length === 1 ? 'it' : 'one of them'}`
+      : `no task matches all of them${hint}; drop or change one of the filters`;
+  throw new ConfigError(`${flags.join(' ')} selects no trial: ${why}`);
 }
 
 /**

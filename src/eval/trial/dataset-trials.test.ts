@@ -88,6 +88,7 @@ describe('a trial of a dataset case', () => {
       testCase: { id: 'c1', input: 'first, reworded?' },
     });
     expect(changed.record.outcome).toBe('stale');
+    expect(changed.record.fixtureProblem).toBeUndefined();
     expect(changed.record.rerecordCommand).toBe(
       'npm run record -- --task D7 --variant v1 --case c1 --trial 2 --simulated',
     );
@@ -118,6 +119,8 @@ describe('a trial of a dataset case', () => {
       testCase: { id: 'c1', input: 'first?' },
     });
     expect(swapped.record.outcome).toBe('stale');
+    // Not stale as a changed request is: another trial's cassette, named corrupt.
+    expect(swapped.record.fixtureProblem).toBe('corrupt');
     expect(swapped.record.messages[0]).toContain(
       'its meta says suite dataset, task D7, variant v1, case c2, trial 2',
     );

@@ -97,11 +97,15 @@ function unfinishedReplay(
   const refused = networkRefusalIn(replayed.error);
   if (refused) return { record: { ...record, messages: [refused.message] }, error: refused };
   if (replayed.problem) {
-    const outcome = replayed.problem.code === 'fixture_missing' ? 'missing' : 'stale';
+    const { code } = replayed.problem;
+    const outcome = code === 'fixture_missing' ? 'missing' : 'stale';
+    const fixtureProblem =
+      code === 'fixture_corrupt' ? 'corrupt' : code === 'fixture_secret' ? 'secret' : undefined;
     return {
       record: {
         ...record,
         outcome,
+        ...(fixtureProblem && { fixtureProblem }),
         messages: [replayed.problem.message],
         rerecordCommand: replayed.rerecordCommand,
       },

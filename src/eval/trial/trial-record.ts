@@ -21,6 +21,10 @@ export const TrialOutcomeSchema = z.enum([
 ]);
 export type TrialOutcome = z.infer<typeof TrialOutcomeSchema>;
 
+/** Why a cassette did not replay other than going stale: `corrupt` (unreadable, invalid, another trial's), `secret` (it holds a credential). */
+export const FixtureProblemSchema = z.enum(['corrupt', 'secret']);
+export type FixtureProblem = z.infer<typeof FixtureProblemSchema>;
+
 /** One trial of one task under one variant: what the eval reporter hands to metrics and reports. */
 export const TrialRecordSchema = z
   .object({
@@ -34,6 +38,8 @@ export const TrialRecordSchema = z
     /** The suite's baseline variant, as its agent declares it: deltas are measured against it. */
     baseline: z.string().optional(),
     outcome: TrialOutcomeSchema,
+    /** A `stale` trial whose cassette could not be replayed at all: unreadable or invalid, or holding a credential. */
+    fixtureProblem: FixtureProblemSchema.optional(),
     /** Assertion messages of a failed trial, or the error of a stale/missing/errored one. */
     messages: z.array(z.string()),
     /** The run's stop status (done, max_steps, ...), when it ran. */
