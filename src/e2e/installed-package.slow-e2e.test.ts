@@ -1,13 +1,10 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { offlineLockFor } from './testing/offline-lock.js';
+import { installedProject } from './testing/installed-project.js';
 import { type CommandResult, runCommand } from './testing/run-command.js';
-
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** A custom agent a user adds after init: an OpenAI-compatible client and a raw SDK loop. */
 const WEATHER_AGENTS = `import { createAnthropicToolLoop, createChatCompletionsAgent, defineAgent, defineModelScript, type AdapterTool } from 'harness-evals';
@@ -88,47 +85,27 @@ describe('the installed package (slow e2e: npm pack, offline install, init, eval
     'installs from its tarball into a fresh project outside the repo and works there offline',
     async () => {
       work = await mkdtemp(join(tmpdir(), 'harness-evals-e2e-'));
-      const project = join(work, 'my-project');
-      const packed = await runCommand('npm', ['pack', '--pack-destination', work, '--json'], REPO);
-      expectOk(packed, 'npm pack');
-      const [info] = JSON.parse(packed.output.slice(packed.output.indexOf('['))) as Array<{
-        filename: string;
-        size: number;
-        files: Array<{ path: string }>;
-      }>;
-      const paths = info!.files.map((file) => file.path);
+      const installed = await installedProject(work, 'my-project');
+      const { paths, install } = installed;
+      const project = installed.dir;
       expect(paths).toContain('dist/cli/main.js');
       expect(paths).toContain('dist/index.d.ts');
+      expect(paths).toContain('LICENSE');
       expect(paths).toContain('templates/init/evals/helpdesk.agent.ts');
       expect(
         paths.filter((path) =>
-          /refund-desk\/|debug-agent\/|\.test\.|^evals\/|^fixtures\//.test(path),
+          /refund-desk\/|debug-agent\/|\.test\.|(^|\/)testing\/|^evals\/|^fixtures\//.test(path),
         ),
       ).toEqual([]);
-
-      // A fresh project depending on the tarball only; its lock names the npm cache's tarballs.
-      await mkdir(project);
-      const tarball = info!.filename.replace(/^@.*\//, '');
-      await copyFile(join(work, tarball), join(project, tarball));
-      const { lock, dependency } = await offlineLockFor({
-        repoLock: join(REPO, 'package-lock.json'),
-        repoPackageJson: join(REPO, 'package.json'),
-        tarball: join(project, tarball),
-        spec: `file:${tarball}`,
-        projectName: 'my-project',
-      });
-      await writeFile(
-        join(project, 'package.json'),
-        `${JSON.stringify({ name: 'my-project', version: '1.0.0', private: true, scripts: { test: 'echo "Error: no test specified" && exit 1' }, dependencies: dependency }, null, 2)}\n`,
-      );
-      await writeFile(join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
-      const install = await runCommand('npm', ['install', '--offline'], project);
-      expectOk(install, 'npm install --offline');
 
       const init = await runCommand('npx', ['harness-evals', 'init'], project);
       expectOk(init, 'harness-evals init');
       expect(init.output).toContain('created  evals/helpdesk.agent.ts');
       expect(init.output).toContain('created  package.json script "eval": harness-evals eval');
+      expect(init.output).toContain('created  package.json script "view": harness-evals view');
+      const ignored = (await readFile(join(project, '.gitignore'), 'utf8')).split('\n');
+      for (const line of ['reports/latest.html', 'reports/shards/', '*.tgz'])
+        expect(ignored).toContain(line);
       expect(existsSync(join(project, 'fixtures/H1/upgraded/trial-3.json'))).toBe(true);
       // The example's judged check, recorded with its judge script beside the trial.
       expect(existsSync(join(project, 'fixtures/H1/upgraded/trial-3.judge.json'))).toBe(true);
@@ -197,9 +174,16 @@ describe('the installed package (slow e2e: npm pack, offline install, init, eval
         'npm run record -- --task W1 --variant v1 --trial 1,2,3 --simulated',
       );
 
-      const size = (await stat(join(work, tarball))).size;
+      // A team that removed the example does not get it back from another init.
+      for (const file of ['helpdesk.agent.ts', 'helpdesk.model.ts', 'h1-ticket-status.eval.ts'])
+        await unlink(join(project, 'evals', file));
+      const third = await runCommand('npx', ['harness-evals', 'init', '--no-record'], project);
+      expectOk(third, 'init after the example was removed');
+      expect(third.output).toContain('skipped  evals/helpdesk.agent.ts (the example');
+      expect(existsSync(join(project, 'evals/helpdesk.agent.ts'))).toBe(false);
+
       console.log(
-        `e2e figures: tarball ${(size / 1024).toFixed(0)} KiB (${paths.length} files); npm install --offline ${(install.ms / 1000).toFixed(1)} s; init (with recording) ${(init.ms / 1000).toFixed(1)} s; cold npm run eval ${(coldEval.ms / 1000).toFixed(1)} s`,
+        `e2e figures: tarball ${(installed.tarballBytes / 1024).toFixed(0)} KiB (${paths.length} files, npm pack ${(installed.pack.ms / 1000).toFixed(1)} s); npm install --offline ${(install.ms / 1000).toFixed(1)} s; init (with recording) ${(init.ms / 1000).toFixed(1)} s; cold npm run eval ${(coldEval.ms / 1000).toFixed(1)} s`,
       );
     },
     15 * 60_000,

@@ -9,9 +9,15 @@ export interface CommandResult {
 /**
  * Run a command to completion with its output captured (stdout and stderr interleaved).
  * The environment is the user's at a fresh terminal: no CI, no API keys, no vitest state,
- * and npm never goes to the network (`npm_config_offline`).
+ * and npm never goes to the network (`npm_config_offline`) unless `online`; `env` adds to it
+ * (a key and base URL for a recording against a local server).
  */
-export function runCommand(command: string, args: string[], cwd: string): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: { env?: Record<string, string>; online?: boolean } = {},
+): Promise<CommandResult> {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (
@@ -22,10 +28,12 @@ export function runCommand(command: string, args: string[], cwd: string): Promis
       continue;
     env[name] = value;
   }
-  env.npm_config_offline = 'true';
+  if (options.online) env.npm_config_prefer_offline = 'true';
+  else env.npm_config_offline = 'true';
   env.npm_config_audit = 'false';
   env.npm_config_fund = 'false';
   env.npm_config_update_notifier = 'false';
+  Object.assign(env, options.env);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -54,3 +54,11 @@ describe('a cassette that is corrupt or holds a credential', () => {
     );
   });
 });
+
+describe('the header of a run of one trial', () => {
+  it("says '1 trial', not '1 trials'", () => {
+    const one = buildReport({ records: [makeRecord()], trials: 1, floors: [], generatedAt: 'now' });
+    expect(renderTerminal(one)).toContain('1 trial per task and variant');
+    expect(renderTerminal(one)).not.toContain('1 trials');
+  });
+});

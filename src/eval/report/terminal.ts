@@ -118,7 +118,7 @@ function headerLines(model: ReportModel, color: boolean): string[] {
     ...originLines(model),
     ...wrap(
       `Model: ${header.models.join(', ') || '—'} · ${header.generatedAt} · ` +
-        `${header.trials} trials per task and variant`,
+        `${header.trials} trial${header.trials === 1 ? '' : 's'} per task and variant`,
     ),
     '',
     gate,

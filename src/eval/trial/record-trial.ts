@@ -80,7 +80,7 @@ export async function recordTrial(
     )
     .finally(() => upstream.close());
   // Nothing answered offline: one line that says how to add a model script, instead of the API error.
-  const error = upstream.unscripted() ?? recorded.error;
+  const error = upstream.problem() ?? recorded.error;
   if (error !== undefined || !recorded.value) {
     return {
       record: { ...base, messages: [`recording failed, nothing written: ${errorMessage(error)}`] },

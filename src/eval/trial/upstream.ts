@@ -17,8 +17,8 @@ export interface Upstream {
   apiKey: string;
   /** Wrap the session's fetch: seeds the simulator per trial, refuses a simulator when live. */
   wrap(fetch: typeof globalThis.fetch): typeof globalThis.fetch;
-  /** Set when the simulator had no answer: the one-line reason to report instead. */
-  unscripted(): ConfigError | undefined;
+  /** Set when the simulator had no answer, or a live recording met it: the one-line reason to report instead. */
+  problem(): ConfigError | undefined;
   close(): Promise<void>;
 }
 
@@ -63,7 +63,7 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
         unscripted = 1 + countOf(init);
       return response;
     },
-    unscripted: () =>
+    problem: () =>
       unscripted === 0
         ? undefined
         : new ConfigError(
@@ -121,11 +121,15 @@ function liveUpstream(options: UpstreamOptions): Upstream {
       `${urlName} is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use ${PROVIDER_DEFAULTS[options.provider].defaultBaseURL}`,
     );
   }
+  let refused: ConfigError | undefined;
   return {
     baseURL,
     apiKey,
-    wrap: (fetch) => refuseSimulator(fetch),
-    unscripted: () => undefined,
+    wrap: (fetch) =>
+      refuseSimulator(fetch, urlName, (error) => {
+        refused ??= error;
+      }),
+    problem: () => refused,
     close: async () => {},
   };
 }
