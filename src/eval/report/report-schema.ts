@@ -6,8 +6,8 @@ import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
-import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 import { FixtureProblemSchema } from '../trial/trial-record.js';
+import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 
 const RateSchema = z.number().min(0).max(1);
 /** Keyed by k ("1", "2", ...); null where fewer than k trials were counted. */
