@@ -2,11 +2,15 @@ import { trialLabel } from '../eval/report/format.js';
 import type { TrialRecord } from '../eval/trial/trial-record.js';
 import { terminalLine } from './terminal-text.js';
 
-/** What `record` counts: written (checks passed or not), kept from before, and not written. */
+/**
+ * What `record` counts: written (checks passed or not), kept from before, judged (--judge-only:
+ * the judge recorded, the agent's cassette replayed) and not written.
+ */
 export interface RecordCounts {
   written: number;
   checksFailed: number;
   kept: number;
+  judged: number;
   failed: number;
 }
 
@@ -14,6 +18,7 @@ export const emptyCounts = (): RecordCounts => ({
   written: 0,
   checksFailed: 0,
   kept: 0,
+  judged: 0,
   failed: 0,
 });
 
@@ -54,8 +59,13 @@ export function recordLine(
     counts.failed += 1;
     return `  ✗ ${label}: ${first} (${seconds})`;
   }
-  const what = record.written ? `recorded, ${requests}, ${seconds}` : 'kept (recorded before)';
-  if (record.written) counts.written += 1;
+  const what = judgeOnly
+    ? `judge recorded (agent cassette replayed), ${seconds}`
+    : record.written
+      ? `recorded, ${requests}, ${seconds}`
+      : 'kept (recorded before)';
+  if (judgeOnly) counts.judged += 1;
+  else if (record.written) counts.written += 1;
   else counts.kept += 1;
   if (record.outcome === 'passed') return `  ✓ ${record.fixture}: ${what}, checks passed`;
   if (record.written) counts.checksFailed += 1;
@@ -71,7 +81,14 @@ const VERDICTS: Partial<Record<TrialRecord['outcome'], string>> = {
 /** The closing line: what was written, kept and not written, each named once. */
 export function summaryLine(counts: RecordCounts, seconds: string): string {
   const parts = [
-    `${plural(counts.written, 'trial')} recorded${counts.checksFailed > 0 ? ` (${counts.checksFailed} with failed checks: the cassettes are written)` : ''}`,
+    ...(counts.judged > 0 && counts.written === 0
+      ? []
+      : [
+          `${plural(counts.written, 'trial')} recorded${counts.checksFailed > 0 ? ` (${counts.checksFailed} with failed checks: the cassettes are written)` : ''}`,
+        ]),
+    ...(counts.judged > 0
+      ? [`the judge of ${plural(counts.judged, 'trial')} recorded (their agent cassettes replayed)`]
+      : []),
     ...(counts.kept > 0 ? [`${counts.kept} kept`] : []),
     `${counts.failed} failed (nothing written for those)`,
   ];

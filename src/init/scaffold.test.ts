@@ -193,12 +193,14 @@ describe('scaffold into a project that has been set up', () => {
     for (const file of ['helpdesk.agent.ts', 'helpdesk.model.ts', 'h1-ticket-status.eval.ts']) {
       await rm(join(dir, 'evals', file));
     }
+    await rm(join(dir, 'evals/rubrics'), { recursive: true });
     const again = await scaffold(dir);
     expect(again.created).toEqual([]);
     expect(again.skipped).toEqual([
       'evals/h1-ticket-status.eval.ts',
       'evals/helpdesk.agent.ts',
       'evals/helpdesk.model.ts',
+      'evals/rubrics/clear-status.md',
     ]);
     expect(readdirSync(join(dir, 'evals'))).toEqual([]);
 
@@ -209,7 +211,7 @@ describe('scaffold into a project that has been set up', () => {
       mkdirSync(join(other, 'evals'));
       writeFileSync(join(other, 'evals', 'mine.eval.ts'), '');
       const result = await scaffold(other);
-      expect(result.skipped).toHaveLength(3);
+      expect(result.skipped).toHaveLength(4);
       expect(result.created).toContain('vitest.evals.config.mts');
       expect(readdirSync(join(other, 'evals'))).toEqual(['mine.eval.ts']);
     } finally {

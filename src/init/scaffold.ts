@@ -31,6 +31,7 @@ const EXAMPLE_FILES = [
   'evals/helpdesk.agent.ts',
   'evals/helpdesk.model.ts',
   'evals/h1-ticket-status.eval.ts',
+  'evals/rubrics/clear-status.md',
 ];
 
 export interface ScaffoldResult {

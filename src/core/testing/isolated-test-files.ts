@@ -25,6 +25,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/run/late-run-errors.test.ts',
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
+  'src/eval/grade/judged-dataset.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.
   'src/eval/task/task-registry.test.ts',
   // Sandboxes and bundles in the process's scratch folder, removed on the process's exit.

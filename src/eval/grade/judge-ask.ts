@@ -129,6 +129,7 @@ async function writeTapes(
           task: label.task,
           variant: label.variant,
           trial: label.trial,
+          ...(label.case !== undefined && { case: label.case }),
           recordedAt: new Date().toISOString(),
           source: options.source,
           host,

@@ -40,6 +40,7 @@ export const JudgeCassetteSchema = z
       task: true,
       variant: true,
       trial: true,
+      case: true,
       recordedAt: true,
       source: true,
       host: true,
@@ -49,7 +50,7 @@ export const JudgeCassetteSchema = z
   .strict();
 export type JudgeCassette = z.infer<typeof JudgeCassetteSchema>;
 
-/** `<root>/<task>/<variant>/trial-<n>.judge.json`. */
+/** `<root>/<task>/<variant>/[<case>/]trial-<n>.judge.json`. */
 export function judgeCassettePath(
   root: string,
   task: string,

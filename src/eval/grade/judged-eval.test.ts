@@ -121,7 +121,7 @@ describe('a judged task, replayed, re-judged and rescored', { timeout: 180_000 }
       "judge 'polite-refusal' (claude-sonnet-5): its rubric changed",
     );
     expect(stdout).toContain(
-      'npm run record -- --judge-only --task T7 --variant baseline --trial 1,2 --simulated',
+      'npm run record -- --judge-only --task T7 --variant baseline,upgraded --trial 1,2 --simulated',
     );
   });
 
@@ -136,7 +136,9 @@ describe('a judged task, replayed, re-judged and rescored', { timeout: 180_000 }
       '--simulated',
     ]);
     expect(code).toBe(0);
-    expect(stdout).toContain('4 trials recorded or replayed, 0 failed');
+    expect(stdout).toContain(
+      'the judge of 4 trials recorded (their agent cassettes replayed), 0 failed',
+    );
     const after = fixtures();
     expect(agentCassettes(after)).toEqual(agentCassettes(before));
     expect(judgeCassettes(after)).not.toEqual(judgeCassettes(before));
