@@ -309,7 +309,7 @@ async function verify(selection: {
     unchecked.length > 0 && `${unchecked.length} live not checked`,
   ].filter(Boolean);
   console.log(
-    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts or Chat Completions: schema and secrets only, ${bySource('live') - unchecked.length} live hash-checked): ${verdict.join(', ') || 'all match'}`,
+    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts, Chat Completions or Responses: schema and secrets only, ${bySource('live') - unchecked.length} live hash-checked): ${verdict.join(', ') || 'all match'}`,
   );
   const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
   if (commands.length > 0)
