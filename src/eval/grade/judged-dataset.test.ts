@@ -1,21 +1,8 @@
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runEvalCli } from '../../cli/eval.js';
-import { runRecordCli } from '../../cli/record.js';
-import { captureCli } from '../../cli/testing/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyFixtures } from '../fixtures/verify-fixtures.js';
-import { REPOSITORY_ROOT } from '../testing/hostile-eval-project.js';
+import { judgedProject, runCliIn } from '../testing/judged-project.js';
 
 /**
  * A judged task over cases: each case's trial has its judge cassette in the case's folder, its
@@ -26,26 +13,8 @@ import { REPOSITORY_ROOT } from '../testing/hostile-eval-project.js';
 let project: string;
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'judged-dataset-'));
-  for (const name of ['dist', 'node_modules']) {
-    symlinkSync(join(REPOSITORY_ROOT, name), join(project, name));
-  }
-  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
-    cpSync(join(REPOSITORY_ROOT, name), join(project, name));
-  }
-  mkdirSync(join(project, 'evals/rubrics'), { recursive: true });
-  mkdirSync(join(project, 'reports'));
-  cpSync(
-    join(REPOSITORY_ROOT, 'evals/refund-desk.agent.ts'),
-    join(project, 'evals/refund-desk.agent.ts'),
-  );
-  cpSync(
-    join(REPOSITORY_ROOT, 'evals/rubrics/polite-refusal.md'),
-    join(project, 'evals/rubrics/polite-refusal.md'),
-  );
-  writeFileSync(
-    join(project, 'evals/t9.eval.ts'),
-    [
+  project = judgedProject('judged-dataset-', {
+    't9.eval.ts': [
       "import { defineJudge, defineTask } from 'harness-evals';",
       "import { refundDesk } from './refund-desk.agent.js';",
       'defineTask({',
@@ -61,21 +30,11 @@ beforeAll(() => {
       '});',
       '',
     ].join('\n'),
-  );
+  });
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-async function run(cli: 'eval' | 'record', args: string[]) {
-  vi.spyOn(process, 'cwd').mockReturnValue(project);
-  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-  vi.stubEnv('CI', '');
-  try {
-    return await captureCli(() => (cli === 'eval' ? runEvalCli(args) : runRecordCli(args)));
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
-}
+const run = (cli: 'eval' | 'record', args: string[]) => runCliIn(project, cli, args);
 
 describe('a judged task over cases', { timeout: 180_000 }, () => {
   it('records a judge cassette per case and trial, which replays and record --verify re-derives', async () => {

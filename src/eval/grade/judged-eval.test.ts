@@ -1,20 +1,8 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runEvalCli } from '../../cli/eval.js';
-import { runRecordCli } from '../../cli/record.js';
-import { captureCli } from '../../cli/testing/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../testing/hostile-eval-project.js';
+import { judgedProject, runCliIn } from '../testing/judged-project.js';
 
 /**
  * The judged task end to end, in a throwaway project that replays a copy of the committed T7
@@ -44,21 +32,7 @@ function evalFile(options: { rubric?: string; labels?: string } = {}): string {
 }
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'judged-eval-'));
-  for (const name of ['dist', 'node_modules']) {
-    symlinkSync(join(REPOSITORY_ROOT, name), join(project, name));
-  }
-  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
-    cpSync(join(REPOSITORY_ROOT, name), join(project, name));
-  }
-  mkdirSync(join(project, 'evals/rubrics'), { recursive: true });
-  mkdirSync(join(project, 'reports'));
-  cpSync(
-    join(REPOSITORY_ROOT, 'evals/refund-desk.agent.ts'),
-    join(project, 'evals/refund-desk.agent.ts'),
-  );
-  writeFileSync(join(project, 'evals/rubrics/polite-refusal.md'), RUBRIC);
-  writeFileSync(join(project, 'evals/t7.eval.ts'), evalFile());
+  project = judgedProject('judged-eval-', { 't7.eval.ts': evalFile() });
   for (const variant of ['baseline', 'upgraded']) {
     const to = join(project, 'fixtures/T7', variant);
     mkdirSync(to, { recursive: true });
@@ -74,17 +48,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-async function run(cli: 'eval' | 'record', args: string[]) {
-  vi.spyOn(process, 'cwd').mockReturnValue(project);
-  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-  vi.stubEnv('CI', '');
-  try {
-    return await captureCli(() => (cli === 'eval' ? runEvalCli(args) : runRecordCli(args)));
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
-}
+const run = (cli: 'eval' | 'record', args: string[]) => runCliIn(project, cli, args);
 
 const fixtures = () =>
   Object.fromEntries(
