@@ -132,19 +132,38 @@ export function holds(
     case '<=':
       return actualNumber === undefined ? failClosed : actualNumber <= number!;
     case '=':
-    case '!=': {
-      if (typeof actual === 'object') return false;
-      const equal =
-        number !== undefined && actualNumber !== undefined
-          ? actualNumber === number
-          : condition.glob!(String(actual));
-      return operator === '=' ? equal : !equal;
-    }
+    case '!=':
+      return equalityHolds(condition, actual, failClosed);
     case '~': {
       const haystack = typeof actual === 'object' ? canonicalJson(actual) : String(actual);
       return haystack.toLowerCase().includes(condition.value.toLowerCase());
     }
   }
+}
+
+/**
+ * `=` / `!=` on a value. A list is judged item by item, the way its rule's effect needs: a deny
+ * or ask rule (`failClosed`) applies when any item makes it hold (`to!=*@corp.test` stops
+ * `["a@corp.test", "m@evil.test"]`), an allow rule only when every item does. What cannot be
+ * compared as text (an object, an empty list, a null item) makes a deny or ask rule apply and an
+ * allow rule not.
+ */
+function equalityHolds(condition: Condition, actual: unknown, failClosed: boolean): boolean {
+  if (Array.isArray(actual)) {
+    if (actual.length === 0) return failClosed;
+    const item = (value: unknown) =>
+      value === null || value === undefined
+        ? failClosed
+        : equalityHolds(condition, value, failClosed);
+    return failClosed ? actual.some(item) : actual.every(item);
+  }
+  if (typeof actual === 'object') return failClosed;
+  const actualNumber = toNumber(actual);
+  const equal =
+    condition.number !== undefined && actualNumber !== undefined
+      ? actualNumber === condition.number
+      : condition.glob!(String(actual));
+  return condition.operator === '=' ? equal : !equal;
 }
 
 function lookup(input: unknown, path: readonly string[]): unknown {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { holds, parseWhen } from './permission-conditions.js';
+
+/** Whether `when` holds for `input` under a deny or ask rule (fail closed) and under an allow rule. */
+function judged(when: string, input: Record<string, unknown>) {
+  const conditions = parseWhen(when);
+  const all = (failClosed: boolean) =>
+    conditions.every((condition) => holds(condition, input, failClosed));
+  return { deny: all(true), allow: all(false) };
+}
+
+describe('= and != on lists and objects', () => {
+  it('lets a deny rule stop a list that holds one address outside the glob', () => {
+    // The break: `send_email(to!=*@corp.test)` let `to: ["mallory@evil.test"]` through.
+    expect(judged('to!=*@corp.test', { to: ['mallory@evil.test'] }).deny).toBe(true);
+    expect(judged('to!=*@corp.test', { to: ['a@corp.test', 'mallory@evil.test'] }).deny).toBe(true);
+    expect(judged('to!=*@corp.test', { to: ['a@corp.test', 'b@corp.test'] }).deny).toBe(false);
+    expect(judged('to=*@evil.test', { to: ['a@corp.test', 'mallory@evil.test'] }).deny).toBe(true);
+    expect(judged('to=*@evil.test', { to: ['a@corp.test'] }).deny).toBe(false);
+  });
+
+  it('allows a list only when every item matches', () => {
+    expect(judged('to=*@corp.test', { to: ['a@corp.test', 'b@corp.test'] }).allow).toBe(true);
+    expect(judged('to=*@corp.test', { to: ['a@corp.test', 'mallory@evil.test'] }).allow).toBe(
+      false,
+    );
+    expect(judged('to!=*@evil.test', { to: ['a@corp.test', 'm@evil.test'] }).allow).toBe(false);
+  });
+
+  it('reads nested lists and numbers inside lists the way it reads single values', () => {
+    expect(judged('to!=*@corp.test', { to: [['a@corp.test'], ['m@evil.test']] }).deny).toBe(true);
+    expect(judged('amount=1000', { amount: [5, 1000] }).deny).toBe(true);
+    expect(judged('amount=1000', { amount: [5, 1000] }).allow).toBe(false);
+    expect(judged('amount=1000', { amount: ['1000', 1000.0] }).allow).toBe(true);
+  });
+
+  it('fails closed on what it cannot compare as text: objects, empty lists, null items', () => {
+    for (const to of [{ address: 'm@evil.test' }, [], [null], ['a@corp.test', { x: 1 }]]) {
+      expect([to, judged('to!=*@corp.test', { to })]).toEqual([to, { deny: true, allow: false }]);
+      expect([to, judged('to=*@corp.test', { to })]).toEqual([to, { deny: true, allow: false }]);
+    }
+  });
+
+  it('still never matches a missing or null field', () => {
+    expect(judged('to!=*@corp.test', {})).toEqual({ deny: false, allow: false });
+    expect(judged('to!=*@corp.test', { to: null })).toEqual({ deny: false, allow: false });
+  });
+});
