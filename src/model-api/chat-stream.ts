@@ -3,6 +3,7 @@ import { isJsonObject, stringProblem } from './answer-fields.js';
 import { chatCompletionProblem, contentProblem } from './chat-completion-check.js';
 import { statusOfErrorType } from './error-type-status.js';
 import type { SseEvent } from './sse.js';
+import { StreamedStrings } from './streamed-strings.js';
 
 /** What a Chat Completions stream assembles to, or why it does not. */
 export interface ChatStreamVerdict {
@@ -40,11 +41,13 @@ interface AssembledCall {
 /** What a Chat Completions stream adds up to (foldChatStream): the client's verdict, and the text every choice streamed. */
 export interface ChatStream extends ChatStreamVerdict {
   /**
-   * Every string a choice's deltas carried (content, reasoning_content, tool-call arguments),
-   * joined per choice index, in any chunk and whatever the client makes of it: the text a
-   * secret split across chunks adds up to.
+   * Every string the chunks carried, joined per place in stream order (StreamedStrings): per
+   * choice index and field (`choice 0 delta.content`, `choice 0 delta.reasoning`, `choice 0
+   * delta.tool_calls[1].function.arguments`, any field a server adds), and the chunks' other
+   * fields (`chunk id`), in any chunk and whatever the client makes of them: the text a secret
+   * split across chunks adds up to.
    */
-  streamedText: Map<number, string>;
+  streamedText: Map<string, string>;
 }
 
 /**
@@ -57,13 +60,16 @@ export interface ChatStream extends ChatStreamVerdict {
  */
 export function foldChatStream(events: readonly SseEvent[]): ChatStream {
   const fold: Fold = { content: null, calls: [], finishReason: null, usage: undefined };
-  const streamedText = new Map<number, string>();
+  const streamed = new StreamedStrings();
   let verdict: ChatStreamVerdict | undefined;
   for (const [at, { event, data }] of events.entries()) {
-    addStreamedText(streamedText, data);
+    addStreamedText(streamed, data);
     verdict ??= addChunk(fold, event, data, `data chunk ${at + 1}`);
   }
-  return { ...(verdict ?? { problem: 'the stream ended before data: [DONE]' }), streamedText };
+  return {
+    ...(verdict ?? { problem: 'the stream ended before data: [DONE]' }),
+    streamedText: streamed.texts(),
+  };
 }
 
 /** The answer so far, as the first choice's deltas build it. */
@@ -141,22 +147,19 @@ function completed({ content, calls, finishReason, usage }: Fold): ChatStreamVer
   return problem === undefined ? { completion } : { problem };
 }
 
-/** Append the strings of each choice's delta to the text streamed for its choice. */
-function addStreamedText(streamed: Map<number, string>, data: unknown): void {
-  if (!isJsonObject(data) || !Array.isArray(data.choices)) return;
+/** Add a chunk's strings: each choice's under its index, the rest under `chunk`. */
+function addStreamedText(streamed: StreamedStrings, data: unknown): void {
+  if (!isJsonObject(data)) return;
+  streamed.add('chunk', data, CHOICES);
+  if (!Array.isArray(data.choices)) return;
   for (const choice of data.choices) {
-    if (!isJsonObject(choice) || !isJsonObject(choice.delta)) continue;
-    const { delta } = choice;
-    const index = typeof choice.index === 'number' ? choice.index : 0;
-    const calls = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
-    const args = calls.map((call) =>
-      isJsonObject(call) && isJsonObject(call.function) ? call.function.arguments : undefined,
-    );
-    for (const text of [delta.content, delta.reasoning_content, ...args]) {
-      if (typeof text === 'string') streamed.set(index, (streamed.get(index) ?? '') + text);
-    }
+    const index = isJsonObject(choice) && Number.isInteger(choice.index) ? choice.index : 0;
+    streamed.add(`choice ${index}`, choice, INDEX);
   }
 }
+
+const CHOICES: ReadonlySet<string> = new Set(['choices']);
+const INDEX: ReadonlySet<string> = new Set(['index']);
 
 function streamError(data: unknown): ChatStreamError {
   const error = isJsonObject(data) && isJsonObject(data.error) ? data.error : data;

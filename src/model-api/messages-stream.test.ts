@@ -215,9 +215,14 @@ describe('foldMessagesStream', () => {
     ]);
     expect(streamedText).toEqual(
       new Map([
-        [0, 'before message_start; sk-ant-api03; after message_stop'],
-        [3, 'never started'],
-        [-1, 'odd index'],
+        ['content block 0 text', 'before message_start; sk-ant-api03; after message_stop'],
+        ['message_start message.id', 'msg_1'],
+        ['message_start message.type', 'message'],
+        ['message_start message.role', 'assistant'],
+        ['message_start message.model', 'claude-test-1'],
+        ['content block 3 text', 'never started'],
+        ['content block ? note', 'odd index'],
+        ['message_delta delta.stop_reason', 'end_turn'],
       ]),
     );
   });

@@ -2,6 +2,7 @@ import { valueOrKind } from '../core/value-kind.js';
 import { isJsonObject } from './answer-fields.js';
 import { messageProblem } from './message-check.js';
 import type { SseEvent } from './sse.js';
+import { StreamedStrings } from './streamed-strings.js';
 
 type Block = Record<string, unknown>;
 
@@ -29,11 +30,13 @@ export interface MessagesStream {
   /** What the client passes over but a reader should know: a block started at another index than its place. */
   notes: string[];
   /**
-   * Every string field of every content_block_start and content_block_delta, joined per block
-   * index (-1 for an index that is not a number), whatever the client makes of them: the text
+   * Every string the events carried, joined per place in stream order (StreamedStrings): a
+   * block's start and deltas per block index and field (`content block 0 text`, `content block
+   * 1 partial_json`, `content block 2 citation.cited_text`), any other event's per its type and
+   * field (`message_start message.content[].text`), whatever the client makes of them: the text
    * a secret split across events adds up to.
    */
-  streamedText: Map<number, string>;
+  streamedText: Map<string, string>;
 }
 
 /** The delta types the SDK reads the current block for (it fails on one before any block started). */
@@ -56,10 +59,10 @@ const BLOCK_DELTAS = new Set([
  */
 export function foldMessagesStream(events: readonly SseEvent[]): MessagesStream {
   const fold: Fold = { message: undefined, inputJson: [], notes: [], stopped: false };
-  const streamedText = new Map<number, string>();
+  const streamed = new StreamedStrings();
   let refusal: Refusal | undefined;
   for (const { event, data } of events) {
-    addStreamedText(streamedText, data);
+    addStreamedText(streamed, data);
     if (fold.stopped) continue;
     const refused = addEvent(fold, event, data);
     refusal ??= refused;
@@ -68,7 +71,7 @@ export function foldMessagesStream(events: readonly SseEvent[]): MessagesStream 
   refusal ??= fold.stopped
     ? optional(messageProblem(message))
     : { problem: 'the stream ended before message_stop' };
-  return { message, inputJson, notes, streamedText, ...refusal };
+  return { message, inputJson, notes, streamedText: streamed.texts(), ...refusal };
 }
 
 interface Fold {
@@ -186,23 +189,29 @@ function mergeMessageDelta(message: StreamedMessage, data: Block): Refusal | und
   return undefined;
 }
 
-/** Append the string fields of a block's start or delta to the text streamed for its index. */
-function addStreamedText(streamed: Map<number, string>, data: unknown): void {
+/**
+ * Add an event's strings: a block's start and deltas under its index (`content block ?` when the
+ * index is not a number), joined by field as the client joins a block; any other typed event's
+ * under its type.
+ */
+function addStreamedText(streamed: StreamedStrings, data: unknown): void {
   if (!isJsonObject(data)) return;
-  const fields =
+  const block =
     data.type === 'content_block_delta'
       ? data.delta
       : data.type === 'content_block_start'
         ? data.content_block
         : undefined;
-  if (!isJsonObject(fields)) return;
-  const index = typeof data.index === 'number' ? data.index : -1;
-  for (const [key, value] of Object.entries(fields)) {
-    if (key !== 'type' && typeof value === 'string') {
-      streamed.set(index, (streamed.get(index) ?? '') + value);
-    }
+  if (block === undefined) {
+    // Data without a type is no Messages event: the Chat Completions fold reads it.
+    if (typeof data.type === 'string') streamed.add(data.type, data, TYPE);
+    return;
   }
+  const index = Number.isInteger(data.index) ? String(data.index) : '?';
+  streamed.add(`content block ${index}`, block, TYPE);
 }
+
+const TYPE: ReadonlySet<string> = new Set(['type']);
 
 function optional(problem: string | undefined): Refusal {
   return problem === undefined ? {} : { problem };

@@ -129,8 +129,8 @@ describe('foldResponsesStream', () => {
         delta: 'why',
       }),
     ]);
-    expect(streamedText.get('msg_1')).toBe('sk-ant-api03-x');
-    expect(streamedText.get('rs_1')).toContain('why');
+    expect(streamedText.get('output item msg_1 delta')).toBe('sk-ant-api03-x');
+    expect(streamedText.get('output item rs_1 delta')).toBe('why');
   });
 });
 

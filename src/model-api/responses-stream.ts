@@ -3,6 +3,7 @@ import { isJsonObject } from './answer-fields.js';
 import { statusOfErrorType } from './error-type-status.js';
 import { responseProblem } from './responses-check.js';
 import type { SseEvent } from './sse.js';
+import { StreamedStrings } from './streamed-strings.js';
 
 type Block = Record<string, unknown>;
 
@@ -27,9 +28,9 @@ export interface ResponsesStream {
   error?: ResponsesStreamError;
   /**
    * Every string every event carried (deltas, done texts, items), joined per output item (its
-   * id, else its index), whatever the client makes of them: the text a secret split across
-   * events adds up to. The whole responses of `response.created` and the terminal events are
-   * left to the byte scan.
+   * id, else its index) and field (`output item msg_1 delta`), at any depth, whatever the client
+   * makes of them: the text a secret split across events adds up to. The whole responses of
+   * `response.created` and the terminal events are left to the byte scan.
    */
   streamedText: Map<string, string>;
 }
@@ -45,11 +46,11 @@ const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response
  */
 export function foldResponsesStream(events: readonly SseEvent[]): ResponsesStream {
   const output: Block[] = [];
-  const streamedText = new Map<string, string>();
+  const streamed = new StreamedStrings();
   let response: Block | undefined;
   let settled: Pick<ResponsesStream, 'problem' | 'error'> | undefined;
   for (const [at, { event, data }] of events.entries()) {
-    addStreamedText(streamedText, data);
+    addStreamedText(streamed, data);
     if (settled !== undefined || response !== undefined) continue;
     if (data === '[DONE]') continue;
     if (typeof data === 'string') {
@@ -67,6 +68,7 @@ export function foldResponsesStream(events: readonly SseEvent[]): ResponsesStrea
       if (type === 'response.failed') settled = { error: streamError(response.error ?? data) };
     } else addEvent(output, type, data);
   }
+  const streamedText = streamed.texts();
   if (settled) return { ...(response && { response }), output, streamedText, ...settled };
   if (!response)
     return { output, streamedText, problem: 'the stream ended before response.completed' };
@@ -141,36 +143,16 @@ const RESPONSES_ERROR_STATUS: Record<string, number | undefined> = {
   context_length_exceeded: 400,
 };
 
-/** Every string of an event (not of a whole response it carries), appended to its item's text. */
-function addStreamedText(streamed: Map<string, string>, data: unknown): void {
+/**
+ * Every string of an event, per output item (its id, else its index) and field path
+ * (StreamedStrings): a secret split across delta events adds up in `output item <id> delta`.
+ * The whole response of `response.created` and the terminal events is the byte scan's.
+ */
+function addStreamedText(streamed: StreamedStrings, data: unknown): void {
   if (!isJsonObject(data)) return;
   const item = isJsonObject(data.item) ? data.item.id : undefined;
   const key = String(data.item_id ?? item ?? data.output_index ?? '-');
-  const strings: string[] = [];
-  collectStrings(data, strings, 0);
-  if (strings.length > 0) streamed.set(key, (streamed.get(key) ?? '') + strings.join(''));
+  streamed.add(`output item ${key}`, data, WHOLE_RESPONSE);
 }
 
-const LABELS = new Set([
-  'type',
-  'response',
-  'id',
-  'item_id',
-  'call_id',
-  'status',
-  'role',
-  'object',
-]);
-
-function collectStrings(value: unknown, into: string[], depth: number): void {
-  if (depth > 32) return;
-  if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into, depth + 1);
-  else if (isJsonObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      // Labels, not text: joined in, an id would split a secret the deltas spell.
-      if (LABELS.has(key)) continue;
-      collectStrings(item, into, depth + 1);
-    }
-  }
-}
+const WHOLE_RESPONSE: ReadonlySet<string> = new Set(['response']);

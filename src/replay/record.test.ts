@@ -140,7 +140,7 @@ describe('createReplayServer().record: nothing bad reaches the disk', () => {
     expect(recorded.value).toContain(PLANTED);
     expect(recorded.error).toBeInstanceOf(SecretLeakError);
     expect(String(recorded.error)).toContain(
-      'the text streamed in exchanges[1] content block 0 contains an sk-ant- API key; nothing was written',
+      'the text streamed in exchanges[1] content block 0 text contains an sk-ant- API key; nothing was written',
     );
     expect(String(recorded.error)).not.toContain(PLANTED);
     expect(await readFile(fixture.file(15))).toEqual(before);

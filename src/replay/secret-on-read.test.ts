@@ -83,7 +83,7 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     const error = await readCassette(file).catch((thrown: unknown) => thrown);
     expect((error as FixtureError).code).toBe('fixture_secret');
     expect((error as Error).message).toContain(
-      'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+      'the text streamed in exchanges[0] content block 0 text contains an sk-ant- API key',
     );
   });
 
@@ -96,7 +96,7 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     const error = await readCassette(file).catch((thrown: unknown) => thrown);
     expect((error as FixtureError).code).toBe('fixture_secret');
     expect((error as Error).message).toContain(
-      'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+      'the text streamed in exchanges[0] content block 0 text contains an sk-ant- API key',
     );
   });
 
@@ -116,8 +116,8 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
       const file = await plant(testCassette([exchange]));
       const error = await readCassette(file).catch((thrown: unknown) => thrown);
       expect((error as FixtureError).code).toBe('fixture_secret');
-      expect((error as Error).message).toContain(
-        'the text streamed in exchanges[0] choice 0 contains an sk-ant- API key',
+      expect((error as Error).message).toMatch(
+        /the text streamed in exchanges\[0\] choice 0 delta\.(content|tool_calls\[0\]\.function\.arguments) contains an sk-ant- API key/,
       );
     }
   });
@@ -168,6 +168,8 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     for (const [parts, toData] of cases) {
       const exchange = streamedExchange('', 5);
       if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+      // A Responses API exchange: its findings are named as that API's reader names the place.
+      exchange.request.path = '/v1/responses';
       exchange.response.events = parts.map((piece, at) => {
         const data = toData(piece, at);
         return { event: String(data.type), data };
@@ -176,10 +178,62 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
       const error = await readCassette(file).catch((thrown: unknown) => thrown);
       expect((error as FixtureError).code).toBe('fixture_secret');
       expect((error as Error).message).toMatch(
-        /the text streamed in exchanges\[0\] output item (msg|rs|fc)_1 contains an sk-ant- API key/,
+        /the text streamed in exchanges\[0\] output item (msg|rs|fc)_1 delta contains an sk-ant- API key/,
       );
       expect((error as Error).message).not.toContain('PLANTED');
     }
+  });
+
+  it('finds a key split across any field of the chunks: reasoning, refusal, fields no client knows', async () => {
+    // The break: an OpenAI key split across delta.reasoning / delta.refusal chunks was recorded,
+    // replayed and passed verify. Every string field counts, at any depth, per field.
+    const openAiKey = 'sk-proj-PLANTED0123456789abcdefghij';
+    const pieces = `the key is ${openAiKey} ok`.match(/[\s\S]{1,4}/g) ?? [];
+    const fields: Array<[string, (piece: string) => object]> = [
+      ['delta.reasoning', (piece) => ({ delta: { reasoning: piece } })],
+      ['delta.refusal', (piece) => ({ delta: { refusal: piece } })],
+      ['delta.reasoning_content', (piece) => ({ delta: { reasoning_content: piece } })],
+      ['delta.audio.transcript', (piece) => ({ delta: { audio: { transcript: piece } } })],
+      [
+        'logprobs.content[].token',
+        (piece) => ({ delta: {}, logprobs: { content: [{ token: piece }] } }),
+      ],
+    ];
+    for (const [field, choice] of fields) {
+      const exchange = streamedExchange('', 5);
+      if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+      // Interleaved with content chunks: each field is joined on its own, as a client joins it.
+      exchange.response.events = pieces.flatMap((piece) => [
+        { event: 'message', data: { choices: [{ index: 0, ...choice(piece) }] } },
+        { event: 'message', data: { choices: [{ index: 0, delta: { content: 'x' } }] } },
+      ]);
+      const file = await plant(testCassette([exchange]));
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect([field, (error as FixtureError).code]).toEqual([field, 'fixture_secret']);
+      expect((error as Error).message).toContain(
+        `the text streamed in exchanges[0] choice 0 ${field} contains an sk- secret key`,
+      );
+    }
+  });
+
+  it('finds a key split across nested fields of Messages events (a citation, a server tool result)', async () => {
+    const pieces = KEY.match(/[\s\S]{1,5}/g) ?? [];
+    const exchange = streamedExchange('', 5);
+    if (!('events' in exchange.response)) throw new Error('expected a streamed response');
+    exchange.response.events = pieces.map((piece) => ({
+      event: 'content_block_delta',
+      data: {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: piece } },
+      },
+    }));
+    const file = await plant(testCassette([exchange]));
+    const error = await readCassette(file).catch((thrown: unknown) => thrown);
+    expect((error as FixtureError).code).toBe('fixture_secret');
+    expect((error as Error).message).toContain(
+      'the text streamed in exchanges[0] content block 1 citation.cited_text contains an sk-ant- API key',
+    );
   });
 
   it('replays such a cassette as a problem with the re-record command: the run never starts', async () => {
@@ -228,7 +282,7 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
       const error = await readCassette(file).catch((thrown: unknown) => thrown);
       expect((error as FixtureError).code).toBe('fixture_secret');
       expect((error as Error).message).toContain(
-        'the text streamed in exchanges[0] content block 0 contains an sk-ant- API key',
+        'the text streamed in exchanges[0] content block 0 partial_json contains an sk-ant- API key',
       );
     }
   });

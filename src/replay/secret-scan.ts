@@ -75,14 +75,19 @@ export function findCassetteSecret(
     const decoded = findSecret(JSON.stringify(cassette), options);
     if (decoded) return { rule: decoded.rule, where: 'a string the file spells with \\u escapes' };
   }
-  for (const [exchange, { response }] of cassette.exchanges.entries()) {
+  for (const [exchange, { request, response }] of cassette.exchanges.entries()) {
     if (!('events' in response)) continue;
-    // Either API's fold, whatever the path: a cassette edited by hand may put anything anywhere.
-    const streamed = [
-      ...labelled(foldMessagesStream(response.events).streamedText, 'content block'),
-      ...labelled(foldChatStream(response.events).streamedText, 'choice'),
-      ...labelled(foldResponsesStream(response.events).streamedText, 'output item'),
-    ];
+    // Every API's fold, whatever the path: a cassette edited by hand may put anything anywhere.
+    // The request's own API first, so a finding is named as its reader would name the place.
+    const folds = [foldMessagesStream, foldChatStream, foldResponsesStream];
+    const own = request.path.endsWith('/responses')
+      ? 2
+      : request.path.endsWith('/chat/completions')
+        ? 1
+        : 0;
+    const streamed = [folds[own]!, ...folds.filter((_, index) => index !== own)].flatMap((fold) => [
+      ...fold(response.events).streamedText,
+    ]);
     for (const [where, assembled] of streamed) {
       // Tool input and arguments stream as JSON text: a key may hide behind its escapes.
       const finding =
@@ -97,11 +102,6 @@ export function findCassetteSecret(
     }
   }
   return undefined;
-}
-
-/** Each block's (or choice's) streamed text with the words that name where it was streamed. */
-function labelled(texts: Map<number | string, string>, name: string): Array<[string, string]> {
-  return [...texts].map(([index, text]) => [`${name} ${index}`, text]);
 }
 
 const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
