@@ -15,7 +15,38 @@ export const CREDENTIAL_RULES: readonly CredentialRule[] = [
   { rule: 'an sk- secret key', pattern: /\bsk-[A-Za-z0-9_-]{20,}/g, label: 'sk-' },
   { rule: 'a bearer token', pattern: /\bBearer\s+[A-Za-z0-9._~+/=-]{16,}/g, label: 'Bearer ' },
   { rule: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{30,}/g, label: 'gh_' },
+  {
+    rule: 'a GitHub fine-grained token',
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
+    label: 'github_pat_',
+  },
   { rule: 'an AWS access key id', pattern: /\bAKIA[0-9A-Z]{16}\b/g, label: 'AKIA' },
+  {
+    rule: 'an AWS temporary or role key id',
+    pattern: /\b(?:ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[0-9A-Z]{16}\b/g,
+    label: 'AWS ',
+  },
+  {
+    rule: 'an AWS secret access key',
+    pattern: /\baws_?secret_?access_?key\W{0,4}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
+    label: 'aws_secret_access_key=',
+  },
+  { rule: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, label: 'xox-' },
+  { rule: 'a Slack app token', pattern: /\bxapp-\d-[A-Za-z0-9-]{10,}/g, label: 'xapp-' },
+  {
+    rule: 'a Slack webhook URL',
+    pattern: /hooks\.slack\.com\/services\/[A-Za-z0-9_/-]{20,}/g,
+    label: 'hooks.slack.com/services/',
+  },
+  { rule: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g, label: 'AIza' },
+  { rule: 'a Stripe live key', pattern: /\b[rs]k_live_[0-9A-Za-z]{20,}/g, label: 'sk_live_' },
+  {
+    rule: 'a PEM private key',
+    // The whole block when it ends, else the header: a body without it is just base64.
+    pattern:
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[^-]{0,20000}?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?/g,
+    label: 'PEM private key ',
+  },
 ];
 
 /** Header (and JSON key) names whose values are credentials, lowercase. */

@@ -62,6 +62,20 @@ describe('redactText and redactForDisplay', () => {
     );
   });
 
+  it("mask the other providers' shapes in printed text: AWS, GitHub, Slack, Google, PEM", () => {
+    const pem = `-----BEGIN ${'OPENSSH PRIVATE'} KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END ${'OPENSSH PRIVATE'} KEY-----`;
+    const text = [
+      `ASIA${'IOSFODNN7EXAMPLE'}`,
+      `github_pat_${'11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ01234'}`,
+      `xoxp-${'123456789012-1234567890123-aBcDeFgHiJkL'}`,
+      `AIza${'SyA-1234567890abcdefghijklmnopqrstu'}`,
+      pem,
+    ].join(' | ');
+    expect(maskCredentials(text)).toBe(
+      'AWS [redacted] | github_pat_[redacted] | xox-[redacted] | AIza[redacted] | PEM private key [redacted]',
+    );
+  });
+
   it('redactForDisplay also hides what follows a secret header name in text', () => {
     expect(redactForDisplay('{"x-api-key":"short-secret","model":"m"}')).toBe(
       '{"x-api-key":"[redacted]","model":"m"}',

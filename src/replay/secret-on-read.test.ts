@@ -9,6 +9,13 @@ import { createReplayServer, type ReplayServer } from './replay-server.js';
 import { testCassette, textExchange } from './testing/cassettes.js';
 
 const KEY = 'sk-ant-api03-PLANTED0123456789abcdef';
+
+/** Bytes that read as no text once decoded, as an image's base64 does. */
+function randomBase64(): string {
+  return Buffer.from(Array.from({ length: 300 }, (_, index) => (index * 131 + 7) % 256)).toString(
+    'base64',
+  );
+}
 const RERECORD = 'npm run record -- --task T1 --variant upgraded --trial 2';
 
 let root: string;
@@ -234,6 +241,70 @@ describe('readCassette: a credential inside is a fixture problem, never a replay
     expect((error as Error).message).toContain(
       'the text streamed in exchanges[0] content block 1 citation.cited_text contains an sk-ant- API key',
     );
+  });
+
+  // Fake keys in the providers' shapes, assembled so that no real-looking key sits in this file.
+  const SHAPES: Array<[string, string]> = [
+    ['an sk- secret key', `sk-proj-${'Ab3dEf6hIj9kLm2nOp5q'.repeat(3)}`],
+    ['an AWS access key id', `AKIA${'IOSFODNN7EXAMPLE'}`],
+    ['an AWS temporary or role key id', `ASIA${'IOSFODNN7EXAMPLE'}`],
+    [
+      'an AWS secret access key',
+      `aws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG+bPxRfiCY'}EXAMPLEKEY`,
+    ],
+    ['a GitHub token', `ghp_${'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'}`],
+    ['a GitHub fine-grained token', `github_pat_${'11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ01234'}`],
+    ['a Slack token', `xoxb-${'123456789012-1234567890123-aBcDeFgHiJkL'}`],
+    ['a Slack webhook URL', `https://hooks.slack.com/services/${'T0000/B0000/XXXXXXXXXXXXXXXX'}`],
+    ['a Google API key', `AIza${'SyA-1234567890abcdefghijklmnopqrstu'}`],
+    [
+      'a PEM private key',
+      `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIEpAIBAAKCAQEA\n-----END ${'RSA PRIVATE'} KEY-----`,
+    ],
+  ];
+
+  it('refuses the key shapes of other providers (OpenAI, AWS, GitHub, Slack, Google, PEM)', async () => {
+    for (const [rule, key] of SHAPES) {
+      const file = await plant(testCassette([textExchange('hi', `here: ${key} ok`)]));
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect([rule, (error as FixtureError).code]).toEqual([rule, 'fixture_secret']);
+      expect((error as Error).message).toContain(`contains ${rule}`);
+    }
+  });
+
+  it('refuses a key base64-encoded (at any alignment, standard or URL-safe) or URL-encoded', async () => {
+    const encodings: Array<[string, (text: string) => string]> = [
+      ['base64', (text) => Buffer.from(text).toString('base64')],
+      ['base64', (text) => Buffer.from(text).toString('base64url')],
+      ['base64', (text) => `xyz${Buffer.from(`ab${text}`).toString('base64')}`],
+      ['URL-encoded', (text) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+      [
+        'base64',
+        (text) => Buffer.from(encodeURIComponent(text).replaceAll('-', '%2D')).toString('base64'),
+      ],
+    ];
+    for (const [key, [how, encode]] of [KEY, SHAPES[4]![1]].flatMap((k) =>
+      encodings.map((encoding) => [k, encoding] as const),
+    )) {
+      const file = await plant(
+        testCassette([textExchange('hi', `blob: ${encode(`the key ${key}`)}`)]),
+      );
+      const error = await readCassette(file).catch((thrown: unknown) => thrown);
+      expect([how, (error as FixtureError).code]).toEqual([how, 'fixture_secret']);
+      expect((error as Error).message).toContain(`(${how})`);
+    }
+  });
+
+  it('still reads base64 and percent-encoded text that holds no key (ids, images, URLs)', async () => {
+    const file = await plant(
+      testCassette([
+        textExchange(
+          'hi',
+          `id msg_01AbCdEfGhIjKlMnOpQrStUvWx, ${Buffer.from('just a sentence, nothing secret here').toString('base64')}, ${randomBase64()}, https://example.test/a%20b?q=%E2%9C%93`,
+        ),
+      ]),
+    );
+    await expect(readCassette(file)).resolves.toBeDefined();
   });
 
   it('replays such a cassette as a problem with the re-record command: the run never starts', async () => {

@@ -31,6 +31,23 @@ export function findSecret(
   text: string,
   options: SecretScanOptions = {},
 ): SecretFinding | undefined {
+  const plain = findPlainSecret(text, options);
+  if (plain) return plain;
+  // Encoded once more, or twice (base64 of a URL-encoded key): the same scan on the decoding.
+  for (const form of decodedForms(text)) {
+    let finding = findPlainSecret(form.text, options);
+    for (const inner of finding ? [] : decodedForms(form.text)) {
+      finding ??= findPlainSecret(inner.text, options);
+    }
+    if (finding) {
+      return { rule: `${finding.rule} (${form.how})`, where: `line ${lineAt(text, form.index)}` };
+    }
+  }
+  return undefined;
+}
+
+/** The scan of one text as it stands: the values, the credential shapes, the header names. */
+function findPlainSecret(text: string, options: SecretScanOptions): SecretFinding | undefined {
   const env = options.env ?? process.env;
   const values: Array<{ rule: string; value: string }> = (options.secrets ?? []).map(
     (value, index) => ({ rule: `secret #${index + 1} passed to the writer`, value }),
@@ -123,6 +140,48 @@ export function decodeJsonEscapes(text: string): string {
     (_escape, hex: string | undefined, simple: string | undefined) =>
       hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : SIMPLE_ESCAPES[simple!]!,
   );
+}
+
+/** A base64 run long enough to hold a key (`sk-ant-api03-` and 8 more is 28 characters encoded). */
+const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * The text as a reader might decode it once: percent-decoded (a URL-encoded key), and each run of
+ * base64 (standard or URL-safe, at each of its four alignments, so a key after one to three
+ * other characters is found) decoded where it reads as text.
+ */
+function decodedForms(text: string): Array<{ text: string; how: string; index: number }> {
+  const forms: Array<{ text: string; how: string; index: number }> = [];
+  const percent = text.search(PERCENT_RUN);
+  if (percent >= 0) {
+    const decoded = text.replace(PERCENT_RUN, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return Buffer.from(run.replaceAll('%', ''), 'hex').toString('latin1');
+      }
+    });
+    forms.push({ text: decoded, how: 'URL-encoded', index: percent });
+  }
+  for (const run of text.matchAll(BASE64_RUN)) {
+    for (let offset = 0; offset < 4; offset++) {
+      const decoded = Buffer.from(run[0].slice(offset), 'base64').toString('latin1');
+      if (readsAsText(decoded)) forms.push({ text: decoded, how: 'base64', index: run.index });
+    }
+  }
+  return forms;
+}
+
+/** Mostly printable ASCII: base64 of a text, not of an image or random bytes. */
+function readsAsText(decoded: string): boolean {
+  if (decoded.length < 12) return false;
+  let printable = 0;
+  for (let index = 0; index < decoded.length; index++) {
+    const code = decoded.charCodeAt(index);
+    if ((code >= 32 && code < 127) || code === 9 || code === 10 || code === 13) printable++;
+  }
+  return printable >= decoded.length * 0.9;
 }
 
 function lineAt(text: string, index: number): number {
