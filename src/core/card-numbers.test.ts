@@ -17,6 +17,18 @@ describe('maskCardNumber', () => {
       'full-width digits, ideographic spaces',
       '６２２２\u3000０２０２\u3000００１１\u3000２２３３\u3000４４５',
     ],
+    ['tabs', '6222\t0202\t0011\t2233\t445'],
+    ['slashes', '6222/0202/0011/2233/445'],
+    ['thin spaces (U+2009)', '6222\u20090202\u20090011\u20092233\u2009445'],
+    ['hair spaces (U+200A)', '6222\u200a0202\u200a0011\u200a2233\u200a445'],
+    ['en dashes (U+2013)', '6222\u20130202\u20130011\u20132233\u2013445'],
+    ['em dashes (U+2014)', '6222\u20140202\u20140011\u20142233\u2014445'],
+    ['minus signs (U+2212)', '6222\u22120202\u22120011\u22122233\u2212445'],
+    ['line breaks', '6222\n0202\n0011\n2233\n445'],
+    ['Arabic-Indic digits', '٦٢٢٢٠٢٠٢٠٠١١٢٢٣٣٤٤٥'],
+    ['Devanagari digits, spaced', '६२२२ ०२०२ ००११ २२३३ ४४५'],
+    ['mathematical bold digits', '𝟔𝟐𝟐𝟐𝟎𝟐𝟎𝟐𝟎𝟎𝟏𝟏𝟐𝟐𝟑𝟑𝟒𝟒𝟓'],
+    ['mixed scripts', '62٢٢0٢0٢0011223344٥'],
   ])('masks the card written %s as first 4 + **** + last 4', (_, written) => {
     expect(maskCardNumber(`card ${written} was declined`)).toBe(`card ${MASKED} was declined`);
   });
@@ -46,6 +58,9 @@ describe('maskCardNumber', () => {
     ['a run longer than 19 digits', 'trace 41111111111111111111'],
     ['a grouped run longer than 19 digits', '4111 1111 1111 1111 1111 1111'],
     ['groups joined by different separators', '4111 1111-1111.1111'],
+    ['groups joined by two characters', '4111 - 1111 - 1111 - 1111'],
+    ['a date with slashes', 'due 2026/09/15, 2026/09/22'],
+    ['Arabic-Indic digits touching other digits', '٦٢٢٢٠٢٠٢٠٠١١٢٢٣٣٤٤٥1'],
   ])('leaves %s alone', (_, text) => {
     expect(maskCardNumber(text)).toBe(text);
   });

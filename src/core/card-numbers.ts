@@ -1,19 +1,24 @@
-/** ASCII and full-width (U+FF10-FF19) digits. */
-const DIGIT = '[0-9\\uFF10-\\uFF19]';
-/** One separator between digit groups: space, dot, hyphen, no-break and other fixed spaces, full-width hyphen. */
-const SEPARATOR = '[ .\\-\\u00A0\\u2007\\u202F\\u3000\\uFF0D]';
-/** A card number stands alone: no letter, digit or underscore touches it (ids, hashes, base64 never match). */
-const EDGE = '[0-9A-Za-z_\\uFF10-\\uFF19]';
+/** A decimal digit of any script: ASCII, full-width, Arabic-Indic, Devanagari, ... (Unicode Nd). */
+const DIGIT = '\\p{Nd}';
+/**
+ * One separator between digit groups: any whitespace (space, tab, line break, no-break, thin,
+ * hair, figure and ideographic spaces), a dot, a slash, any dash (hyphen, en and em dashes,
+ * full-width hyphen: Unicode Pd) or the minus sign (U+2212).
+ */
+const SEPARATOR = '[\\s./\\p{Pd}\\u2212]';
+/** A card number stands alone: no ASCII letter, digit of any script or underscore touches it. */
+const EDGE = '[A-Za-z_\\p{Nd}]';
 
 /**
  * 12-19 digits written contiguously, or in groups (4-7 digits, then any number of 4-7 digit
  * groups, then a last group of 3-7) joined by one repeated separator: `6222 0202 0011 2233 445`,
- * `6222-0202-0011-2233-445`, `6222.0202...`. The digit count and the card rule are checked on
- * each match; a grouped run longer than 19 digits is left alone as a whole.
+ * `6222-0202-0011-2233-445`, `6222/0202/...`, `6222\t0202...`. The digit count and the card rule
+ * are checked on each match; a grouped run longer than 19 digits is left alone as a whole, and so
+ * are groups joined by different separators.
  */
 const CARD_CANDIDATE = new RegExp(
   `(?<!${EDGE})(?:${DIGIT}{12,19}|${DIGIT}{4,7}(${SEPARATOR})(?:${DIGIT}{4,7}\\1){0,4}${DIGIT}{3,7})(?!${EDGE})`,
-  'g',
+  'gu',
 );
 
 /**
@@ -48,19 +53,39 @@ export function passesLuhn(digits: string): boolean {
 function asciiDigits(text: string): string {
   if (text.length <= 19 && CONTIGUOUS_ASCII.test(text)) return text;
   let digits = '';
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) digits += text[index];
-    else if (code >= 0xff10 && code <= 0xff19) digits += String.fromCharCode(code - 0xff10 + 48);
+  for (const character of text) {
+    const value = digitValue(character.codePointAt(0)!);
+    if (value !== undefined) digits += String(value);
   }
   return digits;
 }
 
 const CONTIGUOUS_ASCII = /^[0-9]+$/;
+const IS_DIGIT = /^\p{Nd}$/u;
+const digitValues = new Map<number, number | undefined>();
+
+/**
+ * The value of a decimal digit of any script. Unicode keeps each script's digits 0-9 in
+ * consecutive code points, and runs of them back to back (the mathematical digits), so the
+ * value is the distance from the start of the run, modulo 10.
+ */
+function digitValue(code: number): number | undefined {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (digitValues.has(code)) return digitValues.get(code);
+  let value: number | undefined;
+  if (IS_DIGIT.test(String.fromCodePoint(code))) {
+    let start = code;
+    while (IS_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+    value = (code - start) % 10;
+  }
+  digitValues.set(code, value);
+  return value;
+}
 
 /**
  * Mask every card number in a text as first 4 + `****` + last 4 ASCII digits, in any common
- * written form (contiguous, spaced, dashed, dotted, no-break spaces, full-width digits):
+ * written form (contiguous; grouped by spaces of any width, tabs, dashes of any length, dots or
+ * slashes; in the digits of any script):
  * `card 6222 0202 0011 2233 445` -> `card 6222****3445`. Never throws.
  */
 export function maskCardNumber(text: string): string {
