@@ -23,6 +23,7 @@ export const ISOLATED_TEST_FILES = [
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
   'src/cli/eval-shard.test.ts',
   'src/eval/run/late-run-errors.test.ts',
+  'src/eval/run/huge-messages.test.ts',
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
   'src/eval/grade/judged-dataset.test.ts',

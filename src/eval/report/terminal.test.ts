@@ -144,5 +144,29 @@ describe('wrap', () => {
 
   it('cuts a word longer than the line instead of overflowing', () => {
     expect(wrap('abcdefghij', { width: 4 })).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrap('ab abcdefghij', { width: 4, indent: '  ' })).toEqual([
+      'ab',
+      '  ab',
+      '  cd',
+      '  ef',
+      '  gh',
+      '  ij',
+    ]);
+    // An indent as wide as the line still leaves room for the text.
+    expect(wrap('a bcd', { width: 2, indent: '    ' })).toEqual(['a', 'bc', 'd']);
+  });
+
+  it('never cuts inside an ANSI style, which takes no columns', () => {
+    const red = (text: string) => `\u001b[31m${text}\u001b[0m`;
+    const lines = wrap(red('abcdefghij'), { width: 4 });
+    expect(lines).toEqual(['\u001b[31mabcd', 'efgh', 'ij\u001b[0m']);
+  });
+
+  it('cuts a 1 MB word into lines in one pass, keeping every character', () => {
+    const word = 'x'.repeat(1_000_000);
+    const lines = wrap(`see ${word} end`, { width: 100, indent: '  ' });
+    expect(lines[0]).toBe('see');
+    expect(lines.every((line) => line.length <= 100)).toBe(true);
+    expect(lines.join('').replaceAll(' ', '')).toBe(`see${word}end`);
   });
 });

@@ -45,35 +45,88 @@ export function visibleLength(text: string): number {
 
 /**
  * Greedy word wrap to `width` columns, continuation lines indented by `indent`. With
- * `shell`, broken lines end in ` \` so a wrapped command still pastes as one.
+ * `shell`, broken lines end in ` \\` so a wrapped command still pastes as one. Linear in the
+ * text's length, however long a word is (a 1 MB word in an assertion message is cut, not
+ * allowed to take the run down).
  */
 export function wrap(
   text: string,
   options: { width?: number; indent?: string; shell?: boolean } = {},
 ): string[] {
   const width = options.width ?? TERMINAL_WIDTH;
-  const indent = options.indent ?? '';
+  // An indent as wide as the line would leave no room for the text.
+  const indent = (options.indent ?? '').length < width ? (options.indent ?? '') : '';
   const tail = options.shell ? ' \\' : '';
   const lines: string[] = [];
   let line = /^ */.exec(text)?.[0] ?? '';
+  let lineWidth = line.length;
   let empty = true;
   for (const word of text.split(/\s+/).filter((part) => part !== '')) {
-    const candidate = empty ? line + word : `${line} ${word}`;
-    if (!empty && visibleLength(candidate) + tail.length > width) {
+    const wordWidth = visibleLength(word);
+    if (!empty && lineWidth + 1 + wordWidth + tail.length > width) {
       lines.push(line + tail);
-      line = indent + word;
-    } else {
-      line = candidate;
+      [line, lineWidth] = [indent, indent.length];
+    } else if (!empty) {
+      [line, lineWidth] = [`${line} `, lineWidth + 1];
     }
+    [line, lineWidth] = [line + word, lineWidth + wordWidth];
     empty = false;
     // A single word wider than the line is cut, never allowed to overflow.
-    while (visibleLength(line) > width) {
-      lines.push(line.slice(0, width));
-      line = indent + line.slice(width);
-    }
+    if (lineWidth > width) [line, lineWidth] = cutToWidth(line, width, indent, lines);
   }
   if (!empty) lines.push(line);
   return lines;
+}
+
+/**
+ * Cut `line` into pieces `width` columns wide (ANSI styles count for nothing and are never
+ * split), pushing all but the last to `lines`; continuation pieces start with `indent`. One pass.
+ */
+function cutToWidth(
+  line: string,
+  width: number,
+  indent: string,
+  lines: string[],
+): [rest: string, restWidth: number] {
+  const tokens = new RegExp(`${ESCAPE}\\[[0-9;]*m|[^${ESCAPE}]+|${ESCAPE}`, 'g');
+  let piece = '';
+  let pieceWidth = 0;
+  for (const [token] of line.matchAll(tokens)) {
+    if (token.startsWith(ESCAPE) && token.length > 1) {
+      piece += token;
+      continue;
+    }
+    let at = 0;
+    while (at < token.length) {
+      if (pieceWidth >= width) {
+        lines.push(piece);
+        [piece, pieceWidth] = [indent, indent.length];
+      }
+      const take = Math.min(width - pieceWidth, token.length - at);
+      piece += token.slice(at, at + take);
+      pieceWidth += take;
+      at += take;
+    }
+  }
+  return [piece, pieceWidth];
+}
+
+/**
+ * `wrap`, at most `maxLines` lines: a message or reason that would fill a screen ends in a line
+ * saying how much more there is and where to read it.
+ */
+function wrapClipped(
+  text: string,
+  options: { indent?: string } = {},
+  maxLines = MAX_MESSAGE_LINES,
+): string[] {
+  const lines = wrap(text, options);
+  if (lines.length <= maxLines) return lines;
+  const more = lines.length - maxLines + 1;
+  return [
+    ...lines.slice(0, maxLines - 1),
+    `${options.indent ?? ''}… (${more} more lines: all of it in reports/latest.md)`,
+  ];
 }
 
 /**
@@ -122,11 +175,11 @@ function headerLines(model: ReportModel, color: boolean): string[] {
     ),
     '',
     gate,
-    ...model.gate.reasons.flatMap((reason) => wrap(`  - ${reason}`, { indent: '    ' })),
+    ...model.gate.reasons.flatMap((reason) => wrapClipped(`  - ${reason}`, { indent: '    ' })),
     ...(model.gate.warnings.length > 0
       ? [paint('yellow', 'Warnings (noise at this n, not failing):', color)]
       : []),
-    ...model.gate.warnings.flatMap((warning) => wrap(`  - ${warning}`, { indent: '    ' })),
+    ...model.gate.warnings.flatMap((warning) => wrapClipped(`  - ${warning}`, { indent: '    ' })),
   ];
 }
 
@@ -308,7 +361,7 @@ function staleLines(model: ReportModel): string[] {
       .split(/\r?\n/)
       .filter((line) => !line.startsWith('re-record:'));
     for (const line of detail.slice(0, MAX_STALE_DETAIL_LINES)) {
-      lines.push(...wrap(`    ${line}`, { indent: '      ' }));
+      lines.push(...wrapClipped(`    ${line}`, { indent: '      ' }));
     }
     if (detail.length > MAX_STALE_DETAIL_LINES)
       lines.push('    … (all of it in reports/latest.md)');
@@ -334,7 +387,7 @@ function failureLines(model: ReportModel): string[] {
     lines.push(...wrap(`  ${trialLabel(failure)}: ${failure.outcome}`));
     const messageLines = failure.messages.flatMap((message) => message.split(/\r?\n/));
     for (const message of messageLines.slice(0, MAX_MESSAGE_LINES)) {
-      lines.push(...wrap(`    ${message}`, { indent: '    ' }));
+      lines.push(...wrapClipped(`    ${message}`, { indent: '    ' }));
     }
     if (messageLines.length > MAX_MESSAGE_LINES)
       lines.push('    … (all of it in reports/latest.md)');

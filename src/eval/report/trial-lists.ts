@@ -1,7 +1,19 @@
 import { redactForDisplay } from '../../core/redact.js';
+import { truncateResult } from '../../runtime/truncate.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
+
+/**
+ * The most of one message (an assertion message, a stale diff, a load error) a report keeps:
+ * the job summary takes 1 MiB in all, and a terminal a few screens.
+ */
+export const MAX_REPORT_MESSAGE_CHARS = 20_000;
+
+/** A message as a report shows it: redacted, and cut past MAX_REPORT_MESSAGE_CHARS, saying so. */
+export function reportMessage(text: string): string {
+  return truncateResult(redactForDisplay(text), MAX_REPORT_MESSAGE_CHARS);
+}
 
 /** Suite, task, variant, trial: the order every trial list is shown in, whatever order trials finished in. */
 export function byTrial(left: TrialRecord, right: TrialRecord): number {
@@ -37,7 +49,7 @@ export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
         record.outcome === 'failed' || record.outcome === 'judge_error'
           ? record.outcome
           : 'errored',
-      messages: record.messages.map(redactForDisplay),
+      messages: record.messages.map(reportMessage),
       ...(record.tracePath === undefined ? {} : { tracePath: record.tracePath }),
     }));
 }
@@ -55,7 +67,7 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       trial: record.trial,
       outcome: record.outcome === 'stale' ? 'stale' : 'missing',
       ...(record.fixtureProblem && { problem: record.fixtureProblem }),
-      messages: record.messages.map(redactForDisplay),
+      messages: record.messages.map(reportMessage),
       ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
       ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),
     }));

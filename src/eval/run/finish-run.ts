@@ -10,11 +10,10 @@ import type { TaskFloor } from '../report/gate.js';
 import { renderHtml } from '../report/html.js';
 import { loadTranscripts, type TrialTranscript } from '../report/load-transcripts.js';
 import { HTML_REPORT_NOTE, renderMarkdown } from '../report/markdown.js';
-import { redactForReport } from '../report/redact.js';
 import { buildReportModel } from '../report/report-model.js';
 import { type EvalReport, parseReport } from '../report/report-schema.js';
 import { renderTerminal } from '../report/terminal.js';
-import { byTrial } from '../report/trial-lists.js';
+import { byTrial, reportMessage } from '../report/trial-lists.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { referenceFileOf } from './reference-file.js';
 
@@ -107,7 +106,7 @@ export async function finishRun(
       passed: false,
       // Error messages are the user's code's text: a credential or card number in one stays out
       // of the reports (and of shard results merged from hand-edited files).
-      reasons: [...input.loadErrors.map((error) => redactForReport(error)), ...report.gate.reasons],
+      reasons: [...input.loadErrors.map(reportMessage), ...report.gate.reasons],
     };
   }
   const model = buildReportModel(report);
