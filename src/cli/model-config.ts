@@ -25,11 +25,16 @@ export function createLiveClient(
 }
 
 /**
- * ANTHROPIC_BASE_URL (the live API when unset), or a ConfigError naming it and the fix when
- * it is not an http(s) URL. The value is shown unless it looks like a credential.
+ * A base URL variable's value (its default when unset), or a ConfigError naming the variable and
+ * the fix when it is not an http(s) URL. The value is shown unless it looks like a credential.
  */
-export function checkBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const baseURL = env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com';
+export function checkBaseUrl(
+  env: NodeJS.ProcessEnv = process.env,
+  variable = 'ANTHROPIC_BASE_URL',
+): string {
+  const baseURL =
+    env[variable] ||
+    (variable === 'ANTHROPIC_BASE_URL' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1');
   let protocol: string | undefined;
   try {
     protocol = new URL(baseURL).protocol;
@@ -41,6 +46,6 @@ export function checkBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
     ? '(a value that looks like a key)'
     : `'${baseURL.slice(0, 100)}'`;
   throw new ConfigError(
-    `ANTHROPIC_BASE_URL ${shown} is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API`,
+    `${variable} ${shown} is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API`,
   );
 }

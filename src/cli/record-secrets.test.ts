@@ -101,6 +101,39 @@ describe('npm run record with a key the server echoes', () => {
   });
 });
 
+describe('npm run record with a base URL that carries a password', () => {
+  it('never prints the password, and checks OPENAI_BASE_URL before any trial runs', {
+    timeout: 120_000,
+  }, async () => {
+    vi.spyOn(process, 'cwd').mockReturnValue(project);
+    vi.stubEnv('CI', '');
+    vi.stubEnv('ANTHROPIC_API_KEY', 'test-key-not-secret');
+    vi.stubEnv('GITHUB_STEP_SUMMARY', '');
+    const password = 'pw-0123456789-secret';
+    vi.stubEnv('ANTHROPIC_BASE_URL', url.replace('http://', `http://gateway-user:${password}@`));
+    vi.stubEnv('OPENAI_BASE_URL', `https://user:${password}@gateway.test/v1`);
+    const { stdout, stderr } = await captureCli(() =>
+      runRecordCli(['--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
+    );
+    expect(stdout).toMatch(
+      /^recording live: Anthropic agents at http:\/\/127\.0\.0\.1:\d+ \(ANTHROPIC_BASE_URL\) \(source: live\)$/m,
+    );
+    expect(stdout + stderr).not.toContain(password);
+    expect(stdout + stderr).not.toContain('gateway-user');
+
+    vi.stubEnv('OPENAI_BASE_URL', 'gateway.test/v1');
+    const bad = await captureCli(() =>
+      runRecordCli(['--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe(
+      "record: OPENAI_BASE_URL 'gateway.test/v1' is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API",
+    );
+    expect(bad.stdout).not.toMatch(/T2 upgraded trial 1/);
+    vi.unstubAllEnvs();
+  });
+});
+
 describe('npm run record --model-timeout', () => {
   it('gives each model call of the recording trials that deadline', {
     timeout: 120_000,

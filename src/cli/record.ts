@@ -115,6 +115,8 @@ async function main(argv: string[]): Promise<number> {
   if (values['model-timeout'] !== undefined)
     process.env[MODEL_TIMEOUT_ENV] = values['model-timeout'];
   const judge = recordJudgeFlags(values);
+  // Before anything is printed: a base URL's password, a key a server echoes.
+  maskConfiguredKeys(process.env);
   const simulator = await openUpstream(simulated, judge.only === true);
   maskConfiguredKeys(process.env);
   try {
@@ -207,12 +209,17 @@ async function openUpstream(
         'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI agents): export it to record against the live API, or pass --simulated',
       );
     }
-    if (process.env.ANTHROPIC_API_KEY) checkBaseUrl();
+    // Every live API's base URL variable checked before any trial runs: a bad OPENAI_BASE_URL is
+    // one line here, not a failed trial per OpenAI agent.
+    for (const provider of PROVIDERS) {
+      const { urlName } = liveApiOf({ provider });
+      if (process.env[urlName]) checkBaseUrl(process.env, urlName);
+    }
     const where = apis.map(
       ({ provider, urlName, baseURL }) =>
         `${PROVIDER_DEFAULTS[provider].label} agents at ${shownUrl(baseURL)} (${urlName})`,
     );
-    console.log(`recording live: ${where.join('; ')} (source: live)`);
+    console.log(terminalLine(`recording live: ${where.join('; ')} (source: live)`));
     return undefined;
   }
   // Nothing answers a request no policy or model script matches: recording fails instead of taping a made-up answer.
