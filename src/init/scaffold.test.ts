@@ -1,10 +1,12 @@
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -184,6 +186,77 @@ describe('scaffold', () => {
       expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
     },
   );
+
+  it.each([
+    ['evals', 'evals'],
+    ['.github', '.github'],
+    ['.github/workflows', '.github'],
+    ['reports', 'reports'],
+    ['fixtures', 'fixtures'],
+  ])(
+    'refuses a symlinked %s that leads outside the project, writing nothing anywhere',
+    async (link, first) => {
+      await packageJson({});
+      const elsewhere = await mkdtemp(join(tmpdir(), 'harness-evals-init-elsewhere-'));
+      try {
+        if (link.includes('/')) mkdirSync(join(dir, first));
+        symlinkSync(elsewhere, join(dir, link));
+        const before = readFileSync(join(dir, 'package.json'), 'utf8');
+        const error = await scaffold(dir).then(
+          () => undefined,
+          (thrown: unknown) => thrown as Error,
+        );
+        expect(error?.message).toMatch(
+          new RegExp(
+            `^${link.replace('.', '\\.')} leads outside the project \\(to .*harness-evals-init-elsewhere-.*\\), so init's .* would write there`,
+          ),
+        );
+        expect(readdirSync(elsewhere)).toEqual([]);
+        expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
+      } finally {
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('follows a symlinked folder that stays inside the project', async () => {
+    await packageJson({});
+    mkdirSync(join(dir, 'tests'));
+    symlinkSync('tests', join(dir, 'evals'));
+    await scaffold(dir);
+    expect(existsSync(join(dir, 'tests/h1-ticket-status.eval.ts'))).toBe(true);
+  });
+
+  it('refuses a package.json linked from outside the project, and a read-only one', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'harness-evals-init-elsewhere-'));
+    try {
+      const outside = join(elsewhere, 'package.json');
+      writeFileSync(outside, '{"name":"p"}\n');
+      symlinkSync(outside, join(dir, 'package.json'));
+      const linked = await scaffold(dir).then(
+        () => undefined,
+        (thrown: unknown) => thrown as Error,
+      );
+      expect(linked?.message).toMatch(/^package\.json leads outside the project/);
+      expect(readFileSync(outside, 'utf8')).toBe('{"name":"p"}\n');
+      await rm(join(dir, 'package.json'));
+      await packageJson({});
+      chmodSync(join(dir, 'package.json'), 0o444);
+      const before = readFileSync(join(dir, 'package.json'), 'utf8');
+      const readOnly = await scaffold(dir).then(
+        () => undefined,
+        (thrown: unknown) => thrown as Error,
+      );
+      expect(readOnly?.message).toMatch(
+        /^package\.json is read-only \(no write permission for anyone\), so init cannot add its scripts .* add the scripts by hand: "eval": "harness-evals eval"/,
+      );
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(before);
+      expect(statSync(join(dir, 'package.json')).mode & 0o777).toBe(0o444);
+      expect(existsSync(join(dir, 'evals'))).toBe(false);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('scaffold into a project that has been set up', () => {

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ConfigError } from '../core/errors.js';
+import { outsideProblem } from '../core/inside-folder.js';
 import { readRegularFile } from '../core/regular-file.js';
 import { setScriptsInText } from './package-json-text.js';
 
@@ -142,7 +143,11 @@ async function refuseBlockedFolders(projectDir: string, target: string): Promise
     const info = await lstat(path).catch(() => undefined);
     if (!info) return;
     const followed = info.isSymbolicLink() ? await stat(path).catch(() => undefined) : info;
-    if (followed?.isDirectory()) continue;
+    if (followed?.isDirectory()) {
+      const outside = await outsideProblem(projectDir, path, folder, `init's ${target}`);
+      if (outside) throw new ConfigError(outside);
+      continue;
+    }
     const what = !followed
       ? `a symlink to ${await readlink(path)}, which does not exist`
       : followed.isFile()
@@ -195,9 +200,15 @@ async function planPackageJson(
   const meant = JSON.stringify({ ...json, scripts: expected });
   if (JSON.stringify(JSON.parse(withoutBom(edited.text))) !== meant)
     throw refuse('package.json is laid out in a way init cannot edit');
-  // Written through a symlink: the link stays, its target gets the scripts.
+  // Written through a symlink: the link stays, its target gets the scripts, when it is in the project.
   const target = await realpath(file);
-  return { file: target, text: edited.text, mode: (await stat(target)).mode & 0o7777 };
+  const outside = await outsideProblem(projectDir, target, 'package.json', 'adding the scripts');
+  if (outside) throw new ConfigError(outside);
+  const mode = (await stat(target)).mode & 0o7777;
+  if ((mode & 0o222) === 0) {
+    throw refuse('package.json is read-only (no write permission for anyone)');
+  }
+  return { file: target, text: edited.text, mode };
 }
 
 function withoutBom(text: string): string {

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { writeFilesAtomic } from '../../core/atomic-write.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import { outsideProblem } from '../../core/inside-folder.js';
 import { readRegularFile, whyUnreadable } from '../../core/regular-file.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { buildReport } from '../report/build-report.js';
@@ -134,6 +135,8 @@ export async function finishRun(
     ...(options.updateReference ? [['reference.json', json] as [string, string]] : []),
   ];
   try {
+    const outside = await outsideProblem(input.projectDir, reports, 'reports', 'the report');
+    if (outside) throw new ConfigError(outside);
     // One set: an interrupted or failed write leaves the old reports or the new ones, not a mix.
     await writeFilesAtomic(set.map(([name, text]) => [join(reports, name), text]));
   } catch (error) {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError, TaskInputError } from '../../core/errors.js';
+import { outsideProblem } from '../../core/inside-folder.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import type { FixtureSource } from '../../replay/cassette.js';
@@ -87,6 +88,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
         )
       : undefined;
   const config = evalConfigOf(projectDir);
+  await checkWritesInside(projectDir, options);
   await checkTracesFolder(projectDir, options);
   setEnv(options, projectDir);
   const reporter = new EvalReporter({
@@ -236,6 +238,9 @@ async function writeShard(
 ): Promise<string> {
   const { shardResultPath, writeShardResult } = await import('../shard/shard-result.js');
   const file = shardResultPath(projectDir, shard);
+  const folder = relative(projectDir, dirname(file));
+  const outside = await outsideProblem(projectDir, dirname(file), folder, 'the shard result');
+  if (outside) throw new ConfigError(outside);
   await writeShardResult(file, {
     shard,
     trials: input.trials,
@@ -328,6 +333,22 @@ function selectionOf(options: RunEvalsOptions): ShardSelection {
     ...(options.cases && { cases: options.cases }),
     ...(options.caseSample !== undefined && { caseSample: options.caseSample }),
   };
+}
+
+/**
+ * The folders a run writes (fixtures/ when recording, reports/ when it writes reports), checked
+ * before any trial runs: one that a symlink leads outside the project is refused. (The traces
+ * folder is checkTracesFolder's; each cassette's folder is checked again when it is written.)
+ */
+async function checkWritesInside(projectDir: string, options: RunEvalsOptions): Promise<void> {
+  const folders = [
+    ...(options.mode === 'record' ? [['fixtures', 'recording'] as const] : []),
+    ...(options.writeReports !== false ? [['reports', 'writing the reports'] as const] : []),
+  ];
+  for (const [folder, doing] of folders) {
+    const outside = await outsideProblem(projectDir, join(projectDir, folder), folder, doing);
+    if (outside) throw new ConfigError(outside);
+  }
 }
 
 /** `vitest.evals.config.ts`, or `.mts` (what init scaffolds: ESM even in a CommonJS package). */

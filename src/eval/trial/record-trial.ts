@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { createVirtualClock } from '../../core/clock.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import { outsideProblem } from '../../core/inside-folder.js';
 import { maskSecretValue } from '../../core/secret-values.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
@@ -22,6 +24,16 @@ export async function recordTrial(
   file: string,
 ): Promise<TrialResult> {
   const { task, variant, trial, settings, testCase } = request;
+  const folder = dirname(file);
+  const outside = await outsideProblem(
+    settings.projectDir,
+    folder,
+    relative(settings.projectDir, folder),
+    'recording',
+  );
+  if (outside) {
+    return { record: { ...base, messages: [outside] }, error: new ConfigError(outside) };
+  }
   const taken = await otherSuitesCassette(file, task.agent.suite);
   if (taken !== undefined) {
     const message = `${base.fixture} was recorded for suite ${taken}'s task ${task.id}, not suite ${task.agent.suite}'s: two suites declare task id '${task.id}' and share fixtures/${task.id}/, so nothing was recorded; rename one of them`;

@@ -3,6 +3,7 @@ import { constants, type Stats } from 'node:fs';
 import { access, lstat, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../../core/errors.js';
+import { outsideProblem } from '../../core/inside-folder.js';
 import { kindOf } from '../../core/regular-file.js';
 import { inventoryFixtures } from '../fixtures/fixture-inventory.js';
 import { selectionFilter } from '../run/selection.js';
@@ -35,6 +36,8 @@ export async function checkTracesFolder(
   const dir = evalRunsDir(projectDir);
   const shown = relative(projectDir, dir);
   const probe = join(dir, `.write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const outside = await outsideProblem(projectDir, dir, shown, 'a trial trace');
+  if (outside) throw new ConfigError(outside);
   try {
     await mkdir(dir, { recursive: true });
     await writeFile(probe, '', { flag: 'wx' });
@@ -105,6 +108,7 @@ function traceFolders(projectDir: string, selection: TraceSelection): Map<string
 async function checkFolder(projectDir: string, folder: string, needs: number): Promise<boolean> {
   const shown = relative(projectDir, folder);
   let problem: string | undefined;
+  let linkedOutside: string | undefined;
   let error: unknown;
   try {
     const info = await lstat(folder);
@@ -114,6 +118,9 @@ async function checkFolder(projectDir: string, folder: string, needs: number): P
       else if (!target.isDirectory()) problem = `a symlink to ${kindOfPath(target)}, not a folder`;
     } else if (!info.isDirectory()) {
       problem = `${kindOfPath(info)}, not a folder`;
+    }
+    if (!problem && info.isSymbolicLink()) {
+      linkedOutside = await outsideProblem(projectDir, folder, shown, 'a trial trace');
     }
     if (!problem) {
       await access(folder, needs).catch((denied: unknown) => {
@@ -127,6 +134,7 @@ async function checkFolder(projectDir: string, folder: string, needs: number): P
     error = thrown;
     problem = `not readable (${errorMessage(thrown)})`;
   }
+  if (linkedOutside) throw new ConfigError(linkedOutside);
   if (problem) {
     throw new ConfigError(
       `cannot write the trial traces under ${shown}: it is ${problem}; make ${shown} a writable folder (move away what is in its way), then run again`,
