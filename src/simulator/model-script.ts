@@ -1,4 +1,7 @@
-import { ConfigError } from '../core/errors.js';
+import { Script } from 'node:vm';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import { valueOrKind } from '../core/value-kind.js';
+import { DEFAULT_MODEL_TIMEOUT_MS, modelTimeoutFrom } from '../model-api/call-deadline.js';
 import type { Policy, Turn, TurnBlock } from './policy.js';
 import type { SimRequest } from './request.js';
 import { createRng, type Rng } from './rng.js';
@@ -46,25 +49,36 @@ export type ModelScriptOptions =
  *   { text: 'It is 4 °C and raining in Oslo.' },
  * ] });
  */
-export function defineModelScript(options: ModelScriptOptions): Policy {
+export function defineModelScript(options: ModelScriptOptions): ScriptPolicy {
   const name = options.name ?? 'model-script';
   if ('turns' in options) {
     if (options.turns.length === 0) {
       throw new ConfigError(`model script '${name}' has no turns: add at least one { text }`);
     }
+    for (const [index, turn] of options.turns.entries()) {
+      const problem = turnProblem(turn);
+      if (problem) throw new ConfigError(`model script '${name}' turn ${index + 1} ${problem}`);
+    }
     return {
       name,
       matches: (request) => request.assistantTurns < options.turns.length,
       next: (request) => toTurn(options.turns[request.assistantTurns]!),
+      problemFor: () => undefined,
     };
   }
   // The user's function runs once per request: `matches` keeps its answer for `next`. Draws
   // are a pure function of (seed, turn, name), so the rng `next` is given would draw the same.
   const answers = new WeakMap<SimRequest, ScriptTurn | undefined>();
+  // Why a trial's request got no answer (by seed: trials share the script), for its one line.
+  const problems = new Map<string, string>();
   const answerOf = (request: SimRequest) => {
     if (!answers.has(request)) {
       const random = createRng(request.seed, request.assistantTurns);
-      answers.set(request, options.respond(scriptRequestOf(request), random));
+      const answered = callScript(() => options.respond(scriptRequestOf(request), random));
+      if ('problem' in answered && !problems.has(request.seed)) {
+        problems.set(request.seed, `${answered.problem} (request ${request.assistantTurns + 1})`);
+      }
+      answers.set(request, 'turn' in answered ? answered.turn : undefined);
     }
     return answers.get(request);
   };
@@ -72,7 +86,70 @@ export function defineModelScript(options: ModelScriptOptions): Policy {
     name,
     matches: (request) => answerOf(request) !== undefined,
     next: (request) => toTurn(answerOf(request) ?? { text: '' }),
+    problemFor: (seed) => problems.get(seed),
   };
+}
+
+/** A model script's policy; `problemFor(seed)` says why a trial's request got no answer. */
+export interface ScriptPolicy extends Policy {
+  problemFor(seed: string): string | undefined;
+}
+
+/** `call()` in a context of its own: run with a timeout, a loop in the script is stopped. */
+const CALL = new Script('call()');
+
+/**
+ * The script function's answer, or why there is none: it ran past the model call deadline
+ * (`--model-timeout`, default 600 s; a synchronous loop is stopped, which a timer could not do),
+ * threw, or returned something that is not an answer (`42`, `{}`, a promise). Undefined, the
+ * script's own "no answer", is an answer of none.
+ */
+function callScript(call: () => unknown): { turn: ScriptTurn | undefined } | { problem: string } {
+  const timeoutMs = modelTimeoutFrom(process.env) ?? DEFAULT_MODEL_TIMEOUT_MS;
+  let value: unknown;
+  try {
+    value = CALL.runInNewContext({ call }, { timeout: timeoutMs });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      return {
+        problem: `ran past the model call deadline (${timeoutMs / 1000} s, --model-timeout) and was stopped: does it loop forever?`,
+      };
+    }
+    return { problem: `threw: ${errorMessage(error)}` };
+  }
+  if (value === undefined) return { turn: undefined };
+  const problem = turnProblem(value);
+  return problem ? { problem } : { turn: value as ScriptTurn };
+}
+
+/** Why `value` is not a ScriptTurn, phrased after "the script returned ..."; undefined when it is one. */
+function turnProblem(value: unknown): string | undefined {
+  const fix =
+    'answer { text: "..." } and/or { toolCalls: [{ name, input }] } (undefined: no answer)';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `returned ${valueOrKind(value)}, not an answer: ${fix}`;
+  }
+  if (typeof (value as { then?: unknown }).then === 'function') {
+    return `returned a promise: a script answers synchronously; ${fix}`;
+  }
+  const { text, toolCalls, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0)
+    return `returned an answer with ${unknown.map((key) => `'${key}'`).join(', ')}: ${fix}`;
+  if (text !== undefined && typeof text !== 'string')
+    return `returned text ${valueOrKind(text)}: ${fix}`;
+  if (toolCalls !== undefined && !Array.isArray(toolCalls)) {
+    return `returned toolCalls ${valueOrKind(toolCalls)}, not a list: ${fix}`;
+  }
+  for (const [index, call] of (toolCalls ?? []).entries()) {
+    const { name, input } = (call ?? {}) as { name?: unknown; input?: unknown };
+    const plain = typeof input === 'object' && input !== null && !Array.isArray(input);
+    if (typeof name !== 'string' || name === '' || !plain) {
+      return `returned toolCalls[${index}] ${valueOrKind(call)}, not { name, input } with a name and an input object: ${fix}`;
+    }
+  }
+  if (!text && (toolCalls?.length ?? 0) === 0) return `returned an empty answer: ${fix}`;
+  return undefined;
 }
 
 function toTurn(turn: ScriptTurn): Turn {

@@ -1,6 +1,7 @@
 import type { Provider } from '../../adapters/types.js';
 import { ConfigError } from '../../core/errors.js';
 import { PROVIDER_DEFAULTS } from '../../model-api/provider.js';
+import type { ScriptPolicy } from '../../simulator/model-script.js';
 import type { Policy } from '../../simulator/policy.js';
 import { SEED_HEADER, UNSCRIPTED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
@@ -63,16 +64,30 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
         unscripted = 1 + countOf(init);
       return response;
     },
-    problem: () =>
-      unscripted === 0
-        ? undefined
-        : new ConfigError(
-            `${options.task}${options.testCase ? ` case ${options.testCase}` : ''}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see the README, "Model scripts"`,
-          ),
+    problem: () => {
+      if (unscripted === 0) return undefined;
+      const task = `${options.task}${options.testCase ? ` case ${options.testCase}` : ''}`;
+      // The script ran but gave no answer it may give (a loop past the deadline, 42, {}).
+      const problem = scriptProblem(options.script, seed);
+      if (problem) {
+        return new ConfigError(
+          `${task}: model script '${options.script!.name}' ${problem}; nothing was recorded`,
+        );
+      }
+      return new ConfigError(
+        `${task}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see the README, "Model scripts"`,
+      );
+    },
     close: async () => {
       await own?.close();
     },
   };
+}
+
+/** Why a model script (defineModelScript) had no answer for this trial, when it said. */
+function scriptProblem(script: Policy | undefined, seed: string): string | undefined {
+  const problemFor = (script as Partial<ScriptPolicy> | undefined)?.problemFor;
+  return typeof problemFor === 'function' ? problemFor.call(script, seed) : undefined;
 }
 
 /** Which request of the conversation this was: assistant turns already in its body, plus one. */
