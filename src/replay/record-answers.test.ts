@@ -255,3 +255,54 @@ describe('recording Chat Completions answers', () => {
     expect(await readFile(file(12))).toEqual(before);
   });
 });
+
+describe('recording an answer from elsewhere, or too large to keep', () => {
+  it('follows no redirect: the key never leaves the host, nothing is recorded, the old cassette stays', async () => {
+    api.script(json(textMessage('the good old answer')));
+    expect((await recordOne(20)).error).toBeUndefined();
+    const before = await readFile(file(20));
+    // The break: a cross-origin redirect was followed and its answer recorded under this host.
+    let keySentThere: string | undefined;
+    const elsewhere = await startHostileApi();
+    elsewhere.script((response, { incoming }) => {
+      keySentThere = String(incoming.headers['x-api-key']);
+      json(textMessage('an answer from elsewhere'))(response, { n: 1, body: '', incoming });
+    });
+    try {
+      api.script((response) => {
+        response.writeHead(307, { location: `${elsewhere.url}/v1/messages?token=secret` });
+        response.end();
+      });
+      const recorded = await recordOne(20);
+      expect(recorded.cassette).toBeUndefined();
+      expect(String(recorded.error)).toMatch(
+        /the API at 127\.0\.0\.1:\d+ answered POST \/v1\/messages with a redirect \(307\) to http:\/\/127\.0\.0\.1:\d+: recording follows no redirect/,
+      );
+      expect(String(recorded.error)).not.toContain('token=secret');
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(keySentThere).toBeUndefined();
+      // Not retried: the client is told once.
+      expect(api.requests).toHaveLength(1);
+      expect(await readFile(file(20))).toEqual(before);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('cuts an answer past 32 MiB and records nothing, instead of a cassette as large', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    api.script((response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      // 40 MiB of one JSON string: more than any model answer.
+      response.write('{"type":"message","content":[{"type":"text","text":"');
+      for (let index = 0; index < 40; index++) response.write(chunk);
+      response.end('"}]}');
+    });
+    const recorded = await recordOne(21);
+    expect(recorded.cassette).toBeUndefined();
+    expect(String(recorded.error)).toContain(
+      'the answer to POST /v1/messages is larger than 32 MiB, more than a recording keeps: it was cut, and nothing is recorded',
+    );
+    await expect(readFile(file(21))).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+});
