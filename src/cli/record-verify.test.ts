@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resealed } from '../replay/testing/cassettes.js';
 import { runRecordCli } from './record.js';
 import { captureCli } from './testing/cli.js';
 
@@ -21,13 +22,14 @@ beforeAll(() => {
     .at(-1)
     .response.body.content.find((block: { type: string }) => block.type === 'text');
   answer.text = `${answer.text} (edited by hand)`;
-  writeFileSync(file, `${JSON.stringify(cassette, null, 2)}\n`);
+  // The edit with its content hash recomputed: the re-derivation catches it.
+  writeFileSync(file, resealed(cassette));
   // A simulator cassette relabelled live: no reference here, so nothing can check it.
   const relabelled = join(project, 'fixtures/T2/baseline/trial-4.json');
   const flipped = JSON.parse(readFileSync(relabelled, 'utf8'));
   flipped.meta.source = 'live';
   flipped.meta.host = 'api.anthropic.com';
-  writeFileSync(relabelled, `${JSON.stringify(flipped, null, 2)}\n`);
+  writeFileSync(relabelled, resealed(flipped));
 });
 afterAll(() => {
   vi.restoreAllMocks();

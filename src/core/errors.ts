@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'fixture_exhausted'
   | 'fixture_leftover'
   | 'fixture_secret'
+  | 'fixture_edited'
   | 'model_api'
   | 'tool_timeout'
   | 'write_not_made'

@@ -4,11 +4,12 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { canonicalJson } from '../core/canonical-json.js';
 import { FixtureError, SecretLeakError } from '../core/errors.js';
 import { type Cassette, cassettePath } from './cassette.js';
 import { displayPath, readCassette, writeCassette } from './cassette-file.js';
 import { cassetteHash } from './cassette-hash.js';
-import { testCassette, textExchange } from './testing/cassettes.js';
+import { resealed, testCassette, textExchange } from './testing/cassettes.js';
 
 let root: string;
 beforeAll(async () => {
@@ -155,6 +156,8 @@ describe('readCassette', () => {
     const error = await expectFixtureError(objects, 'fixture_corrupt');
     expect(error.message).toContain('exchanges.0.request.body.extra.a.a.a.a.a.a.a.a… nests deeper');
     const atLimit = await deepCassette(995, 'object');
+    // The content changed: its hash recomputed, so the depth is all that is tested.
+    await writeFile(atLimit, resealed(JSON.parse(await readFile(atLimit, 'utf8'))));
     const cassette = await readCassette(atLimit);
     expect(JSON.stringify(cassette).length).toBeGreaterThan(995 * 5);
   });
@@ -175,7 +178,7 @@ describe('writeCassette', () => {
     await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
     const text = await readFile(file, 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
-    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'meta', 'exchanges']);
+    expect(Object.keys(JSON.parse(text))).toEqual(['version', 'contentHash', 'meta', 'exchanges']);
     expect(text).toContain('\n  "meta": {\n    "host": "127.0.0.1:4000",\n    "model"');
     expect(text.indexOf('"latencyMs"')).toBeLessThan(text.indexOf('"request"'));
   });
@@ -276,26 +279,54 @@ function escapeRegExp(text: string): string {
 }
 
 describe('cassetteHash', () => {
-  const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+  const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
-  it('is the hash of the bytes: the file read, or what writeCassette writes', async () => {
+  it('is sha256 of the canonical content, written into the file as contentHash', async () => {
     const file = freshFile();
     const cassette = testCassette([textExchange('hi', 'hello')]);
     await writeCassette(file, cassette);
     const read = await readCassette(file);
-    expect(cassetteHash(read)).toBe(sha256(await readFile(file)));
+    const { version, meta, exchanges } = read;
+    expect(cassetteHash(read)).toBe(sha256(canonicalJson({ version, meta, exchanges })));
     expect(cassetteHash(cassette)).toBe(cassetteHash(read));
+    expect(JSON.parse(await readFile(file, 'utf8')).contentHash).toBe(cassetteHash(read));
   });
 
-  it('changes when the file is reformatted by hand, though its data is the same', async () => {
+  it('stays the same when the file is re-indented or its keys reordered', async () => {
+    // The break: re-indenting changed every hash, and every row left the exact gate.
     const file = freshFile();
-    const cassette = testCassette([textExchange('hi', 'hello')]);
-    await writeCassette(file, cassette);
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
     const canonical = cassetteHash(await readCassette(file));
-    const compact = JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
-    await writeFile(file, compact);
-    const reformatted = cassetteHash(await readCassette(file));
-    expect(reformatted).toBe(sha256(compact));
-    expect(reformatted).not.toBe(canonical);
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    for (const text of [
+      JSON.stringify(data),
+      JSON.stringify(
+        { exchanges: data.exchanges, meta: data.meta, contentHash: data.contentHash, version: 1 },
+        null,
+        '\t',
+      ),
+    ]) {
+      await writeFile(file, text);
+      expect(cassetteHash(await readCassette(file))).toBe(canonical);
+    }
+  });
+
+  it('is refused on read when the content changed, missing, or not a sha256 hash', async () => {
+    const file = freshFile();
+    await writeCassette(file, testCassette([textExchange('hi', 'hello')]));
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    data.exchanges[0].response.body.content[0].text = 'edited';
+    await writeFile(file, JSON.stringify(data));
+    const edited = await expectFixtureError(file, 'fixture_edited');
+    expect(edited.message).toMatch(
+      /: its content no longer matches the contentHash it was recorded with \(sha256:[0-9a-f]{12}…, now sha256:[0-9a-f]{12}…\): it was changed after recording; restore the recorded file \(git checkout\) or re-record the trial; a cassette is never edited by hand$/,
+    );
+    for (const [contentHash, message] of [
+      [undefined, 'it holds no contentHash'],
+      ['abc', 'its contentHash is not a sha256:<64 hex digits> hash'],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ ...data, contentHash }));
+      expect((await expectFixtureError(file, 'fixture_edited')).message).toContain(message);
+    }
   });
 });

@@ -14,6 +14,7 @@ import {
   RECORDED_REQUEST_HEADERS,
   RECORDED_RESPONSE_HEADERS,
 } from './cassette.js';
+import { CONTENT_HASH, cassetteHash, rememberReadHash } from './cassette-hash.js';
 import { findCassetteSecret } from './secret-scan.js';
 
 /**
@@ -61,13 +62,16 @@ export function readCassetteJson(file: string): { text: string; data: unknown } 
 /**
  * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a value nested
  * deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is `fixture_corrupt`, naming
- * the file and the field; a
- * credential inside (in its bytes or in a streamed text) is `fixture_secret`.
+ * the file and the field; a credential inside (in its bytes or in a streamed text) is
+ * `fixture_secret`; content that no longer matches its `contentHash` (or no hash) is
+ * `fixture_edited`.
  */
 export async function readCassette(file: string): Promise<Cassette> {
   const shown = displayPath(file);
   const { text, data } = readCassetteJson(file);
-  const result = CassetteSchema.safeParse(data);
+  const object = data !== null && typeof data === 'object' && !Array.isArray(data);
+  const { contentHash, ...content } = (object ? data : {}) as Record<string, unknown>;
+  const result = CassetteSchema.safeParse(object ? content : data);
   if (!result.success) {
     const issues = describeZodIssues(flattenIssues(result.error.issues));
     throw new FixtureError('fixture_corrupt', `${shown}: ${issues}`);
@@ -80,8 +84,28 @@ export async function readCassette(file: string): Promise<Cassette> {
       `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the trial`,
     );
   }
-  readText.set(result.data, text);
+  const hash = cassetteHash(result.data);
+  if (contentHash !== hash)
+    throw new FixtureError('fixture_edited', editedMessage(shown, contentHash, hash));
+  rememberReadHash(result.data, hash);
   return result.data;
+}
+
+/**
+ * Why a cassette's content hash does not hold. It catches an edit made without recomputing the
+ * hash (by hand, or by a tool); one who recomputes it gets past this check, and only review of
+ * the fixture diff, which the report lists, catches them.
+ */
+function editedMessage(shown: string, recorded: unknown, hash: string): string {
+  const fix =
+    'restore the recorded file (git checkout) or re-record the trial; a cassette is never edited by hand';
+  if (recorded === undefined) {
+    return `${shown}: it holds no contentHash (every recording writes one, over its content), so what it holds cannot be trusted: ${fix}`;
+  }
+  if (typeof recorded !== 'string' || !CONTENT_HASH.test(recorded)) {
+    return `${shown}: its contentHash is not a sha256:<64 hex digits> hash: ${fix}`;
+  }
+  return `${shown}: its content no longer matches the contentHash it was recorded with (${recorded.slice(0, 19)}…, now ${hash.slice(0, 19)}…): it was changed after recording; ${fix}`;
 }
 
 /**
@@ -94,17 +118,6 @@ export const MAX_CASSETTE_DEPTH = 1000;
 function describeDeepPath(path: ReadonlyArray<string | number>): string {
   const shown = path.slice(0, 13).map((key) => escapeForTerminal(String(key)));
   return `${shown.join('.')}${path.length > shown.length ? '…' : ''}`;
-}
-
-/** The bytes each cassette returned by `readCassette` was read from. */
-const readText = new WeakMap<Cassette, string>();
-
-/**
- * The exact text `readCassette` read this cassette from, if it came from a file: what its
- * hash is taken of, without serialising it again (cassette-hash.ts).
- */
-export function textReadFrom(cassette: Cassette): string | undefined {
-  return readText.get(cassette);
 }
 
 /**
@@ -135,10 +148,15 @@ export async function writeCassette(
   await writeFileAtomic(file, bytes);
 }
 
-/** `version`, `meta`, `exchanges` in that order; keys sorted below; 2-space indent; final newline. */
+/**
+ * `version`, `contentHash`, `meta`, `exchanges` in that order; keys sorted below; 2-space
+ * indent; final newline. The content hash covers the rest (cassetteHash), so the file can be
+ * re-indented or its keys reordered without changing it.
+ */
 export function serializeCassette(cassette: Cassette): string {
   const ordered = {
     version: cassette.version,
+    contentHash: cassetteHash(cassette),
     meta: canonicalize(cassette.meta),
     exchanges: canonicalize(cassette.exchanges),
   };

@@ -26,6 +26,7 @@ const STATE: Record<FixtureProblemCode, string> = {
   fixture_exhausted: 'is exhausted',
   fixture_leftover: 'has leftover exchanges',
   fixture_secret: 'holds a credential',
+  fixture_edited: 'was edited after it was recorded',
 };
 
 /**

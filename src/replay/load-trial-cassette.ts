@@ -23,7 +23,10 @@ export async function loadTrialCassette(context: ProblemContext): Promise<Casset
       );
     }
     const detail = error.message.replace(`${displayPath(context.file)}: `, '');
-    const code = error.code === 'fixture_secret' ? 'fixture_secret' : 'fixture_corrupt';
+    const code =
+      error.code === 'fixture_secret' || error.code === 'fixture_edited'
+        ? error.code
+        : 'fixture_corrupt';
     throw fixtureProblem(code, context, detail, error);
   }
   const { meta } = cassette;

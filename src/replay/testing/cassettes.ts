@@ -1,4 +1,5 @@
 import type { Cassette, Exchange } from '../cassette.js';
+import { serializeCassette } from '../cassette-file.js';
 
 /** A JSON exchange answering one user message. */
 export function textExchange(question: string, answer: string, latencyMs = 120): Exchange {
@@ -39,4 +40,14 @@ export function testCassette(exchanges: Exchange[], trial = 2): Cassette {
     },
     exchanges,
   };
+}
+
+/**
+ * A cassette file's text with its contentHash recomputed for whatever `data` now holds: what
+ * someone who edits a cassette and its hash writes (a test of what else catches that edit).
+ */
+export function resealed(data: unknown): string {
+  const { contentHash: _old, ...content } = data as Record<string, unknown>;
+  const text = serializeCassette(content as unknown as Cassette);
+  return text;
 }
