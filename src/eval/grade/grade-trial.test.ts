@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../runtime/run-agent.js';
+import { listStaleFixtures } from '../report/trial-lists.js';
 import { readEvalSettings } from '../run/settings.js';
 import type { TaskDefinition } from '../task/task-definition.js';
 import type { TrialRecord } from '../trial/trial-record.js';
@@ -259,7 +260,10 @@ describe('gradeTrial: judged checks', () => {
     const graded = await gradeTrial(input({ check: () => {}, judges: [judge] }));
     expect(graded.record.outcome).toBe('missing');
     expect(graded.skip).toBeDefined();
-    expect(graded.record.rerecordCommand).toBe(
+    expect(graded.record.staleCassette).toBe('judge');
+    const [stale] = listStaleFixtures([graded.record]);
+    expect(stale?.fixture).toBe('fixtures/T7/upgraded/trial-1.judge.json');
+    expect(stale?.rerecordCommand).toBe(
       'npm run record -- --judge-only --task T7 --variant upgraded --trial 1 --simulated',
     );
   });

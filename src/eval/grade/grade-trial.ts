@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RunResult } from '../../runtime/run-agent.js';
+import { judgeRerecordCommand } from '../fixtures/rerecord.js';
 import { simulatorSeed } from '../fixtures/simulator-seed.js';
 import type { EvalSettings } from '../run/settings.js';
 import type { EvalCase } from '../task/cases.js';
@@ -37,18 +38,6 @@ export interface Graded {
 /** The judge hash of a trial whose judge was asked live and not recorded: never the same as another. */
 export const UNRECORDED_JUDGE = 'unrecorded';
 
-/** The exact command that re-records only the judge calls of one trial (the agent is replayed). */
-export function judgeRerecordCommand(
-  task: string,
-  variant: string,
-  trial: number,
-  simulated: boolean,
-  testCase?: string,
-) {
-  const of = testCase === undefined ? '' : ` --case ${testCase}`;
-  return `npm run record -- --judge-only --task ${task} --variant ${variant}${of} --trial ${trial}${simulated ? ' --simulated' : ''}`;
-}
-
 function judgeModeOf(input: GradeInput, file: string): JudgeMode {
   const { settings } = input;
   if (settings.mode !== 'record') return settings.judge.mode;
@@ -79,7 +68,10 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
       context: {
         file,
         label: { suite: task.agent.suite, task: task.id, variant, trial, case: caseId },
-        rerecordCommand: judgeRerecordCommand(task.id, variant, trial, simulated, caseId),
+        rerecordCommand: judgeRerecordCommand(
+          { task: task.id, variant, trial, case: caseId },
+          simulated,
+        ),
       },
       models: settings.judge.models,
       samples: settings.judge.samples,
@@ -131,14 +123,8 @@ export async function gradeTrial(input: GradeInput): Promise<Graded> {
   if (judged.problem) {
     const outcome = judged.problem.code === 'fixture_missing' ? 'missing' : 'stale';
     const message = judged.problem.message;
-    const rerecordCommand = /\nre-record: (.*)$/.exec(message)?.[1];
     return {
-      record: {
-        ...record,
-        outcome,
-        messages: [message],
-        ...(rerecordCommand && { rerecordCommand }),
-      },
+      record: { ...record, outcome, messages: [message], staleCassette: 'judge' },
       skip: message,
     };
   }

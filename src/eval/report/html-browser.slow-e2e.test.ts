@@ -231,7 +231,6 @@ describe('reports/latest.html in headless Chromium', () => {
         messages: [
           'exchanges[0] differs in body at /system/0/text:\n- says "Overdue"\n+ states "Overdue"',
         ],
-        rerecordCommand: command,
       });
       const report = buildReport({ records: [record], trials: 2, floors: [], generatedAt: 'now' });
       const stalePage = join(project, 'reports', 'stale.html');

@@ -84,7 +84,6 @@ function hostileTrials(): HtmlTrial[] {
         model: payload,
         fixture: payload,
         tracePath: payload,
-        rerecordCommand: payload,
       }),
       transcript:
         at === 0

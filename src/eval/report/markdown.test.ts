@@ -142,8 +142,8 @@ describe('renderMarkdown', () => {
 
   it('lists stale and missing fixtures with their re-record commands', () => {
     expect(markdown).toContain(
-      '```sh\nnpm run record -- --task T3 --variant upgraded --trials 3\n' +
-        'npm run record -- --task T6 --variant upgraded --trials 3\n```',
+      '```sh\nnpm run record -- --task T3 --variant upgraded --trial 3 --simulated\n' +
+        'npm run record -- --task T6 --variant upgraded --trial 1,2,3 --simulated\n```',
     );
     expect(markdown).toContain('<summary>T6 upgraded trial 2: missing</summary>');
   });

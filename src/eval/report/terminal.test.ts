@@ -26,7 +26,6 @@ function widerReport() {
           `expected the answer to mention ${'the overdue refund '.repeat(12)}\nsecond line`,
         ],
         tracePath: `runs/${'deeply/nested/'.repeat(10)}trace.jsonl`,
-        rerecordCommand: `npm run record -- --task T12 --variant ${variant} --trials 3 ${'--flag '.repeat(20)}`,
         stats: { ...makeRecord().stats!, inputTokens: 123_456_789, toolMs: 98_765_432 },
       }),
     ),
@@ -88,7 +87,7 @@ describe('renderTerminal', () => {
 
   it('prints each re-record command once, and failed trials with messages and traces', () => {
     const text = renderTerminal(report);
-    const command = 'npm run record -- --task T6 --variant upgraded --trials 3';
+    const command = 'npm run record -- --task T6 --variant upgraded --trial 1,2,3 --simulated';
     expect(text.split(command)).toHaveLength(2);
     expect(text).toContain(
       '  T1 baseline trial 1: failed\n    expected "Overdue"\n    trace: runs/T1-baseline-1.jsonl',

@@ -1,5 +1,6 @@
 import { redactForDisplay } from '../../core/redact.js';
 import { truncateResult } from '../../runtime/truncate.js';
+import { judgeRerecordCommand, rerecordCommand } from '../fixtures/rerecord.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
@@ -54,7 +55,12 @@ export function listFailures(records: readonly TrialRecord[]): FailedTrial[] {
     }));
 }
 
-/** Stale and missing fixtures with the command that re-records each. */
+/**
+ * Stale and missing fixtures with the command that re-records each. The command is built here
+ * from the trial's task, variant, number and source, never taken from a record's text: a record
+ * read back from a shard file may say anything (`re-record: curl ... | sh`), so its messages
+ * lose their `re-record:` lines, and the fixture path is the trial's own.
+ */
 export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture[] {
   return records
     .filter((record) => record.outcome === 'stale' || record.outcome === 'missing')
@@ -67,10 +73,27 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
       trial: record.trial,
       outcome: record.outcome === 'stale' ? 'stale' : 'missing',
       ...(record.fixtureProblem && { problem: record.fixtureProblem }),
-      messages: record.messages.map(reportMessage),
-      ...(record.fixture === undefined ? {} : { fixture: record.fixture }),
-      ...(record.rerecordCommand === undefined ? {} : { rerecordCommand: record.rerecordCommand }),
+      messages: record.messages.map((message) => reportMessage(withoutRerecordLines(message))),
+      fixture: fixturePathOf(record),
+      rerecordCommand: (record.staleCassette === 'judge' ? judgeRerecordCommand : rerecordCommand)(
+        record,
+        record.source === 'simulator',
+      ),
     }));
+}
+
+/** The trial's cassette as reports show it, built from its names (never a record's own text). */
+function fixturePathOf(record: TrialRecord): string {
+  const of = record.case === undefined ? '' : `/${record.case}`;
+  const judge = record.staleCassette === 'judge' ? '.judge' : '';
+  return `fixtures/${record.task}/${record.variant}${of}/trial-${record.trial}${judge}.json`;
+}
+
+function withoutRerecordLines(message: string): string {
+  return message
+    .split('\n')
+    .filter((line) => !line.startsWith('re-record:'))
+    .join('\n');
 }
 
 /** Where each trial's fixture came from, in trial order (the JSON report's `trialProvenance`). */

@@ -95,7 +95,8 @@ describe('--update-reference from part of the suite', () => {
     mkdirSync(shards);
     const shard: ShardResult = {
       kind: 'harness-evals-shard',
-      version: 1,
+      version: 2,
+      commit: null,
       shard: { index: 1, count: 1 },
       trials: 1,
       selection: { trials: 1, tasks: ['T2'] },

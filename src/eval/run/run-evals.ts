@@ -237,11 +237,13 @@ async function writeShard(
   input: ReturnType<typeof gateInput>['input'],
 ): Promise<string> {
   const { shardResultPath, writeShardResult } = await import('../shard/shard-result.js');
+  const { currentCommit } = await import('../shard/commit.js');
   const file = shardResultPath(projectDir, shard);
   const folder = relative(projectDir, dirname(file));
   const outside = await outsideProblem(projectDir, dirname(file), folder, 'the shard result');
   if (outside) throw new ConfigError(outside);
   await writeShardResult(file, {
+    commit: await currentCommit(projectDir),
     shard,
     trials: input.trials,
     selection: selectionOf(options),

@@ -8,6 +8,7 @@ import {
 } from '../run/finish-run.js';
 import { checkWholeSuiteReference } from '../run/reference-file.js';
 import type { TrialRecord } from '../trial/trial-record.js';
+import { recordsFromCheckout } from './checkout-records.js';
 import { readShardResults } from './shard-result.js';
 
 export interface MergeEvalsResult extends FinishedRun {
@@ -28,10 +29,11 @@ export async function mergeEvals(
   const reference = await loadReference(projectDir, options.compare, options.updateReference);
   const merged = await readShardResults(resolve(options.dir));
   checkWholeSuiteReference(merged.selection, options.updateReference, 'the shards select');
+  const records = await recordsFromCheckout(projectDir, merged);
   const finished = await finishRun(
     {
       projectDir,
-      records: merged.records,
+      records,
       floors: merged.floors,
       loadErrors: merged.loadErrors,
       declared: merged.declared,
@@ -40,5 +42,5 @@ export async function mergeEvals(
     },
     options,
   );
-  return { ...finished, records: merged.records, shards: merged.count };
+  return { ...finished, records, shards: merged.count };
 }

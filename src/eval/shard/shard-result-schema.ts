@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isVariantName } from '../task/agent-spec.js';
+import { isCaseId } from '../task/cases.js';
 import { TASK_ID } from '../task/task-declaration.js';
 import { FloorSchema, TrialRecordSchema } from '../trial/trial-record.js';
 
@@ -16,11 +18,19 @@ export const ShardSelectionSchema = z
   .strict();
 export type ShardSelection = z.infer<typeof ShardSelectionSchema>;
 
+/** The version of the shard result this build writes and reads. */
+export const SHARD_RESULT_VERSION = 2;
+
 /** `reports/shards/shard-<i>-of-<n>.json`: one slice's trial records, merged by `eval --merge`. */
 export const ShardResultSchema = z
   .object({
     kind: z.literal('harness-evals-shard'),
-    version: z.literal(1),
+    version: z.literal(SHARD_RESULT_VERSION),
+    /** The commit checked out where the shard ran (`git rev-parse HEAD`); null outside git. */
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40,64}$/)
+      .nullable(),
     shard: z
       .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
       .strict()
@@ -33,14 +43,27 @@ export const ShardResultSchema = z
       TrialRecordSchema.refine((record) => TASK_ID.test(record.task), {
         message: 'not a task id (letters, digits, _ and -, as defineTask requires)',
         path: ['task'],
-      }),
+      })
+        .refine((record) => isVariantName(record.variant), {
+          message: 'not a variant name (as defineAgent requires)',
+          path: ['variant'],
+        })
+        .refine((record) => record.case === undefined || isCaseId(record.case), {
+          message: "not a case id (letters, digits, '_', '-' or '.', as a dataset requires)",
+          path: ['case'],
+        }),
     ),
     floors: z.array(z.object({ task: z.string(), floor: FloorSchema }).strict()),
     loadErrors: z.array(z.string()),
     /** Every (suite, task, variant) a task file declares, selected or not (`keyOf`). */
     declared: z.array(z.string()),
     /** Each dataset task's cases the selection picked, by JSON [suite, task]: every shard has them all. */
-    cases: z.record(z.string(), z.array(z.string())).optional(),
+    cases: z
+      .record(
+        z.string(),
+        z.array(z.string().refine(isCaseId, "not a case id (letters, digits, '_', '-' or '.')")),
+      )
+      .optional(),
   })
   .strict();
 export type ShardResult = z.infer<typeof ShardResultSchema>;

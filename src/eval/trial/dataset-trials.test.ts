@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatCompletionsAgent } from '../../adapters/chat-completions-agent.js';
 import { defineModelScript } from '../../simulator/model-script.js';
+import { listStaleFixtures } from '../report/trial-lists.js';
 import { readEvalSettings } from '../run/settings.js';
 import { defineAgent } from '../task/agent-spec.js';
 import type { TaskDefinition } from '../task/task-definition.js';
@@ -89,7 +90,8 @@ describe('a trial of a dataset case', () => {
     });
     expect(changed.record.outcome).toBe('stale');
     expect(changed.record.fixtureProblem).toBeUndefined();
-    expect(changed.record.rerecordCommand).toBe(
+    expect(listStaleFixtures([changed.record])[0]?.fixture).toBe('fixtures/D7/v1/c1/trial-2.json');
+    expect(listStaleFixtures([changed.record])[0]?.rerecordCommand).toBe(
       'npm run record -- --task D7 --variant v1 --case c1 --trial 2 --simulated',
     );
     expect(changed.record.messages[0]).toContain(

@@ -107,7 +107,6 @@ function unfinishedReplay(
         outcome,
         ...(fixtureProblem && { fixtureProblem }),
         messages: [replayed.problem.message],
-        rerecordCommand: replayed.rerecordCommand,
       },
     };
   }

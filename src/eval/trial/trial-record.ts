@@ -48,9 +48,9 @@ export const TrialRecordSchema = z
     /** Per model call, as recorded in the cassette (replay) or measured (live). */
     modelLatenciesMs: z.array(z.number()),
     fixture: z.string().optional(),
+    /** Which cassette a stale or missing trial lacks: its own (the default) or its judge's. */
+    staleCassette: z.enum(['trial', 'judge']).optional(),
     tracePath: z.string().optional(),
-    /** The exact command that re-records this trial. */
-    rerecordCommand: z.string().optional(),
     source: FixtureSourceSchema.optional(),
     /** Recording: this run wrote the trial's cassette (a failed check does not unwrite it). */
     written: z.boolean().optional(),

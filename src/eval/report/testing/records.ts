@@ -45,8 +45,6 @@ function stats(inputTokens: number, steps: number, toolMs: number): TrialRecord[
   };
 }
 
-const rerecordT6 = 'npm run record -- --task T6 --variant upgraded --trials 3';
-
 /**
  * A small run: T1 baseline 1/3 and upgraded 3/3; T3 baseline 0/2 (+1 errored) and upgraded 2/2
  * (+1 stale); T6 upgraded only, every fixture missing.
@@ -68,9 +66,9 @@ export function sampleRecords(): TrialRecord[] {
     makeRecord({ ...t3, variant: 'baseline', trial: 3, outcome: 'failed', messages: ['tool time 10000 ms'], stats: stats(800, 2, 10_000) }),
     makeRecord({ ...t3, variant: 'upgraded', trial: 1, stats: stats(900, 3, 4000) }),
     makeRecord({ ...t3, variant: 'upgraded', trial: 2, stats: stats(900, 3, 4000) }),
-    makeRecord({ ...t3, variant: 'upgraded', trial: 3, outcome: 'stale', messages: ['fixtures/T3/upgraded/trial-3.json is stale'], modelLatenciesMs: [9999], rerecordCommand: 'npm run record -- --task T3 --variant upgraded --trials 3' }),
+    makeRecord({ ...t3, variant: 'upgraded', trial: 3, outcome: 'stale', messages: ['fixtures/T3/upgraded/trial-3.json is stale'], modelLatenciesMs: [9999] }),
     ...[1, 2, 3].map((trial) =>
-      makeRecord({ ...t6, trial, outcome: 'missing', messages: [`fixtures/T6/upgraded/trial-${trial}.json is missing`], fixture: `fixtures/T6/upgraded/trial-${trial}.json`, rerecordCommand: rerecordT6 }),
+      makeRecord({ ...t6, trial, outcome: 'missing', messages: [`fixtures/T6/upgraded/trial-${trial}.json is missing`], fixture: `fixtures/T6/upgraded/trial-${trial}.json` }),
     ),
   ];
 }

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { ConfigError, errorMessage } from '../../core/errors.js';
+import type { Cassette } from '../../replay/cassette.js';
+import { readCassette } from '../../replay/cassette-file.js';
+import { cassetteHash } from '../../replay/cassette-hash.js';
+import type { TrialRecord } from '../trial/trial-record.js';
+import { currentCommit } from './commit.js';
+import { shownName } from './shard-coverage.js';
+
+/**
+ * The shards' records as this checkout has them, or a ConfigError when they belong to another
+ * commit or other fixtures. What the checkout can say is taken from it, never from the shard
+ * files: each replayed trial's cassette hash is recomputed from fixtures/ (and must be the one
+ * the shard replayed), and its provenance (source, host, model, recordedAt) and recorded model
+ * latencies are read from that cassette; its fixture and trace paths are the trial's own.
+ * What merge still trusts is what only running the trial gives: its outcome, messages, run
+ * stats and tokens, which CI's shard jobs of the same workflow run produced.
+ */
+export async function recordsFromCheckout(
+  projectDir: string,
+  merged: { records: readonly TrialRecord[]; files: readonly string[]; commit: string | null },
+): Promise<TrialRecord[]> {
+  const commit = await currentCommit(projectDir);
+  if (commit !== merged.commit) {
+    throw new ConfigError(
+      `cannot merge: the shards ran at commit ${merged.commit ?? 'none (not in git)'}, this checkout is at ${commit ?? 'none (not in git)'}: merge shards of the commit checked out here only (re-run them on it)`,
+    );
+  }
+  const problems: string[] = [];
+  const records = await Promise.all(
+    merged.records.map(async (record, index) => {
+      const rebuilt = withOwnPaths(record);
+      if (record.cassetteHash === undefined && !counted(record)) return rebuilt;
+      const ofCase = record.case === undefined ? '' : ` case ${shownName(record.case)}`;
+      const where = `${merged.files[index]}: ${shownName(record.task)} ${shownName(record.variant)}${ofCase} trial ${record.trial}`;
+      let cassette: Cassette;
+      try {
+        cassette = await readCassette(join(projectDir, rebuilt.fixture!));
+      } catch (error) {
+        problems.push(`${where} replayed a cassette the checkout cannot (${errorMessage(error)})`);
+        return rebuilt;
+      }
+      const hash = cassetteHash(cassette);
+      if (record.cassetteHash !== hash) {
+        problems.push(
+          `${where} replayed ${short(record.cassetteHash)}, the checkout's ${rebuilt.fixture} is ${short(hash)}`,
+        );
+        return rebuilt;
+      }
+      const { source, model, recordedAt, host } = cassette.meta;
+      return {
+        ...rebuilt,
+        source,
+        model,
+        recordedAt,
+        host,
+        cassetteHash: hash,
+        // A counted trial replayed every exchange once (strict or lenient): their recorded latencies.
+        ...(counted(record) && {
+          modelLatenciesMs: cassette.exchanges.map((exchange) => exchange.latencyMs),
+        }),
+      };
+    }),
+  );
+  if (problems.length > 0) {
+    const listed =
+      problems.length > 10
+        ? [...problems.slice(0, 10), `and ${problems.length - 10} more`]
+        : problems;
+    throw new ConfigError(
+      `cannot merge: ${problems.length === 1 ? 'a record does' : `${problems.length} records do`} not match this checkout's fixtures: ${listed.join('; ')}; the shards ran on other fixtures, or their results were edited: re-run the shards of this commit`,
+    );
+  }
+  return records;
+}
+
+const counted = (record: TrialRecord) => record.outcome === 'passed' || record.outcome === 'failed';
+const short = (hash: string | undefined) =>
+  hash === undefined ? 'no cassette' : `${hash.slice(0, 19)}…`;
+
+/** The trial's fixture path, and its trace path when it wrote one: built from its names. */
+function withOwnPaths(record: TrialRecord): TrialRecord {
+  const { fixture: _fixture, tracePath, ...rest } = record;
+  const of = record.case === undefined ? '' : `/${record.case}`;
+  const folder = `${record.task}/${record.variant}${of}`;
+  return {
+    ...rest,
+    fixture: `fixtures/${folder}/trial-${record.trial}.json`,
+    ...(tracePath !== undefined && {
+      tracePath: `runs/eval/${folder}/trial-${record.trial}.jsonl`,
+    }),
+  };
+}
