@@ -25,8 +25,10 @@ export {
   pairedDifference,
   rateDifference,
 } from './eval/stats/difference.js';
-export { type DropTest, testDrop } from './eval/stats/drop-test.js';
+export { type DropTest, dropPValue } from './eval/stats/drop-test.js';
+export { holmAdjusted } from './eval/stats/holm.js';
 export type { Interval } from './eval/stats/interval.js';
+export { detectableDrop, dropPower, trialsNeeded } from './eval/stats/power.js';
 export { pooledRate, suitePassKIntervals } from './eval/stats/suite-interval.js';
 export type { PassCounts } from './eval/stats/two-level-bootstrap.js';
 export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';

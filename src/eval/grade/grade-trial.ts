@@ -123,6 +123,7 @@ export async function gradeTrial(input: GradeInput): Promise<Graded> {
   if (judged.problem) {
     const outcome = judged.problem.code === 'fixture_missing' ? 'missing' : 'stale';
     const message = judged.problem.message;
+    // The report builds the command that re-records the judge alone from this.
     return {
       record: { ...record, outcome, messages: [message], staleCassette: 'judge' },
       skip: message,

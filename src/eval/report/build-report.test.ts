@@ -14,7 +14,7 @@ describe('buildReport', () => {
       generatedAt: new Date('2026-01-09T10:00:00Z'),
     });
     expect(report).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       generatedAt: '2026-01-09T10:00:00.000Z',
       trials: 3,
       fixtureSources: ['simulator'],

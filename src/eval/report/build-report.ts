@@ -1,6 +1,7 @@
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { TrialRecord } from '../trial/trial-record.js';
-import { type ComparableReport, compareReports, type TaskKey } from './compare.js';
+import { type ComparableReport, compareReports, DEFAULT_ALPHA, type TaskKey } from './compare.js';
+import { detectionLimits } from './detection.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { STATISTICS } from './intervals.js';
 import { compareNames } from './order.js';
@@ -92,6 +93,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     failures: listFailures(records),
     staleFixtures: listStaleFixtures(records),
     ...(comparison ? { comparison } : {}),
+    detection: detectionLimits(tasks, comparison, options.alpha ?? DEFAULT_ALPHA),
     gate,
     trialProvenance,
     ...(judges && { judges }),

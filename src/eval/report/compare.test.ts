@@ -151,7 +151,13 @@ describe('compareReports', () => {
     const [entry] = compareReports(side({ 'T1 upgraded': 'PPP' }), side({ 'T1 upgraded': 'PPF' }), {
       alpha: 0.1,
     }).entries;
-    expect(entry?.dropTest).toMatchObject({ significant: false, trialsToSettle: 8 });
+    expect(entry?.dropTest).toMatchObject({
+      significant: false,
+      family: 1,
+      adjustedPValue: entry?.dropTest?.pValue,
+      // 1.00 -> 0.67 at alpha 0.1: the smallest n per side with 80% power (scipy: 15 gives 0.79).
+      trialsNeeded: 16,
+    });
     expect(entry?.counts).toEqual({ before: { n: 3, passed: 3 }, after: { n: 3, passed: 2 } });
   });
 

@@ -1,4 +1,6 @@
-import { testDrop } from '../stats/drop-test.js';
+import type { DropTest } from '../stats/drop-test.js';
+import { runLevelDrops } from '../stats/holm.js';
+import { trialsNeeded } from '../stats/power.js';
 import { direction, largestCommonK, largestK, rateAt } from './rates.js';
 import type {
   Comparison,
@@ -91,7 +93,6 @@ function pairEntry(
   before: TaskSummary,
   after: TaskSummary,
   cassettes: 'same' | 'different',
-  alpha: number,
 ): ComparisonEntry {
   const k = largestCommonK(before.passHatK, after.passHatK);
   const passAt1 = { before: before.passAt1, after: after.passAt1 };
@@ -113,11 +114,6 @@ function pairEntry(
         : moves.includes(1)
           ? 'improved'
           : 'same';
-  // Replaying the very same cassettes, any difference is deterministic: no test needed.
-  const dropTest =
-    flag === 'dropped' && cassettes === 'different' && before.n > 0 && after.n > 0
-      ? testDrop(before.n, before.passed, after.n, after.passed, alpha)
-      : undefined;
   return {
     suite: after.suite,
     task: after.task,
@@ -127,8 +123,47 @@ function pairEntry(
     passHatK,
     counts: { before: countsOf(before), after: countsOf(after) },
     cassettes,
-    ...(dropTest && { dropTest }),
   };
+}
+
+/**
+ * The run-level drop test. Every row compared on other cassettes (re-recorded, live, another
+ * `--trials`) is one hypothesis: its pass@1 counts get a one-sided Fisher p-value, and Holm's
+ * adjustment over all of them keeps the chance that a run with nothing changed fails at `alpha`
+ * or below, however many rows it has. A row whose pass@1 dropped gets its test; replaying the
+ * very same cassettes, any difference is deterministic and needs none.
+ */
+function withDropTests(entries: ComparisonEntry[], alpha: number): ComparisonEntry[] {
+  const tested = entries.filter(
+    (entry) =>
+      entry.cassettes === 'different' &&
+      (entry.counts.before?.n ?? 0) > 0 &&
+      (entry.counts.after?.n ?? 0) > 0,
+  );
+  const decisions = runLevelDrops(
+    tested.map(({ counts }) => ({ before: counts.before!, after: counts.after! })),
+    alpha,
+  );
+  const family = tested.length;
+  const tests = new Map<ComparisonEntry, DropTest>();
+  for (const [index, entry] of tested.entries()) {
+    if (direction(entry.passAt1.before, entry.passAt1.after) >= 0) continue;
+    const { pValue, adjustedPValue, significant } = decisions[index]!;
+    const needed = significant
+      ? undefined
+      : trialsNeeded(entry.passAt1.before!, entry.passAt1.after!, alpha / family);
+    tests.set(entry, {
+      pValue,
+      adjustedPValue,
+      family,
+      significant,
+      ...(needed !== undefined && { trialsNeeded: needed }),
+    });
+  }
+  return entries.map((entry) => {
+    const dropTest = tests.get(entry);
+    return dropTest ? { ...entry, dropTest } : entry;
+  });
 }
 
 function countsOf(row: TaskSummary) {
@@ -162,8 +197,8 @@ function oneSidedEntry(row: TaskSummary, flag: 'new' | 'gone'): ComparisonEntry 
  * Reference rows this run did not select (still in `declared`) are listed in `notRun`,
  * not as entries; rows that nothing declares any more are 'gone' entries.
  * When the two runs did not replay the same cassettes (re-recorded, live, other trial
- * counts), a drop also gets a one-sided test at `alpha`, so the gate can tell noise from a
- * regression.
+ * counts), a pass@1 drop also gets a one-sided test, Holm-adjusted over every row so compared
+ * (withDropTests), so the gate can tell noise from a regression at `alpha` for the whole run.
  *
  * @example compareReports(parseReport(text, 'reports/reference.json'), report, declared).entries
  */
@@ -183,14 +218,14 @@ export function compareReports(
     if (!earlier) return oneSidedEntry(row, 'new');
     const key = keyOf(row);
     const same = sameCassettes(hashesBefore.get(key), hashesAfter.get(key));
-    return pairEntry(earlier, row, same ? 'same' : 'different', alpha);
+    return pairEntry(earlier, row, same ? 'same' : 'different');
   });
   const { gone, notRun } = absentRows(reference, current, options.declared);
   for (const row of gone) entries.push(oneSidedEntry(row, 'gone'));
   return {
     referenceGeneratedAt: reference.generatedAt,
     alpha,
-    entries,
+    entries: withDropTests(entries, alpha),
     ...(notRun.length > 0 && {
       notRun: notRun.map(({ suite, task, variant }) => ({ suite, task, variant })),
     }),

@@ -154,15 +154,15 @@ describe('evaluateGate', () => {
     expect(gate([])).toEqual({ passed: false, reasons: ['no trial ran'], warnings: [] });
   });
 
-  it('on other cassettes, warns about a noisy drop (3/3 -> 2/3) with the trials that would settle it', () => {
+  it('on other cassettes, warns about a noisy drop (3/3 -> 2/3) with the trials that would detect it', () => {
     const result = gate(trials('T1', 'upgraded', 'PPF'), [], trials('T1', 'upgraded', 'PPP'), {
       cassettes: 'other',
     });
     expect(result.passed).toBe(true);
     expect(result.reasons).toEqual([]);
     expect(result.warnings).toEqual([
-      'T1 upgraded pass@1 1.00 -> 0.67 (not significant at this n: 3/3 -> 2/3, p = 0.500, alpha 0.05; about 11 trials per side would settle it)',
-      'T1 upgraded pass^3 1.00 -> 0.00 (not significant at this n: 3/3 -> 2/3, p = 0.500, alpha 0.05; about 11 trials per side would settle it)',
+      'T1 upgraded pass@1 1.00 -> 0.67 (not significant at this n: 3/3 -> 2/3, p = 0.500, Holm-adjusted over 1 row 0.500, alpha 0.05; about 19 trials per side would detect a drop this size 80% of the time)',
+      'T1 upgraded pass^3 1.00 -> 0.00 (not significant at this n: 3/3 -> 2/3, p = 0.500, Holm-adjusted over 1 row 0.500, alpha 0.05; about 19 trials per side would detect a drop this size 80% of the time)',
     ]);
   });
 
@@ -172,13 +172,49 @@ describe('evaluateGate', () => {
     const result = gate(current, [], reference, { cassettes: 'other' });
     expect(result.passed).toBe(false);
     expect(result.reasons[0]).toBe(
-      'T1 upgraded pass@1 0.90 -> 0.67 (significant drop, 27/30 -> 20/30, p = 0.029, alpha 0.05)',
+      'T1 upgraded pass@1 0.90 -> 0.67 (significant drop, 27/30 -> 20/30, p = 0.029, Holm-adjusted over 1 row 0.029, alpha 0.05)',
     );
     expect(result.warnings).toEqual([]);
     // The same drop is only a warning at a stricter alpha.
     const strict = gate(current, [], reference, { cassettes: 'other', alpha: 0.01 });
     expect(strict.passed).toBe(true);
     expect(strict.warnings).toHaveLength(1);
+  });
+
+  it('says a pass^k-only drop is not one the gate tests, with the trial counts that made it', () => {
+    // The break: such a warning said "more than 1000 trials per side" for a pass@1 that had not
+    // dropped. 4/6 -> 2/3: pass@1 0.67 both sides, pass^3 0.20 -> 0.00 only because n differs.
+    const result = gate(trials('T1', 'upgraded', 'PPF'), [], trials('T1', 'upgraded', 'PPPPFF'), {
+      cassettes: 'other',
+    });
+    expect(result.passed).toBe(true);
+    expect(result.warnings).toEqual([
+      'T1 upgraded pass^3 0.20 -> 0.00 (pass@1 did not drop, 4/6 -> 2/3: pass^3 is estimated from 6 and 3 trials, and moves with the number counted; the gate tests pass@1, and no number of trials would make this a drop)',
+    ]);
+  });
+
+  it('keeps a 20-row run on other cassettes within alpha: Holm over every row compared', () => {
+    // One row at p = 0.029 fails alone; among 20 rows tested (19 unchanged), it is noise.
+    const reference = trials('T1', 'upgraded', `${'P'.repeat(27)}${'F'.repeat(3)}`);
+    const current = trials('T1', 'upgraded', `${'P'.repeat(20)}${'F'.repeat(10)}`);
+    const others = (records: TrialRecord[]) =>
+      Array.from({ length: 19 }, (_, index) =>
+        records.map((record) => ({ ...record, task: `T${index + 10}` })),
+      ).flat();
+    const alone = gate(current, [], reference, { cassettes: 'other' });
+    expect(alone.passed).toBe(false);
+    const many = gate(
+      [...current, ...others(reference)],
+      [],
+      [...reference, ...others(reference)],
+      {
+        cassettes: 'other',
+      },
+    );
+    expect(many.passed).toBe(true);
+    expect(many.warnings[0]).toMatch(
+      /^T1 upgraded pass@1 0\.90 -> 0\.67 \(not significant at this n: 27\/30 -> 20\/30, p = 0\.029, Holm-adjusted over 20 rows 0\.575, alpha 0\.05; about \d+ trials per side would detect/,
+    );
   });
 
   it('compares runs with different trial counts through the test instead of refusing', () => {

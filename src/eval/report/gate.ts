@@ -1,3 +1,4 @@
+import { MAX_TRIALS_NEEDED } from '../stats/power.js';
 import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
@@ -135,8 +136,10 @@ function countsText(entry: ComparisonEntry): string {
 }
 
 /**
- * Drops against the reference. On the same cassettes every drop is deterministic and fails;
- * on other cassettes only a significant one fails, and a noisy one is a warning.
+ * Drops against the reference. On the same cassettes every drop is deterministic and fails. On
+ * other cassettes only a pass@1 drop significant for the whole run (Holm over every row so
+ * compared) fails; a noisy one is a warning that says what would settle it, and so is a pass^k
+ * drop with pass@1 not lower, which only the numbers of trials counted moved.
  */
 function dropVerdicts(comparison: Comparison | undefined): {
   reasons: string[];
@@ -148,11 +151,15 @@ function dropVerdicts(comparison: Comparison | undefined): {
     if (entry.flag !== 'dropped') continue;
     const lines = dropLines(entry);
     const test = entry.dropTest;
-    if (entry.cassettes === 'same' || !test) {
+    if (entry.cassettes === 'same') {
       reasons.push(...lines.map((line) => `${line} (lower than the reference)`));
       continue;
     }
-    const p = `p = ${test.pValue.toFixed(3)}, alpha ${comparison!.alpha}`;
+    if (!test) {
+      warnings.push(...lines.map((line) => `${line} (${untestedDrop(entry)})`));
+      continue;
+    }
+    const p = `p = ${test.pValue.toFixed(3)}, Holm-adjusted over ${test.family} row${test.family === 1 ? '' : 's'} ${test.adjustedPValue.toFixed(3)}, alpha ${comparison!.alpha}`;
     if (test.significant) {
       reasons.push(
         ...lines.map((line) => `${line} (significant drop, ${countsText(entry)}, ${p})`),
@@ -160,9 +167,9 @@ function dropVerdicts(comparison: Comparison | undefined): {
       continue;
     }
     const settle =
-      test.trialsToSettle === undefined
-        ? 'more than 1000 trials per side would be needed to settle it'
-        : `about ${test.trialsToSettle} trials per side would settle it`;
+      test.trialsNeeded === undefined
+        ? `more than ${MAX_TRIALS_NEEDED.toLocaleString('en-US')} trials per side would be needed to detect a drop this size`
+        : `about ${test.trialsNeeded} trials per side would detect a drop this size 80% of the time`;
     warnings.push(
       ...lines.map(
         (line) => `${line} (not significant at this n: ${countsText(entry)}, ${p}; ${settle})`,
@@ -170,6 +177,14 @@ function dropVerdicts(comparison: Comparison | undefined): {
     );
   }
   return { reasons, warnings };
+}
+
+/** Why a drop on other cassettes was not tested: pass@1 did not fall (a pass^k-only drop), or a side counted nothing. */
+function untestedDrop(entry: ComparisonEntry): string {
+  const { before, after } = entry.counts;
+  if (!before?.n || !after?.n)
+    return `${countsText(entry)}: a side counted no trial, nothing to test`;
+  return `pass@1 did not drop, ${countsText(entry)}: pass^${entry.passHatK.k ?? 'k'} is estimated from ${before.n} and ${after.n} trials, and moves with the number counted; the gate tests pass@1, and no number of trials would make this a drop`;
 }
 
 function goneReasons(gone: readonly TaskKey[] | undefined): string[] {

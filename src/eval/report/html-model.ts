@@ -157,6 +157,7 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     bySuite: model.scores.bySuite,
     rows,
     summary: shownSummary(model),
+    summaryNote: model.summaryNote ?? null,
     // With more than two variants, the report's own rows have no Δ to be undecided.
     undecided: rows.some((row) => row.delta?.distinguishable === false),
     notDistinguishable: NOT_DISTINGUISHABLE_NOTE,

@@ -55,6 +55,7 @@ function summaryTable() {
     table(['Suite', 'Variant', 'Tasks', 'pass@1', 'pass@' + k, 'pass^' + k, 'Input', 'Output', '\u0394 pass@1' + suffix],
       body, [2, 3, 4, 5, 6, 7, 8]));
   rows.forEach(function (r) { if (r.delta) section.appendChild(el('div', { cls: 'muted', 'data-testid': 'suite-delta', text: r.delta.sentence })); });
+  if (model.summaryNote) section.appendChild(el('div', { cls: 'muted', 'data-testid': 'suite-note', text: model.summaryNote }));
   return section;
 }
 function deltaCell(delta, suffix) { return suffix ? delta.text : delta.text + ' vs ' + delta.against; }

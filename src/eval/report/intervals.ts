@@ -22,7 +22,9 @@ export const STATISTICS: Statistics = {
     suiteDelta:
       "the wider of a two-level percentile bootstrap of the paired per-task difference (tasks, then each variant's trials within each drawn task; seeded) and Newcombe's interval of the two pooled suite rates",
     dropTest:
-      'one-sided Fisher exact test on pass@1 counts against the reference; used when cassettes differ',
+      "one-sided Fisher exact test on pass@1 counts against the reference, Holm's step-down adjustment over every row compared on other cassettes (the run keeps alpha); used when cassettes differ",
+    detection:
+      'exact power of that test at alpha / rows with n trials per side: the smallest drop found 80% of the time; trials per side for a given drop: exact up to 400, Fleiss continuity-corrected above',
   },
   bootstrap: { seed: BOOTSTRAP_SEED, resamples: BOOTSTRAP_RESAMPLES },
 };
@@ -85,6 +87,12 @@ export function taskDeltaInterval(
  * resamples to itself, and its own interval is already in the task table.
  */
 export const MIN_TASKS_FOR_BOOTSTRAP = 2;
+
+/**
+ * Below this many tasks a suite interval (and a suite Δ's) is shown flagged as rough: a bootstrap
+ * over 2-4 heterogeneous tasks covered 75-93% of the time instead of 95% (issue 28's audit).
+ */
+export const MIN_TASKS_FOR_COVERAGE = 5;
 
 /** Suite pass@1 of `other` minus `reference`, paired by task over tasks both counted. */
 export function suiteDelta(

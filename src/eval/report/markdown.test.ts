@@ -84,7 +84,7 @@ describe('renderMarkdown', () => {
       '| T1 | baseline | 2,000 | 200 | 500 | 0 | 4.0 | 3.0 | 0.7 | 0.0 | 300 | 500 | 20 |',
     );
     expect(markdown).toContain(
-      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [0.56, 1.00] | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
+      '| refund-desk | upgraded | 2 (left out: T6) | 1.00 [0.56, 1.00] † | 1.00 (k=2) | 1.00 (k=2) | 1,200 | 120 |',
     );
     expect(markdown).toMatch(
       /- refund-desk upgraded vs baseline \(2 tasks, paired\): Δ pass@1 \+0\.83 \\\[\+0\.21, \+1\.00\\\], distinguishable/,
@@ -179,7 +179,9 @@ describe('renderMarkdown', () => {
       reference,
     );
     expect(rerecorded).toContain('## Gate: ✅ passed');
-    expect(rerecorded).toContain('| ▼ dropped | p = 0.500: noise; \\~11 trials settle it |');
+    expect(rerecorded).toContain(
+      '| ▼ dropped | p = 0.500, Holm 0.500: noise; \\~19 trials per side detect it |',
+    );
     expect(rerecorded).toContain('**Warnings** (noise at this n, not failing):');
   });
 

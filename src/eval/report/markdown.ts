@@ -204,6 +204,7 @@ function summarySection(model: ReportModel): string {
     '',
     table(head, rows, `ll${'r'.repeat(head.length - 2)}`),
     ...(deltas.length > 0 ? ['', ...deltas] : []),
+    ...(model.summaryNote ? ['', escapeText(model.summaryNote)] : []),
   ].join('\n');
 }
 
@@ -229,6 +230,22 @@ function casesSection(model: ReportModel): string {
     '',
     tables.join('\n\n'),
   ].join('\n');
+}
+
+/** What each row's n can detect if re-recorded, folded: its sentence shows, the table opens. */
+function detectionSection(model: ReportModel): string {
+  const { summary, head, rows } = model.detection;
+  if (rows.length === 0) return '';
+  const align = head.map((_, column) => (column >= head.length - 4 ? 'r' : 'l')).join('');
+  return details('Detection limit', [
+    escapeText(summary),
+    '',
+    table(
+      head,
+      rows.map((row) => row.map(escapeText)),
+      align,
+    ),
+  ]);
 }
 
 function costsSection(model: ReportModel): string {
@@ -355,6 +372,7 @@ export function renderMarkdown(
     costsSection(model),
     ...graders.judges,
     comparisonSection(model),
+    detectionSection(model),
     staleSection(model),
     failuresSection(model),
   ];

@@ -33,13 +33,18 @@ export function ratesByK(maxK: number, rate: (k: number) => number | undefined):
   return rates;
 }
 
-// Rates come from the same product forms on both sides; only round-off can differ.
-const TOLERANCE = 1e-9;
+/**
+ * Rates come from the same product forms on both sides; only round-off can differ, and round-off
+ * is relative (a few units in the last place per factor). So the tolerance is relative too: a
+ * pass^k of 1e-12 that falls to 0 is a drop, which an absolute tolerance would call "same".
+ */
+export const RELATIVE_TOLERANCE = 1e-9;
 
 /** -1 lower, 1 higher, 0 the same or not comparable (a side without a value). */
 export function direction(before: number | null, after: number | null): -1 | 0 | 1 {
   if (before === null || after === null) return 0;
-  if (after < before - TOLERANCE) return -1;
-  if (after > before + TOLERANCE) return 1;
+  const tolerance = RELATIVE_TOLERANCE * Math.max(Math.abs(before), Math.abs(after));
+  if (after < before - tolerance) return -1;
+  if (after > before + tolerance) return 1;
   return 0;
 }

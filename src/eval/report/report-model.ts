@@ -1,8 +1,9 @@
 import { groupRerecordCommands } from '../fixtures/rerecord.js';
+import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
 import { describeOrigins, providerOf } from './format-provenance.js';
-import { suiteDeltaLine } from './format-statistics.js';
+import { FEW_TASKS_NOTE, suiteDeltaLine } from './format-statistics.js';
 import { buildGradersModel, type GradersModel } from './graders-model.js';
 import type {
   Comparison,
@@ -71,6 +72,9 @@ export interface ReportModel {
   summary: SummaryRow[];
   /** Per dataset task: each case's c/n and pass@1 under each variant. */
   cases: CaseTable[];
+  /** Said under the suite summary when a row has fewer than 5 tasks (its interval marked †). */
+  summaryNote: string | undefined;
+  detection: DetectionView;
   costs: TaskSummary[];
   comparison: Comparison | undefined;
   stale: { entries: StaleFixture[]; commands: string[] };
@@ -215,10 +219,15 @@ export function buildReportModel(report: EvalReport): ReportModel {
       ...row,
       passAtKCell: cell(row.passAtK, k),
       passHatKCell: cell(row.passHatK, k),
-      passAt1WithInterval: rateWithInterval(row.passAt1, row.intervals.passAt1),
+      passAt1WithInterval: `${rateWithInterval(row.passAt1, row.intervals.passAt1)}${row.fewTasks ? ' †' : ''}`,
       deltaLine: row.delta ? suiteDeltaLine(row) : undefined,
     })),
     cases: caseTables(report),
+    summaryNote: report.summary.some((row) => row.fewTasks) ? FEW_TASKS_NOTE : undefined,
+    detection: detectionView(
+      report.detection,
+      new Set(report.tasks.map((row) => row.suite)).size > 1,
+    ),
     costs: report.tasks,
     comparison: report.comparison,
     stale: {

@@ -37,7 +37,7 @@ describe('EvalReportSchema', () => {
   it('rejects another schema version, unknown fields and a non-numeric k', () => {
     const source = 'reports/reference.json';
     expect(() => parseReport({ ...report, schemaVersion: 1 }, source)).toThrow(
-      /schemaVersion 1 is not 2 .*npm run eval -- --update-reference/,
+      /schemaVersion 1 is not 3 .*npm run eval -- --update-reference/,
     );
     expect(() => parseReport({ ...report, extra: true }, source)).toThrow(/extra/);
     const badKey = JSON.parse(JSON.stringify(report));

@@ -135,6 +135,11 @@ export const VariantSummarySchema = z
     passHatK: RateByKSchema,
     /** Two-level bootstrap over the tasks and their trials, never narrower than the pooled trials allow. */
     intervals: RateIntervalsSchema,
+    /**
+     * Fewer than 5 tasks (at least 2): the suite interval and the suite Δ's undercover (a
+     * bootstrap over 2-4 heterogeneous tasks covered 75-93% of the time, not 95%). Renderers say so.
+     */
+    fewTasks: z.boolean(),
     tokens: TokensSchema,
     steps: MeanSchema,
     toolCalls: MeanSchema,
@@ -271,7 +276,36 @@ export const StatisticsSchema = z
   .strict();
 export type Statistics = z.infer<typeof StatisticsSchema>;
 
-export const REPORT_SCHEMA_VERSION = 2;
+/** What each row's n can detect if compared on other cassettes (see detectionLimits). */
+export const DetectionSchema = z
+  .object({
+    alpha: z.number().gt(0).lt(1),
+    /** The rows that ran: each row's level is alpha / family. */
+    family: z.number().int().min(1),
+    power: z.number().gt(0).lt(1),
+    /** The drop `trialsForPricedDrop` is for. */
+    pricedDrop: z.number().gt(0).lt(1),
+    rows: z.array(
+      z
+        .object({
+          suite: z.string(),
+          task: z.string(),
+          variant: z.string(),
+          n: z.number().int().min(1),
+          /** The pass@1 a drop is measured from: the reference's, else this run's. */
+          from: RateSchema,
+          /** The smallest drop found with `power`; null when not even a fall to 0 is. */
+          detectableDrop: RateSchema.nullable(),
+          /** Trials per side for a drop of `pricedDrop` with `power`; null past 10,000 or below it. */
+          trialsForPricedDrop: z.number().int().min(1).nullable(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type Detection = z.infer<typeof DetectionSchema>;
+
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** `reports/latest.json`; bump `schemaVersion` on any incompatible change. */
 export const EvalReportSchema = z
@@ -293,6 +327,7 @@ export const EvalReportSchema = z
     failures: z.array(FailedTrialSchema),
     staleFixtures: z.array(StaleFixtureSchema),
     comparison: ComparisonSchema.optional(),
+    detection: DetectionSchema,
     gate: GateResultSchema,
     /** One entry per trial: source, host, model, recordedAt, cassette hash. */
     trialProvenance: z.array(TrialProvenanceSchema),

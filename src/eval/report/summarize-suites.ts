@@ -1,6 +1,11 @@
 import { mean } from '../stats/metrics.js';
 import type { PassCounts } from '../stats/two-level-bootstrap.js';
-import { suiteDelta, suiteIntervals } from './intervals.js';
+import {
+  MIN_TASKS_FOR_BOOTSTRAP,
+  MIN_TASKS_FOR_COVERAGE,
+  suiteDelta,
+  suiteIntervals,
+} from './intervals.js';
 import { compareNames } from './order.js';
 import type { SuiteDelta, TaskSummary, VariantSummary } from './report-schema.js';
 import { suiteBaselines } from './summarize.js';
@@ -39,6 +44,7 @@ function summarizeVariant(
     passAtK: meanRates(tasks, (task) => task.passAtK),
     passHatK: meanRates(tasks, (task) => task.passHatK),
     intervals: suiteIntervals(tasks),
+    fewTasks: tasks.length >= MIN_TASKS_FOR_BOOTSTRAP && tasks.length < MIN_TASKS_FOR_COVERAGE,
     tokens: {
       input: meanOf((task) => task.tokens.input),
       output: meanOf((task) => task.tokens.output),

@@ -274,6 +274,7 @@ function summaryTable(model: ReportModel, color: boolean): string {
   return [
     fitTable(head, rows, { color, right: head.map((_, index) => index).filter((i) => i >= 3) }),
     ...deltas.flatMap((line) => wrap(line)),
+    ...(model.summaryNote ? wrap(model.summaryNote) : []),
   ].join('\n');
 }
 
@@ -294,6 +295,14 @@ function caseTables(model: ReportModel, color: boolean): string {
       ].join('\n'),
     )
     .join('\n\n');
+}
+
+/** What each row's n can detect if re-recorded (detectionView). */
+function detectionLines(model: ReportModel, color: boolean): string {
+  const { summary, head, rows } = model.detection;
+  if (rows.length === 0) return '';
+  const right = head.map((_, column) => column).filter((column) => column >= head.length - 4);
+  return [...wrap(summary), fitTable(head, rows, { color, right })].join('\n');
 }
 
 function tokenTable(model: ReportModel, color: boolean): string {
@@ -431,6 +440,7 @@ export function renderTerminal(
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
     ...graders.judges,
     comparisonLines(model, color).join('\n'),
+    detectionLines(model, color),
     staleLines(model).join('\n'),
     failureLines(model).join('\n'),
   ];

@@ -34,45 +34,23 @@ export function logFactorial(n: number): number {
 
 export const DropTestSchema = z
   .object({
+    /** One-sided Fisher exact p-value of this row's pass@1 counts. */
     pValue: z.number().min(0).max(1),
+    /** Holm-adjusted over `family`: compared with alpha, so a whole run keeps alpha. */
+    adjustedPValue: z.number().min(0).max(1),
+    /** The rows the gate tested statistically in this run (compared on other cassettes). */
+    family: z.number().int().min(1),
     significant: z.boolean(),
     /**
-     * Trials per side that would make a drop of this size significant at alpha, if the observed
-     * rates held; absent when even MAX_TRIALS_TO_SETTLE would not.
+     * Trials per side that would detect a drop of this size with 80% power at this row's level
+     * (alpha / family), at the observed rates; absent when significant, or past 10,000.
      */
-    trialsToSettle: z.number().int().min(1).optional(),
+    trialsNeeded: z.number().int().min(1).optional(),
   })
   .strict();
 export type DropTest = z.infer<typeof DropTestSchema>;
 
-/** The largest n the search for trialsToSettle tries. */
-export const MAX_TRIALS_TO_SETTLE = 1000;
-
-/**
- * Is the drop from cBefore/nBefore to cAfter/nAfter significant at `alpha` (one-sided)?
- *
- * @example testDrop(3, 3, 3, 2, 0.05) // p = 0.5, not significant; about 16 trials each would settle it
- */
-export function testDrop(
-  nBefore: number,
-  cBefore: number,
-  nAfter: number,
-  cAfter: number,
-  alpha: number,
-): DropTest {
-  const pValue = dropPValue(nBefore, cBefore, nAfter, cAfter);
-  if (atMost(pValue, alpha)) return { pValue, significant: true };
-  const [before, after] = [cBefore / nBefore, cAfter / nAfter];
-  if (!(after < before)) return { pValue, significant: false };
-  for (let n = Math.max(nBefore, nAfter) + 1; n <= MAX_TRIALS_TO_SETTLE; n++) {
-    if (atMost(dropPValue(n, Math.round(before * n), n, Math.round(after * n)), alpha)) {
-      return { pValue, significant: false, trialsToSettle: n };
-    }
-  }
-  return { pValue, significant: false };
-}
-
-// Exact p-values land on round numbers (3/3 -> 0/3 gives 0.05): do not lose them to round-off.
-function atMost(pValue: number, alpha: number): boolean {
+/** An exact p-value at or below alpha: they land on round numbers (3/3 -> 0/3 gives 0.05). */
+export function atMost(pValue: number, alpha: number): boolean {
   return pValue <= alpha + 1e-12;
 }

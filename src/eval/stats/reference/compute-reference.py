@@ -129,3 +129,17 @@ suite = [(3, 1), (3, 3), (2, 0), (5, 4)]
 low, high = two_level([[t] for t in suite], lambda a, n, c: c / n, 7, 2000)
 rate, n_eff = pooled(suite)
 print(f"  mean {rate:.10f} n_eff {n_eff:.10f} bootstrap [{low:.10f}, {high:.10f}] floor {tuple(round(x, 10) for x in wilson_score(rate, n_eff))}")
+
+print("power of the one-sided Fisher test (exact, n per side)")
+def power(n, p0, p1, a):
+    total = 0.0
+    for x in range(n + 1):
+        for y in range(n + 1):
+            p = fisher_exact([[x, n - x], [y, n - y]], alternative="greater").pvalue
+            if p <= a + 1e-12:
+                total += binom.pmf(x, n, p0) * binom.pmf(y, n, p1)
+    return total
+for args in [(3, 1, 0, 0.05), (3, 1, 0, 0.0025), (30, 0.9, 0.6, 0.05), (30, 1.0, 0.7, 0.0025),
+             (10, 0.67, 0.09, 0.05), (10, 0.67, 0.08, 0.05), (20, 0.5, 0.1, 0.01),
+             (66, 1.0, 0.9, 0.05), (65, 1.0, 0.9, 0.05)]:
+    print(f"  [{', '.join(map(str, args))}, {power(*args):.10f}],")
