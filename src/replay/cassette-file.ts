@@ -96,7 +96,7 @@ export async function readCassette(file: string): Promise<Cassette> {
  * hash (by hand, or by a tool); one who recomputes it gets past this check, and only review of
  * the fixture diff, which the report lists, catches them.
  */
-function editedMessage(shown: string, recorded: unknown, hash: string): string {
+export function editedMessage(shown: string, recorded: unknown, hash: string): string {
   const fix =
     'restore the recorded file (git checkout) or re-record the trial; a cassette is never edited by hand';
   if (recorded === undefined) {

@@ -19,8 +19,12 @@ export function cassetteHash(cassette: Cassette): string {
   const read = readHashes.get(cassette);
   if (read !== undefined) return read;
   const { version, meta, exchanges } = cassette;
-  const digest = createHash('sha256').update(canonicalJson({ version, meta, exchanges }));
-  return `sha256:${digest.digest('hex')}`;
+  return contentHashOf({ version, meta, exchanges });
+}
+
+/** `sha256:` and the hash of `content`'s canonical JSON: what every kind of cassette is sealed with. */
+export function contentHashOf(content: unknown): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(content)).digest('hex')}`;
 }
 
 /** Remember the hash of a cassette just read and checked (it is not changed after). */

@@ -216,7 +216,7 @@ describe('gradeTrial: judged checks', () => {
       { check: 'polite', verdict: 'pass', calls: 'replayed', source: 'simulator' },
     ]);
     expect(graded.record.scores).toMatchObject([{ name: 'polite', value: 0.9, source: 'judge' }]);
-    expect(graded.record.judgeCassetteHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(graded.record.judgeCassetteHash).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it("a judge's long reasoning is cut in the trial's message; the record keeps it whole", async () => {

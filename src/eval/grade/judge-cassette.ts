@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../core/atomic-write.js';
@@ -6,7 +5,8 @@ import { canonicalize } from '../../core/canonical-json.js';
 import { FixtureError, SecretLeakError } from '../../core/errors.js';
 import { describeZodIssues } from '../../core/parse.js';
 import { CassetteMetaSchema, ExchangeSchema } from '../../replay/cassette.js';
-import { displayPath, readCassetteJson } from '../../replay/cassette-file.js';
+import { displayPath, editedMessage, readCassetteJson } from '../../replay/cassette-file.js';
+import { contentHashOf } from '../../replay/cassette-hash.js';
 import { findCassetteSecret } from '../../replay/secret-scan.js';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
@@ -62,11 +62,18 @@ export function judgeCassettePath(
   return path.join(root, task, variant, ...folder, `trial-${trial}.judge.json`);
 }
 
+/** The content hash of a judge cassette: over its canonical JSON, as a trial cassette's is. */
+function judgeHash(cassette: JudgeCassette): string {
+  const { version, kind, meta, judgments } = cassette;
+  return contentHashOf({ version, kind, meta, judgments });
+}
+
 function serialize(cassette: JudgeCassette): string {
   return `${JSON.stringify(
     {
       version: cassette.version,
       kind: cassette.kind,
+      contentHash: judgeHash(cassette),
       meta: canonicalize(cassette.meta),
       judgments: canonicalize(cassette.judgments),
     },
@@ -81,12 +88,15 @@ const exchangesOf = (cassette: JudgeCassette) => ({
 
 /**
  * Read a judge cassette: missing is `fixture_missing`; unreadable, not JSON, too deep or not
- * the schema is `fixture_corrupt`; a credential inside is `fixture_secret`. Each names the file.
+ * the schema is `fixture_corrupt`; a credential inside is `fixture_secret`; content that no
+ * longer matches its `contentHash` (or none) is `fixture_edited`. Each names the file.
  */
 export function readJudgeCassette(file: string): { cassette: JudgeCassette; hash: string } {
   const shown = displayPath(file);
   const { text, data } = readCassetteJson(file);
-  const parsed = JudgeCassetteSchema.safeParse(data);
+  const object = data !== null && typeof data === 'object' && !Array.isArray(data);
+  const { contentHash, ...content } = (object ? data : {}) as Record<string, unknown>;
+  const parsed = JudgeCassetteSchema.safeParse(object ? content : data);
   if (!parsed.success) {
     throw new FixtureError(
       'fixture_corrupt',
@@ -100,13 +110,16 @@ export function readJudgeCassette(file: string): { cassette: JudgeCassette; hash
       `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the judge`,
     );
   }
-  return { cassette: parsed.data, hash: sha256(text) };
+  // Sealed as a trial's cassette is: an edited verdict is refused, a re-indent is not.
+  const hash = judgeHash(parsed.data);
+  if (contentHash !== hash) {
+    throw new FixtureError('fixture_edited', editedMessage(shown, contentHash, hash));
+  }
+  return { cassette: parsed.data, hash };
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /**
- * Write a judge cassette atomically, stable key order; returns the sha256 of its bytes. They are
+ * Write a judge cassette atomically, stable key order; returns its content hash. Its bytes are
  * scanned first: a credential (the judge's key among `secrets`) throws SecretLeakError and
  * nothing is written.
  */
@@ -124,5 +137,5 @@ export async function writeJudgeCassette(
     );
   }
   await writeFileAtomic(file, text);
-  return sha256(text);
+  return judgeHash(checked);
 }

@@ -25,7 +25,9 @@ function replayAll(
     return {
       judgments: [],
       problem: fixtureProblem(
-        missing ? 'fixture_missing' : 'fixture_corrupt',
+        missing || error.code === 'fixture_secret' || error.code === 'fixture_edited'
+          ? error.code
+          : 'fixture_corrupt',
         options.context,
         detail,
       ),

@@ -1,6 +1,8 @@
 import { redactForDisplay } from '../../core/redact.js';
+import { cassettePath } from '../../replay/cassette.js';
 import { truncateResult } from '../../runtime/truncate.js';
 import { judgeRerecordCommand, rerecordCommand } from '../fixtures/rerecord.js';
+import { judgeCassettePath } from '../grade/judge-cassette.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
@@ -84,9 +86,14 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
 
 /** The trial's cassette as reports show it, built from its names (never a record's own text). */
 function fixturePathOf(record: TrialRecord): string {
-  const of = record.case === undefined ? '' : `/${record.case}`;
-  const judge = record.staleCassette === 'judge' ? '.judge' : '';
-  return `fixtures/${record.task}/${record.variant}${of}/trial-${record.trial}${judge}.json`;
+  const { task, variant, trial } = record;
+  return (record.staleCassette === 'judge' ? judgeCassettePath : cassettePath)(
+    'fixtures',
+    task,
+    variant,
+    trial,
+    record.case,
+  );
 }
 
 function withoutRerecordLines(message: string): string {

@@ -118,6 +118,22 @@ describe('recordsFromCheckout', () => {
     );
   });
 
+  it("refuses a judged record whose judge cassette hash is not the checkout's", async () => {
+    const dir = project();
+    cpSync(join(root, 'fixtures/T7'), join(dir, 'fixtures/T7'), { recursive: true });
+    const cassette = await readCassette(join(dir, 'fixtures/T7/upgraded/trial-1.json'));
+    const record = makeRecord({
+      task: 'T7',
+      variant: 'upgraded',
+      trial: 1,
+      cassetteHash: cassetteHash(cassette),
+      judgeCassetteHash: `sha256:${'1'.repeat(64)}`,
+    });
+    expect((await rejectionOf(merge(dir, [record]), ConfigError)).message).toMatch(
+      /T7 upgraded trial 1 was judged from sha256:111111111111…, the checkout's fixtures\/T7\/upgraded\/trial-1\.judge\.json is sha256:[0-9a-f]{12}…/,
+    );
+  });
+
   it("refuses shards of another commit than the checkout's", async () => {
     const dir = project(true);
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir }).toString().trim();

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { ConfigError, errorMessage } from '../../core/errors.js';
-import type { Cassette } from '../../replay/cassette.js';
+import { type Cassette, cassettePath } from '../../replay/cassette.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
+import { UNRECORDED_JUDGE } from '../grade/grade-trial.js';
+import { judgeCassettePath, readJudgeCassette } from '../grade/judge-cassette.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { currentCommit } from './commit.js';
 import { shownName } from './shard-coverage.js';
@@ -47,6 +49,8 @@ export async function recordsFromCheckout(
         );
         return rebuilt;
       }
+      const judge = judgeProblem(projectDir, record);
+      if (judge) problems.push(`${where} ${judge}`);
       const { source, model, recordedAt, host } = cassette.meta;
       return {
         ...rebuilt,
@@ -74,6 +78,22 @@ export async function recordsFromCheckout(
   return records;
 }
 
+/** How a judged record's judge cassette hash differs from the checkout's, if it does. */
+function judgeProblem(projectDir: string, record: TrialRecord): string | undefined {
+  const recorded = record.judgeCassetteHash;
+  if (recorded === undefined || recorded === UNRECORDED_JUDGE) return undefined;
+  const { task, variant, trial } = record;
+  const file = judgeCassettePath('fixtures', task, variant, trial, record.case);
+  try {
+    const { hash } = readJudgeCassette(join(projectDir, file));
+    return hash === recorded
+      ? undefined
+      : `was judged from ${short(recorded)}, the checkout's ${file} is ${short(hash)}`;
+  } catch (error) {
+    return `was judged from a judge cassette the checkout cannot read (${errorMessage(error)})`;
+  }
+}
+
 const counted = (record: TrialRecord) => record.outcome === 'passed' || record.outcome === 'failed';
 const short = (hash: string | undefined) =>
   hash === undefined ? 'no cassette' : `${hash.slice(0, 19)}…`;
@@ -81,13 +101,13 @@ const short = (hash: string | undefined) =>
 /** The trial's fixture path, and its trace path when it wrote one: built from its names. */
 function withOwnPaths(record: TrialRecord): TrialRecord {
   const { fixture: _fixture, tracePath, ...rest } = record;
-  const of = record.case === undefined ? '' : `/${record.case}`;
-  const folder = `${record.task}/${record.variant}${of}`;
+  const { task, variant, trial } = record;
+  const fixture = cassettePath('fixtures', task, variant, trial, record.case);
   return {
     ...rest,
-    fixture: `fixtures/${folder}/trial-${record.trial}.json`,
+    fixture,
     ...(tracePath !== undefined && {
-      tracePath: `runs/eval/${folder}/trial-${record.trial}.jsonl`,
+      tracePath: `runs/eval${fixture.slice('fixtures'.length).replace(/\.json$/, '.jsonl')}`,
     }),
   };
 }
