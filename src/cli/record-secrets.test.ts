@@ -130,6 +130,17 @@ describe('npm run record with a base URL that carries a password', () => {
       "record: OPENAI_BASE_URL 'gateway.test/v1' is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API",
     );
     expect(bad.stdout).not.toMatch(/T2 upgraded trial 1/);
+
+    vi.stubEnv('OPENAI_BASE_URL', '');
+    vi.stubEnv('HARNESS_JUDGE_BASE_URL', 'judge.test/v1');
+    const badJudge = await captureCli(() =>
+      runRecordCli(['--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
+    );
+    expect(badJudge.code).toBe(2);
+    expect(badJudge.stderr.trim()).toBe(
+      "record: HARNESS_JUDGE_BASE_URL 'judge.test/v1' is not an http(s) URL: set it to e.g. http://127.0.0.1:8787, or unset it to use the live API",
+    );
+    expect(badJudge.stdout).not.toMatch(/T2 upgraded trial 1/);
     vi.unstubAllEnvs();
   });
 });

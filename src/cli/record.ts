@@ -209,16 +209,20 @@ async function openUpstream(
         'ANTHROPIC_API_KEY is not set (OPENAI_API_KEY for OpenAI agents): export it to record against the live API, or pass --simulated',
       );
     }
-    // Every live API's base URL variable checked before any trial runs: a bad OPENAI_BASE_URL is
-    // one line here, not a failed trial per OpenAI agent.
+    // Every live API's base URL variable, and the judge's, checked before any trial runs: a bad
+    // OPENAI_BASE_URL is one line here, not a failed trial per OpenAI agent.
     for (const provider of PROVIDERS) {
       const { urlName } = liveApiOf({ provider });
       if (process.env[urlName]) checkBaseUrl(process.env, urlName);
     }
-    const where = apis.map(
-      ({ provider, urlName, baseURL }) =>
-        `${PROVIDER_DEFAULTS[provider].label} agents at ${shownUrl(baseURL)} (${urlName})`,
-    );
+    const judgeUrl = process.env[JUDGE_ENV.baseURL] && checkBaseUrl(process.env, JUDGE_ENV.baseURL);
+    const where = [
+      ...apis.map(
+        ({ provider, urlName, baseURL }) =>
+          `${PROVIDER_DEFAULTS[provider].label} agents at ${shownUrl(baseURL)} (${urlName})`,
+      ),
+      ...(judgeUrl ? [`judges at ${shownUrl(judgeUrl)} (${JUDGE_ENV.baseURL})`] : []),
+    ];
     console.log(terminalLine(`recording live: ${where.join('; ')} (source: live)`));
     return undefined;
   }

@@ -66,6 +66,16 @@ describe('maskConfiguredKeys', () => {
     );
   });
 
+  it("masks the judge's key and its base URL's password as the agents' are", () => {
+    maskConfiguredKeys({
+      HARNESS_JUDGE_API_KEY: 'judge-gateway-0123',
+      HARNESS_JUDGE_BASE_URL: 'https://u:judgepass0123@gateway.test/v1',
+    });
+    expect(redactText('judge-gateway-0123 at https://u:judgepass0123@gateway.test/v1')).toBe(
+      '[redacted HARNESS_JUDGE_API_KEY] at https://u:[redacted HARNESS_JUDGE_BASE_URL password]@gateway.test/v1',
+    );
+  });
+
   it('masks the password of a base URL that carries one', () => {
     maskConfiguredKeys({ ANTHROPIC_BASE_URL: 'http://user:gw%2Fpass0123456789@127.0.0.1:1' });
     expect(

@@ -2,8 +2,8 @@
 export const MIN_SECRET_LENGTH = 8;
 
 /** The environment variables whose values are credentials this process sends. */
-const CONFIGURED_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
-const BASE_URLS = ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL'] as const;
+const CONFIGURED_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'HARNESS_JUDGE_API_KEY'] as const;
+const BASE_URLS = ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'HARNESS_JUDGE_BASE_URL'] as const;
 
 interface SecretValue {
   /**
