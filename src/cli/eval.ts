@@ -24,17 +24,22 @@ import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--case ID[,ID...] | --cases N]   (dataset tasks: these cases, or N of them)
-                       [--compare FILE] [--replay strict|lenient] [--update-reference]
+                       [--compare FILE | --reference-from REF [--allow-lower-reference]]
+                       [--replay strict|lenient] [--update-reference]
                        [--alpha 0.05] [--strict-floors] [--shard i/n]
                        [--judge-model ID[,ID...]] [--judge-samples N]
                        [--rescore [--simulated] [--record-judge]]
        npm run eval -- --compare A,B [...]   (two variants: only those, every Δ of B against A)
-       npm run eval -- --merge DIR [--compare FILE] [--update-reference] [--alpha A] [--strict-floors]
+       npm run eval -- --merge DIR [--compare FILE | --reference-from REF [--allow-lower-reference]]
+                       [--update-reference] [--alpha A] [--strict-floors]
 
 Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
 token and latency tables, writes reports/latest.md and reports/latest.json, and exits non-zero
 when the gate fails (a stale, missing or errored trial, a floor not met, or a drop against the
 reference: any drop on the same cassettes, a significant one at --alpha on re-recorded ones).
+--reference-from REF (a pull request's base) reads reports/reference.json at REF instead of the
+checkout's, lists what the checkout changed against REF (the reference, the cassettes) at the top
+of the report, and fails when the checkout's reference is lower, unless --allow-lower-reference.
 --shard i/n runs one slice and writes reports/shards/shard-i-of-n.json; --merge DIR makes the
 report and the gate from those.
 Judged checks replay their calls from fixtures/<task>/<variant>/trial-<n>.judge.json.
@@ -51,6 +56,8 @@ const FLAGS = {
   cases: { type: 'string' },
   suite: { type: 'string' },
   compare: { type: 'string' },
+  'reference-from': { type: 'string' },
+  'allow-lower-reference': { type: 'boolean' },
   replay: { type: 'string' },
   'update-reference': { type: 'boolean' },
   alpha: { type: 'string' },
@@ -82,6 +89,16 @@ async function main(argv: string[]): Promise<number> {
   }
   nonEmpty('--compare', values.compare, 'a report file (e.g. --compare reports/reference.json)');
   nonEmpty('--merge', values.merge, 'a folder of shard results (e.g. --merge reports/shards)');
+  nonEmpty(
+    '--reference-from',
+    values['reference-from'],
+    'a git ref (e.g. --reference-from origin/main)',
+  );
+  if (values['allow-lower-reference'] && values['reference-from'] === undefined) {
+    throw new ConfigError(
+      "--allow-lower-reference goes with --reference-from REF (it allows a reference lower than REF's)",
+    );
+  }
   const tasks = selectionFlag('--task', values.task);
   const pair = variantPair(values.compare, process.cwd());
   if (pair && values.variant !== undefined) {
@@ -90,6 +107,11 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const variants = pair ?? selectionFlag('--variant', values.variant);
+  if (values.compare !== undefined && !pair && values['reference-from'] !== undefined) {
+    throw new ConfigError(
+      '--compare FILE and --reference-from REF both name the reference: give one',
+    );
+  }
   const suites = selectionFlag('--suite', values.suite);
   const cases = caseFlags(values);
   const { compare: _compare, ...rest } = values;
@@ -99,9 +121,14 @@ async function main(argv: string[]): Promise<number> {
   };
   if (values.merge !== undefined) return merge(values, values.merge, report);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  if (shard && (values.compare !== undefined || values['update-reference'])) {
+  if (
+    shard &&
+    (values.compare !== undefined ||
+      values['update-reference'] ||
+      values['reference-from'] !== undefined)
+  ) {
     throw new ConfigError(
-      '--compare and --update-reference belong to the merge (npm run eval -- --merge reports/shards ...), not to one --shard',
+      '--compare, --reference-from and --update-reference belong to the merge (npm run eval -- --merge reports/shards ...), not to one --shard',
     );
   }
   const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
@@ -202,11 +229,21 @@ export function variantPair(
 }
 
 function reportOptions(
-  values: Pick<EvalFlags, 'compare' | 'update-reference' | 'alpha' | 'strict-floors'>,
+  values: Pick<
+    EvalFlags,
+    | 'compare'
+    | 'reference-from'
+    | 'allow-lower-reference'
+    | 'update-reference'
+    | 'alpha'
+    | 'strict-floors'
+  >,
 ) {
   const alpha = fraction('--alpha', values.alpha);
   return {
     ...(values.compare && { compare: values.compare }),
+    ...(values['reference-from'] && { referenceFrom: values['reference-from'] }),
+    ...(values['allow-lower-reference'] && { allowLowerReference: true }),
     updateReference: values['update-reference'] ?? false,
     ...(alpha !== undefined && { alpha }),
     strictFloors: values['strict-floors'] ?? false,

@@ -26,6 +26,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/run/huge-messages.test.ts',
   'src/eval/run/writes-inside.test.ts',
   'src/eval/run/edited-cassette.test.ts',
+  'src/eval/base/reference-from.test.ts',
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
   'src/eval/grade/judged-dataset.test.ts',

@@ -1,4 +1,5 @@
 import type { FixtureSource } from '../../replay/cassette.js';
+import type { Changes } from '../base/changes-schema.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import { type ComparableReport, compareReports, DEFAULT_ALPHA, type TaskKey } from './compare.js';
 import { detectionLimits } from './detection.js';
@@ -29,6 +30,8 @@ export interface BuildReportOptions {
   strictFloors?: boolean;
   /** `--compare A,B`: deltas of B (and every other variant) against A, where A ran. */
   deltaReference?: string;
+  /** What the checkout changed against the base (`--reference-from`); a lowered reference fails. */
+  changes?: Changes;
 }
 
 function distinct<T extends string>(values: ReadonlyArray<T | undefined>): T[] {
@@ -75,6 +78,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     ...(comparison ? { comparison } : {}),
     ...(options.gone ? { gone: options.gone } : {}),
     ...(options.strictFloors ? { strictFloors: true } : {}),
+    ...(options.changes ? { changes: options.changes } : {}),
   });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -93,6 +97,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     failures: listFailures(records),
     staleFixtures: listStaleFixtures(records),
     ...(comparison ? { comparison } : {}),
+    ...(options.changes ? { changes: options.changes } : {}),
     detection: detectionLimits(tasks, comparison, options.alpha ?? DEFAULT_ALPHA),
     gate,
     trialProvenance,

@@ -1,3 +1,4 @@
+import type { Changes } from '../base/changes-schema.js';
 import { MAX_TRIALS_NEEDED } from '../stats/power.js';
 import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import type { TaskKey } from './compare.js';
@@ -25,6 +26,8 @@ export interface GateInput {
   gone?: readonly TaskKey[];
   /** Check floors against the interval's lower bound instead of the point estimate. */
   strictFloors?: boolean;
+  /** What the checkout changed against the base (`--reference-from`). */
+  changes?: Changes;
 }
 
 const UNRESOLVED: ReadonlyArray<readonly [(record: TrialRecord) => boolean, string, string]> = [
@@ -187,6 +190,24 @@ function untestedDrop(entry: ComparisonEntry): string {
   return `pass@1 did not drop, ${countsText(entry)}: pass^${entry.passHatK.k ?? 'k'} is estimated from ${before.n} and ${after.n} trials, and moves with the number counted; the gate tests pass@1, and no number of trials would make this a drop`;
 }
 
+/** A reference lowered against the base, unless a maintainer allowed it. */
+function loweredReasons(changes: Changes | undefined): string[] {
+  if (!changes?.reference.lowered || changes.reference.allowed) return [];
+  const rows = changes.reference.rows.filter(
+    (row) => row.change === 'lowered' || row.change === 'removed',
+  );
+  const listed = rows
+    .slice(0, 5)
+    .map(
+      (row) =>
+        `${row.task} ${row.variant}${row.change === 'removed' ? ' (removed)' : ` pass@1 ${formatRate(row.passAt1.before)} -> ${formatRate(row.passAt1.after)}`}`,
+    )
+    .join(', ');
+  return [
+    `reports/reference.json lowers the bar against ${changes.ref} (${listed}${rows.length > 5 ? `, and ${rows.length - 5} more` : ''}): a pull request cannot lower the reference it is judged by, so the gate compared with ${changes.ref}'s; a maintainer allows it with --allow-lower-reference (in CI: the allow-lower-reference label)`,
+  ];
+}
+
 function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
   return (gone ?? []).map(
     (row) =>
@@ -207,6 +228,7 @@ export function evaluateGate(input: GateInput): GateResult {
     ...unresolvedReasons(input.records),
     ...judgeErrorReasons(input.records),
     ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
+    ...loweredReasons(input.changes),
     ...drops.reasons,
     ...goneReasons(input.gone),
   ];

@@ -158,6 +158,7 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     rows,
     summary: shownSummary(model),
     summaryNote: model.summaryNote ?? null,
+    changes: model.changes ?? null,
     // With more than two variants, the report's own rows have no Δ to be undecided.
     undecided: rows.some((row) => row.delta?.distinguishable === false),
     notDistinguishable: NOT_DISTINGUISHABLE_NOTE,

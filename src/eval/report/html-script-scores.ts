@@ -25,6 +25,19 @@ function renderHeader(root) {
     text: model.gate.passed ? 'Gate: passed' : 'Gate: FAILED' }));
   listOf(root, null, model.gate.reasons);
   listOf(root, 'Warnings (noise at this n, not failing):', model.gate.warnings || []);
+  renderChanges(root);
+}
+function renderChanges(root) {
+  var c = model.changes;
+  if (!c) return;
+  var box = el('section', { 'data-testid': 'changes' }, el('h2', { text: c.title }));
+  c.reference.forEach(function (line) { box.appendChild(el('p', { cls: 'muted', text: line })); });
+  if (c.rows.length) box.appendChild(table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], c.rows, [], 'reference-changes'));
+  var shown = c.fixtures.slice(0, 200);
+  if (shown.length) box.appendChild(table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], shown, [], 'fixture-changes'));
+  var more = c.more + c.fixtures.length - shown.length;
+  if (more > 0) box.appendChild(el('p', { cls: 'muted', text: '\u2026 and ' + more + ' more changed cassettes (reports/latest.json).' }));
+  root.appendChild(box);
 }
 function listOf(root, title, lines) {
   if (!lines.length) return;

@@ -232,6 +232,30 @@ function casesSection(model: ReportModel): string {
   ].join('\n');
 }
 
+/** The most changed cassettes listed in the markdown (the JSON lists up to 500). */
+const MAX_MARKDOWN_FIXTURES = 50;
+
+/** What the checkout changed against the base, first in the report: reference rows, cassettes. */
+function changesSection(model: ReportModel): string {
+  const view = model.changes;
+  if (!view) return '';
+  const shown = view.fixtures.slice(0, MAX_MARKDOWN_FIXTURES);
+  const more = view.more + view.fixtures.length - shown.length;
+  const escaped = (rows: string[][]) => rows.map((row) => row.map(escapeText));
+  return [
+    `## ${escapeText(view.title)}`,
+    '',
+    ...view.reference.map(escapeText),
+    ...(view.rows.length > 0
+      ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
+      : []),
+    ...(shown.length > 0
+      ? ['', table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], escaped(shown))]
+      : []),
+    ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
+  ].join('\n');
+}
+
 /** What each row's n can detect if re-recorded, folded: its sentence shows, the table opens. */
 function detectionSection(model: ReportModel): string {
   const { summary, head, rows } = model.detection;
@@ -363,6 +387,7 @@ export function renderMarkdown(
   const sections = [
     header(model),
     gateSection(model),
+    changesSection(model),
     options.htmlNote ?? '',
     scoresSection(model),
     ...graders.scores,

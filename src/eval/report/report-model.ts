@@ -1,4 +1,5 @@
 import { groupRerecordCommands } from '../fixtures/rerecord.js';
+import { type ChangesView, changesView } from './changes-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
@@ -56,6 +57,8 @@ export interface ReportModel {
     origins: ReturnType<typeof describeOrigins>;
   };
   gate: GateResult;
+  /** What the checkout changed against the base (`--reference-from`): the top of every report. */
+  changes: ChangesView | undefined;
   scores: {
     k: number;
     /** More than one suite ran, so a suite column earns its width. */
@@ -195,6 +198,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
       origins: describeOrigins(report),
     },
     gate: report.gate,
+    changes: report.changes ? changesView(report.changes) : undefined,
     scores: {
       k,
       bySuite: new Set(report.tasks.map((row) => row.suite)).size > 1,

@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
 import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
+import { ChangesSchema } from '../base/changes-schema.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
@@ -327,6 +328,8 @@ export const EvalReportSchema = z
     failures: z.array(FailedTrialSchema),
     staleFixtures: z.array(StaleFixtureSchema),
     comparison: ComparisonSchema.optional(),
+    /** What this checkout changed against the base (`--reference-from`). */
+    changes: ChangesSchema.optional(),
     detection: DetectionSchema,
     gate: GateResultSchema,
     /** One entry per trial: source, host, model, recordedAt, cassette hash. */

@@ -297,6 +297,26 @@ function caseTables(model: ReportModel, color: boolean): string {
     .join('\n\n');
 }
 
+/** What the checkout changed against the base, first: the reference's rows, then the cassettes. */
+function changesLines(model: ReportModel, color: boolean): string {
+  const view = model.changes;
+  if (!view) return '';
+  const lines = [paint('bold', view.title, color), ...view.reference.flatMap((line) => wrap(line))];
+  if (view.rows.length > 0) {
+    lines.push(fitTable(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], view.rows, { color }));
+  }
+  const shown = view.fixtures.slice(0, MAX_TERMINAL_FIXTURES);
+  if (shown.length > 0) {
+    const head = ['Cassette', 'Status', 'Before', 'After', 'Changed in'];
+    lines.push(fitTable(head, shown, { color }));
+  }
+  const more = view.more + view.fixtures.length - shown.length;
+  if (more > 0) lines.push(`… and ${more} more changed cassettes (reports/latest.md, latest.json)`);
+  return lines.join('\n');
+}
+
+const MAX_TERMINAL_FIXTURES = 10;
+
 /** What each row's n can detect if re-recorded (detectionView). */
 function detectionLines(model: ReportModel, color: boolean): string {
   const { summary, head, rows } = model.detection;
@@ -428,6 +448,7 @@ export function renderTerminal(
   });
   const sections = [
     headerLines(model, color).join('\n'),
+    changesLines(model, color),
     ['Scores', scoreTable(model, color)].join('\n'),
     [
       `95% intervals (Wilson; Δ: Newcombe${model.cases.length > 0 ? '; a task over cases: bootstrap over its cases, Δ paired by case' : ''})`,

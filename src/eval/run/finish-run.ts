@@ -5,6 +5,8 @@ import { ConfigError, errorMessage } from '../../core/errors.js';
 import { outsideProblem } from '../../core/inside-folder.js';
 import { readRegularFile, whyUnreadable } from '../../core/regular-file.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
+import { compareWithBase } from '../base/base-reference.js';
+import type { Changes } from '../base/changes-schema.js';
 import { buildReport } from '../report/build-report.js';
 import { absentRows } from '../report/compare.js';
 import type { TaskFloor } from '../report/gate.js';
@@ -21,6 +23,10 @@ import { referenceFileOf } from './reference-file.js';
 export interface ReportOptions {
   /** A report to compare against; defaults to reports/reference.json when it exists. */
   compare?: string;
+  /** Read the reference (and what changed) from this git ref, not from the checkout. */
+  referenceFrom?: string;
+  /** A maintainer's word that a lowered reference (from --reference-from) may be compared with. */
+  allowLowerReference?: boolean;
   updateReference?: boolean;
   /** One-sided significance level of the drop test when cassettes differ (default 0.05). */
   alpha?: number;
@@ -66,7 +72,11 @@ export async function finishRun(
     /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
     declared: ReadonlySet<string>;
     trials: number;
-    reference: LoadedReference | undefined;
+    reference?: LoadedReference | undefined;
+    /** What this checkout changed against the base (`--reference-from`). */
+    changes?: Changes;
+    /** Why the gate cannot compare with the base's reference, when it cannot. */
+    baseProblem?: string;
     /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
     transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
   },
@@ -100,7 +110,15 @@ export async function finishRun(
     ...(options.alpha !== undefined && { alpha: options.alpha }),
     ...(options.strictFloors && { strictFloors: true }),
     ...(options.deltaReference !== undefined && { deltaReference: options.deltaReference }),
+    ...(input.changes && { changes: input.changes }),
   });
+  if (input.baseProblem) {
+    report.gate = {
+      ...report.gate,
+      passed: false,
+      reasons: [input.baseProblem, ...report.gate.reasons],
+    };
+  }
   if (input.loadErrors.length > 0) {
     report.gate = {
       ...report.gate,
@@ -155,6 +173,30 @@ export async function finishRun(
     written.push('$GITHUB_STEP_SUMMARY');
   }
   return { report, terminal, written, notes };
+}
+
+/**
+ * The reference a run compares with: `--reference-from REF`'s (with what the checkout changed
+ * against REF), else `--compare FILE`, else reports/reference.json when it exists.
+ */
+export async function loadComparison(
+  projectDir: string,
+  options: ReportOptions,
+): Promise<{ reference?: LoadedReference; changes?: Changes; baseProblem?: string }> {
+  if (options.referenceFrom) {
+    const base = await compareWithBase(
+      projectDir,
+      options.referenceFrom,
+      options.allowLowerReference ?? false,
+    );
+    return {
+      ...(base.reference && { reference: base.reference }),
+      changes: base.changes,
+      ...(base.problem && { baseProblem: base.problem }),
+    };
+  }
+  const reference = await loadReference(projectDir, options.compare, options.updateReference);
+  return reference ? { reference } : {};
 }
 
 /**

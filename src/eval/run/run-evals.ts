@@ -79,14 +79,11 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
   // Only a whole replay compares: recording and a shard never read (or trip over) a reference.
   // A reference is still read and checked before any trial runs.
   const compares = options.mode === 'replay' && !options.shard;
-  const reference =
-    compares && referenceFileOf(projectDir, options.compare) !== undefined
-      ? await (await loadReportSide()).loadReference(
-          projectDir,
-          options.compare,
-          options.updateReference,
-        )
-      : undefined;
+  const comparison =
+    compares && (options.referenceFrom || referenceFileOf(projectDir, options.compare))
+      ? await (await loadReportSide()).loadComparison(projectDir, options)
+      : {};
+  const { reference } = comparison;
   const config = evalConfigOf(projectDir);
   await checkWritesInside(projectDir, options);
   await checkTracesFolder(projectDir, options);
@@ -125,7 +122,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     };
   }
   const finished = await finishRun(
-    { ...input, reference, transcripts: reporter.transcripts },
+    { ...input, ...comparison, transcripts: reporter.transcripts },
     options,
   );
   return {

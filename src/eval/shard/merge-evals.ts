@@ -3,7 +3,7 @@ import { maskConfiguredKeys } from '../../core/secret-values.js';
 import {
   type FinishedRun,
   finishRun,
-  loadReference,
+  loadComparison,
   type ReportOptions,
 } from '../run/finish-run.js';
 import { checkWholeSuiteReference } from '../run/reference-file.js';
@@ -26,7 +26,7 @@ export async function mergeEvals(
   const projectDir = resolve(options.projectDir);
   // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
   maskConfiguredKeys(process.env);
-  const reference = await loadReference(projectDir, options.compare, options.updateReference);
+  const comparison = await loadComparison(projectDir, options);
   const merged = await readShardResults(resolve(options.dir));
   checkWholeSuiteReference(merged.selection, options.updateReference, 'the shards select');
   const records = await recordsFromCheckout(projectDir, merged);
@@ -38,7 +38,7 @@ export async function mergeEvals(
       loadErrors: merged.loadErrors,
       declared: merged.declared,
       trials: merged.trials,
-      reference,
+      ...comparison,
     },
     options,
   );

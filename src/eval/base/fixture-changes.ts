@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { contentHashOf } from '../../replay/cassette-hash.js';
+import type { CassetteProvenance, FixtureChange } from './changes-schema.js';
+import { fileAt, git } from './git.js';
+
+/** The changed cassettes listed one by one; the rest are counted. */
+export const MAX_LISTED_FIXTURES = 500;
+
+/**
+ * The cassettes under fixtures/ that differ between `commit` and this checkout (committed or
+ * not), each with who and what recorded it on either side, and the commits since `commit` that
+ * touched it. A cassette whose content is the same (re-indented, keys reordered) is no change.
+ */
+export async function fixtureChanges(
+  projectDir: string,
+  commit: string,
+): Promise<{ fixtures: FixtureChange[]; leftOut: number }> {
+  const listed = await git(projectDir, [
+    'diff',
+    '--relative',
+    '--name-status',
+    '--no-renames',
+    '-z',
+    commit,
+    '--',
+    'fixtures',
+  ]);
+  const untracked = await git(projectDir, [
+    'ls-files',
+    '--others',
+    '--exclude-standard',
+    '-z',
+    '--',
+    'fixtures',
+  ]);
+  const paths = new Map<string, FixtureChange['status']>();
+  const fields = listed.split('\0');
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const [code, path] = [fields[index]!, fields[index + 1]!];
+    if (!path.endsWith('.json')) continue;
+    paths.set(path, code.startsWith('A') ? 'added' : code.startsWith('D') ? 'removed' : 'modified');
+  }
+  for (const path of untracked.split('\0')) if (path.endsWith('.json')) paths.set(path, 'added');
+  const authors = await commitsSince(projectDir, commit);
+  const fixtures: FixtureChange[] = [];
+  let leftOut = 0;
+  for (const [path, status] of [...paths].sort(([a], [b]) => a.localeCompare(b))) {
+    if (fixtures.length >= MAX_LISTED_FIXTURES) {
+      leftOut++;
+      continue;
+    }
+    const before =
+      status === 'added' ? undefined : provenanceOf(await fileAt(projectDir, commit, path));
+    const after =
+      status === 'removed'
+        ? undefined
+        : provenanceOf(await readFile(join(projectDir, path), 'utf8').catch(() => undefined));
+    // The same content, laid out otherwise: nothing a replay or a reviewer would see differ.
+    if (status === 'modified' && before?.contentHash && before.contentHash === after?.contentHash)
+      continue;
+    fixtures.push({
+      path,
+      status,
+      ...(before && { before }),
+      ...(after && { after }),
+      commits: (authors.get(path) ?? []).slice(0, 3),
+    });
+  }
+  return { fixtures, leftOut };
+}
+
+/** Who recorded a cassette, read from its text; its content hash computed, whatever it claims. */
+function provenanceOf(text: string | undefined): CassetteProvenance | undefined {
+  if (text === undefined) return undefined;
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
+  const { contentHash: _claimed, ...content } = data;
+  const meta = (content.meta ?? {}) as Record<string, unknown>;
+  const text_ = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : undefined);
+  const source = meta.source === 'live' || meta.source === 'simulator' ? meta.source : undefined;
+  const fields = {
+    source,
+    host: text_(meta.host),
+    model: text_(meta.model),
+    recordedAt: text_(meta.recordedAt),
+  };
+  return {
+    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
+    contentHash: contentHashOf(content),
+  };
+}
+
+/** Per path under fixtures/: the commits since `commit` that touched it, newest first. */
+async function commitsSince(
+  projectDir: string,
+  commit: string,
+): Promise<Map<string, Array<{ commit: string; author: string }>>> {
+  const log = await git(projectDir, [
+    'log',
+    '--relative',
+    '--format=%x1e%h%x1f%an',
+    '--name-only',
+    `${commit}..HEAD`,
+    '--',
+    'fixtures',
+  ]);
+  const touched = new Map<string, Array<{ commit: string; author: string }>>();
+  for (const entry of log.split('\x1e').slice(1)) {
+    const [head = '', ...files] = entry.split('\n');
+    const [short = '', author = ''] = head.split('\x1f');
+    for (const file of files.filter(Boolean)) {
+      touched.set(file, [
+        ...(touched.get(file) ?? []),
+        { commit: short, author: author.slice(0, 100) },
+      ]);
+    }
+  }
+  return touched;
+}

@@ -1,0 +1,97 @@
+import type { CassetteProvenance, Changes } from '../base/changes-schema.js';
+import { formatRate } from './format.js';
+
+/** What every renderer shows of the changes against the base, at the top of the report. */
+export interface ChangesView {
+  /** "Changed against main (1a2b3c4): the reference (lowered), 3 cassettes". */
+  title: string;
+  /** What became of the reference, as sentences. */
+  reference: string[];
+  /** The reference's changed rows: task, variant, change, pass@1 before → after, pass^k. */
+  rows: string[][];
+  /** Changed cassettes: path, status, before, after, commits. */
+  fixtures: string[][];
+  /** Changed cassettes not listed here. */
+  more: number;
+}
+
+const short = (commit: string) => commit.slice(0, 7);
+
+function provenanceText(side: CassetteProvenance | undefined): string {
+  if (!side) return '—';
+  const when = side.recordedAt?.replace(/:\d\d(\.\d+)?Z$/, 'Z');
+  const parts = [side.source, side.host, side.model, when].filter(Boolean);
+  const hash = side.contentHash ? ` (${side.contentHash.slice(7, 15)})` : '';
+  return `${parts.join(', ') || 'unreadable'}${hash}`;
+}
+
+function referenceLines(changes: Changes): string[] {
+  const { reference, ref, compared } = changes;
+  const lines: string[] = [];
+  if (reference.baseUnreadable) {
+    lines.push(
+      `${ref}'s reference cannot be read whole by this build (${reference.baseUnreadable.replace(/; regenerate it.*$/, '')}): its rows are compared below.`,
+    );
+  }
+  if (reference.status === 'same')
+    lines.push(`reports/reference.json has the same rows as ${ref}'s.`);
+  else if (reference.status === 'absent')
+    lines.push(`Neither ${ref} nor this checkout has reports/reference.json.`);
+  else if (reference.status === 'added')
+    lines.push(`reports/reference.json is new: ${ref} had none.`);
+  else if (reference.status === 'removed')
+    lines.push(`reports/reference.json is removed: ${ref} had one.`);
+  else {
+    const counts = ['lowered', 'raised', 'added', 'removed', 'other']
+      .map(
+        (change) => [change, reference.rows.filter((row) => row.change === change).length] as const,
+      )
+      .filter(([, count]) => count > 0)
+      .map(([change, count]) => `${count} ${change === 'other' ? 'otherwise changed' : change}`);
+    lines.push(`reports/reference.json changed against ${ref}'s: ${counts.join(', ')}.`);
+  }
+  if (reference.unreadable)
+    lines.push(`This checkout's reference cannot be read: ${reference.unreadable}`);
+  if (reference.lowered) {
+    lines.push(
+      reference.allowed
+        ? "It lowers the bar, and a maintainer allowed it (--allow-lower-reference): the gate compared with this checkout's reference."
+        : `It lowers the bar: the gate compared with ${ref}'s reference and fails; a maintainer allows a lower one with --allow-lower-reference (in CI: the allow-lower-reference label).`,
+    );
+  } else if (compared === 'base') lines.push(`The gate compared with ${ref}'s reference.`);
+  return lines;
+}
+
+export function changesView(changes: Changes): ChangesView {
+  const count = changes.fixtures.length + changes.fixturesLeftOut;
+  const parts = [
+    ...(changes.reference.status === 'same' || changes.reference.status === 'absent'
+      ? []
+      : [`the reference${changes.reference.lowered ? ' (lowered)' : ''}`]),
+    ...(count > 0 ? [`${count} cassette${count === 1 ? '' : 's'}`] : []),
+  ];
+  const against = `${changes.ref} (${short(changes.commit)})`;
+  return {
+    title:
+      parts.length === 0
+        ? `Nothing changed against ${against}: the same reference and cassettes`
+        : `Changed against ${against}: ${parts.join(', ')}`,
+    reference: referenceLines(changes),
+    rows: changes.reference.rows.map((row) => [
+      row.task,
+      row.variant,
+      row.change,
+      `${formatRate(row.passAt1.before)} → ${formatRate(row.passAt1.after)}`,
+      `${formatRate(row.passHatK.before)} → ${formatRate(row.passHatK.after)}${row.passHatK.k ? ` (k=${row.passHatK.k})` : ''}`,
+    ]),
+    fixtures: changes.fixtures.map((fixture) => [
+      fixture.path,
+      fixture.status,
+      provenanceText(fixture.before),
+      provenanceText(fixture.after),
+      fixture.commits.map((commit) => `${commit.commit} ${commit.author}`).join('; ') ||
+        'not committed',
+    ]),
+    more: changes.fixturesLeftOut,
+  };
+}
