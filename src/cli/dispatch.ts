@@ -37,6 +37,10 @@ const COMMANDS: Record<string, Command> = {
     about: 'serve the simulated Messages / Chat Completions API',
     run: (argv) => importWithArgv(() => import('./simulator.js'), 'simulator', argv),
   },
+  comment: {
+    about: "write a pull request's comment from an eval report (the workflow posts it)",
+    run: async (argv) => (await import('./comment.js')).runCommentCli(argv),
+  },
   trace: {
     about: 'summarise JSONL traces',
     run: async (argv) => (await import('./trace.js')).runTraceCli(argv),

@@ -14,12 +14,27 @@ import {
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { dropTestCell } from './format-statistics.js';
 import { gradersMarkdownSections } from './graders-markdown.js';
+import { changesMarkdown } from './markdown-changes.js';
+import { table } from './markdown-table.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { ComparisonFlag, EvalReport } from './report-schema.js';
 
 /** Where CI keeps the HTML report; the markdown points readers to it. */
-export const HTML_REPORT_NOTE =
-  'Transcripts of every trial: `reports/latest.html` (open it with `npm run view`; in CI, the `eval-report-*` artifact).';
+/** The variable a CI workflow names its report artifact in; the upload step uses the same. */
+export const ARTIFACT_ENV = 'HARNESS_EVALS_ARTIFACT';
+
+/**
+ * Where the transcripts are: `reports/latest.html`, and in CI the artifact the workflow uploads
+ * it in, named by ARTIFACT_ENV (the workflows set it once and upload under it, so the report
+ * names the artifact that exists). A name that is not a plain artifact name is not printed.
+ */
+export function htmlReportNote(artifact: string | undefined): string {
+  const upload =
+    artifact && /^[\w.-]{1,100}$/.test(artifact)
+      ? `; in this CI run, the \`${artifact}\` artifact`
+      : '';
+  return `Transcripts of every trial: \`reports/latest.html\` (open it with \`npm run view\`${upload}).`;
+}
 
 /** CommonMark ends a line at LF, CRLF and a lone CR: any of them could open a code fence. */
 /** A run of backticks longer than any inside the text, so the text cannot close it. */
@@ -43,14 +58,6 @@ export function codeBlock(text: string, language = ''): string {
 }
 
 /** A GFM table; `align` has one letter per column, l or r (default: all left). */
-export function table(
-  head: readonly string[],
-  rows: ReadonlyArray<readonly string[]>,
-  align = '',
-): string {
-  const rule = head.map((_, index) => (align[index] === 'r' ? '---:' : '---'));
-  return [head, rule, ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
-}
 
 function details(summary: string, body: readonly string[]): string {
   return ['<details>', `<summary>${summary}</summary>`, '', ...body, '', '</details>'].join('\n');
@@ -232,28 +239,9 @@ function casesSection(model: ReportModel): string {
   ].join('\n');
 }
 
-/** The most changed cassettes listed in the markdown (the JSON lists up to 500). */
-const MAX_MARKDOWN_FIXTURES = 50;
-
 /** What the checkout changed against the base, first in the report: reference rows, cassettes. */
 function changesSection(model: ReportModel): string {
-  const view = model.changes;
-  if (!view) return '';
-  const shown = view.fixtures.slice(0, MAX_MARKDOWN_FIXTURES);
-  const more = view.more + view.fixtures.length - shown.length;
-  const escaped = (rows: string[][]) => rows.map((row) => row.map(escapeText));
-  return [
-    `## ${escapeText(view.title)}`,
-    '',
-    ...view.reference.map(escapeText),
-    ...(view.rows.length > 0
-      ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
-      : []),
-    ...(shown.length > 0
-      ? ['', table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], escaped(shown))]
-      : []),
-    ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
-  ].join('\n');
+  return model.changes ? changesMarkdown(model.changes, '##', 50) : '';
 }
 
 /** What each row's n can detect if re-recorded, folded: its sentence shows, the table opens. */
@@ -319,7 +307,7 @@ function comparisonSection(model: ReportModel): string {
   return [
     `## Compared with the reference (${escapeText(comparison.referenceGeneratedAt)})`,
     '',
-    `Before → after; pass^k at the largest k both runs have. On the same cassettes every drop fails the gate; on re-recorded ones only a drop significant at alpha ${comparison.alpha} (one-sided Fisher test) does.`,
+    `Before → after; pass^k at the largest k both runs have. On the same cassettes every drop fails the gate; on re-recorded ones only a drop significant at alpha ${comparison.alpha} for the whole run (one-sided Fisher test, Holm-adjusted over the rows compared) does.`,
     '',
     table(
       ['Task', 'Variant', 'pass@1', 'k', 'pass^k', 'Change', 'Cassettes / test'],

@@ -12,7 +12,7 @@ import { absentRows } from '../report/compare.js';
 import type { TaskFloor } from '../report/gate.js';
 import { renderHtml } from '../report/html.js';
 import { loadTranscripts, type TrialTranscript } from '../report/load-transcripts.js';
-import { HTML_REPORT_NOTE, renderMarkdown } from '../report/markdown.js';
+import { ARTIFACT_ENV, htmlReportNote, renderMarkdown } from '../report/markdown.js';
 import { buildReportModel } from '../report/report-model.js';
 import { type EvalReport, parseReport } from '../report/report-schema.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -132,7 +132,7 @@ export async function finishRun(
   const terminal = renderTerminal(model, { color: options.color ?? false });
   const written: string[] = [];
   if (options.writeReports === false) return { report, terminal, written, notes };
-  const markdown = renderMarkdown(model, { htmlNote: HTML_REPORT_NOTE });
+  const markdown = renderMarkdown(model, { htmlNote: htmlReportNote(process.env[ARTIFACT_ENV]) });
   const reports = join(input.projectDir, 'reports');
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const records = [...input.records].sort(byTrial);

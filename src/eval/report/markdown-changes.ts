@@ -1,0 +1,25 @@
+import { escapeText } from '../../core/markdown-text.js';
+import type { ChangesView } from './changes-view.js';
+import { table } from './markdown-table.js';
+
+/**
+ * What the checkout changed against the base as markdown: the title as a heading, the reference's
+ * sentences and changed rows, then at most `maxFixtures` changed cassettes with who recorded them.
+ */
+export function changesMarkdown(view: ChangesView, heading: string, maxFixtures: number): string {
+  const shown = view.fixtures.slice(0, maxFixtures);
+  const more = view.more + view.fixtures.length - shown.length;
+  const escaped = (rows: string[][]) => rows.map((row) => row.map(escapeText));
+  return [
+    `${heading} ${escapeText(view.title)}`,
+    '',
+    ...view.reference.map(escapeText),
+    ...(view.rows.length > 0
+      ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
+      : []),
+    ...(shown.length > 0
+      ? ['', table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], escaped(shown))]
+      : []),
+    ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
+  ].join('\n');
+}

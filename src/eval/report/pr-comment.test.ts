@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { Changes } from '../base/changes-schema.js';
+import { buildReport } from './build-report.js';
+import { MAX_PR_COMMENT_CHARS, PR_COMMENT_MARKER, renderPrComment } from './pr-comment.js';
+import { makeRecord } from './testing/records.js';
+
+const records = (outcomes: string, variant = 'upgraded', task = 'T1') =>
+  [...outcomes].map((letter, index) =>
+    makeRecord({
+      task,
+      variant,
+      trial: index + 1,
+      outcome: letter === 'P' ? 'passed' : 'failed',
+      cassetteHash: `sha256:${task}${variant}${index}`,
+    }),
+  );
+
+function changes(fixtures: number): Changes {
+  return {
+    ref: 'main',
+    commit: 'a'.repeat(40),
+    reference: {
+      status: 'changed',
+      lowered: true,
+      allowed: false,
+      rows: [
+        {
+          suite: 'refund-desk',
+          task: 'T1',
+          variant: 'upgraded',
+          change: 'lowered',
+          passAt1: { before: 1, after: 2 / 3 },
+          passHatK: { k: 3, before: 1, after: 0 },
+        },
+      ],
+    },
+    compared: 'base',
+    fixtures: Array.from({ length: fixtures }, (_, index) => ({
+      path: `fixtures/T1/upgraded/trial-${index + 1}.json`,
+      status: 'modified' as const,
+      before: {
+        source: 'simulator' as const,
+        host: '127.0.0.1:1',
+        contentHash: `sha256:${'1'.repeat(64)}`,
+      },
+      after: {
+        source: 'live' as const,
+        host: 'api.anthropic.com',
+        model: 'claude-opus-5',
+        recordedAt: '2026-12-01T10:00:00.000Z',
+      },
+      commits: [{ commit: 'abc1234', author: 'Mallory' }],
+    })),
+    fixturesLeftOut: 0,
+  };
+}
+
+describe('renderPrComment', () => {
+  const reference = buildReport({
+    records: records('PPP'),
+    trials: 3,
+    floors: [],
+    generatedAt: 'then',
+  });
+  const report = buildReport({
+    records: [...records('PPF'), ...records('FFF', 'baseline')],
+    trials: 3,
+    floors: [],
+    generatedAt: 'now',
+    reference,
+    changes: changes(2),
+  });
+
+  it('starts with the marker the workflow finds it by, then the gate and why it failed', () => {
+    const body = renderPrComment(report);
+    expect(body.startsWith(`${PR_COMMENT_MARKER}\n\n## harness-evals: ❌ gate failed`)).toBe(true);
+    expect(body).toContain('**Why the gate failed**');
+    expect(body).toContain('reports/reference.json lowers the bar against main');
+  });
+
+  it('shows what the PR changed against its base, the rows that moved with intervals, and the scores', () => {
+    const body = renderPrComment(report);
+    expect(body).toContain(
+      `### Changed against main (aaaaaaa): the reference (lowered), 2 cassettes`,
+    );
+    expect(body).toContain(
+      '| fixtures/T1/upgraded/trial-1.json | modified | simulator, 127.0.0.1:1 (11111111) | live, api.anthropic.com, claude-opus-5, 2026-12-01T10:00Z | abc1234 Mallory |',
+    );
+    expect(body).toContain("Rows that moved (2 of 2); pass@1 with this run's 95% interval.");
+    expect(body).toContain(
+      '| T1 | upgraded | 1.00 → 0.67 ▼ [0.21, 0.94] | 1.00 → 0.00 ▼ | ▼ dropped | same cassettes |',
+    );
+    expect(body).toContain('| T1 | baseline | — → 0.00 [0.00, 0.56] | — → 0.00 | new |  |');
+    expect(body).toContain('<summary>Scores with 95% intervals (2 rows)</summary>');
+    expect(body).toMatch(/<sub>Detection limit, if these rows were re-recorded/);
+  });
+
+  it('links the HTML report artifact and the run, and nothing that is not an https URL', () => {
+    const linked = renderPrComment(report, {
+      artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
+      runUrl: 'https://github.com/o/r/actions/runs/1',
+    });
+    expect(linked).toContain(
+      '[HTML report with every transcript](https://github.com/o/r/actions/runs/1/artifacts/2) · [job summary](https://github.com/o/r/actions/runs/1)',
+    );
+    const hostile = renderPrComment(report, {
+      artifactUrl: 'javascript:alert(1)) [x](https://evil.test',
+    });
+    expect(hostile).toContain('[HTML report with every transcript](about:blank)');
+    expect(hostile).not.toContain('evil.test');
+  });
+
+  it('escapes what the records say: a task id cannot add markdown or HTML', () => {
+    const evil = buildReport({
+      records: records('PF', 'upgraded', 'T9').map((record) => ({
+        ...record,
+        messages: ['<img src=x onerror=alert(1)> **bold**'],
+      })),
+      trials: 2,
+      floors: [],
+      generatedAt: 'now',
+      changes: {
+        ...changes(1),
+        fixtures: [{ ...changes(1).fixtures[0]!, path: 'fixtures/<script>x</script>.json' }],
+      },
+    });
+    const body = renderPrComment(evil);
+    expect(body).not.toContain('<script>');
+    expect(body).not.toContain('<img');
+  });
+
+  it('stays under the size GitHub takes, with 5,000 changed cassettes', () => {
+    const many = buildReport({
+      records: records('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      changes: { ...changes(500), fixturesLeftOut: 4500 },
+    });
+    const body = renderPrComment(many);
+    expect(body.length).toBeLessThanOrEqual(MAX_PR_COMMENT_CHARS + 100);
+    expect(body).toContain('… and 4970 more changed cassettes');
+  });
+});
