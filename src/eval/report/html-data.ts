@@ -2,7 +2,7 @@ import type { TraceEvent } from '../../runtime/trace.js';
 import type { TrialRecord } from '../trial/trial-record.js';
 import type { TrialTranscript } from './load-transcripts.js';
 import type { Transcript, TranscriptBlock } from './transcript.js';
-import { byTrial } from './trial-lists.js';
+import { byTrial, listStaleFixtures } from './trial-lists.js';
 
 /** One trial of the HTML report: its record and what its cassette and trace decoded to. */
 export interface HtmlTrial {
@@ -98,8 +98,16 @@ function indexEntry(record: TrialRecord) {
 function detailOf({ record, transcript: loaded }: HtmlTrial, pack: (text: string) => Packed) {
   const { stats: _stats, modelLatenciesMs: _latencies, ...shown } = record;
   const { trace, ...decoded } = loaded;
+  // A stale or missing trial: its fixture, messages and re-record command as every report shows
+  // them, built from its names (never a command a record's text gives).
+  const [stale] = listStaleFixtures([record]);
   return {
     ...shown,
+    ...(stale && {
+      messages: stale.messages,
+      fixture: stale.fixture,
+      rerecordCommand: stale.rerecordCommand,
+    }),
     ...('transcript' in decoded
       ? { format: decoded.format, transcript: mapTexts(decoded.transcript, pack) }
       : decoded),
