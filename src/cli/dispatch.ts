@@ -51,6 +51,9 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The subcommands `harness-evals` takes (the docs' command test reads them). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 const USAGE = `usage: harness-evals <command> [options]   (harness-evals <command> --help for its options)
 
 ${Object.entries(COMMANDS)

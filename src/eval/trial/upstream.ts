@@ -75,7 +75,7 @@ export async function openUpstream(options: UpstreamOptions): Promise<Upstream> 
         );
       }
       return new ConfigError(
-        `${task}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see the README, "Model scripts"`,
+        `${task}: nothing answers the agent's requests offline${options.script ? ` (model script '${options.script.name}' has no answer for request ${unscripted})` : ''}: add a model script next to the task (defineModelScript, then modelScript on defineTask or defineAgent); see docs/adopting.md, "Model scripts"`,
       );
     },
     close: async () => {
