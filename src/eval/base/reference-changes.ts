@@ -1,5 +1,5 @@
 import { keyOf } from '../report/compare.js';
-import { direction, largestCommonK, largestK, rateAt } from '../report/rates.js';
+import { largestK, rateAt, rateMoves } from '../report/rates.js';
 import type { TaskSummary } from '../report/report-schema.js';
 import type { Changes, ReferenceRowChange } from './changes-schema.js';
 
@@ -36,17 +36,7 @@ export function referenceChanges(
 }
 
 function rowChange(before: ReferenceRow, after: ReferenceRow): ReferenceRowChange | undefined {
-  const k = largestCommonK(before.passHatK, after.passHatK);
-  const passAt1 = { before: before.passAt1, after: after.passAt1 };
-  const passHatK = {
-    k: k ?? null,
-    before: rateAt(before.passHatK, k),
-    after: rateAt(after.passHatK, k),
-  };
-  const moves = [
-    direction(passAt1.before, passAt1.after),
-    direction(passHatK.before, passHatK.after),
-  ];
+  const { passAt1, passHatK, moves } = rateMoves(before, after);
   const counts = before.n !== after.n || before.passed !== after.passed;
   if (!counts && moves.every((move) => move === 0)) return undefined;
   const change = moves.includes(-1) ? 'lowered' : moves.includes(1) ? 'raised' : 'other';

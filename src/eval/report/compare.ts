@@ -1,7 +1,7 @@
 import type { DropTest } from '../stats/drop-test.js';
 import { runLevelDrops } from '../stats/holm.js';
 import { trialsNeeded } from '../stats/power.js';
-import { direction, largestCommonK, largestK, rateAt } from './rates.js';
+import { direction, largestK, rateAt, rateMoves } from './rates.js';
 import type {
   Comparison,
   ComparisonEntry,
@@ -94,17 +94,7 @@ function pairEntry(
   after: TaskSummary,
   cassettes: 'same' | 'different',
 ): ComparisonEntry {
-  const k = largestCommonK(before.passHatK, after.passHatK);
-  const passAt1 = { before: before.passAt1, after: after.passAt1 };
-  const passHatK = {
-    k: k ?? null,
-    before: rateAt(before.passHatK, k),
-    after: rateAt(after.passHatK, k),
-  };
-  const moves = [
-    direction(passAt1.before, passAt1.after),
-    direction(passHatK.before, passHatK.after),
-  ];
+  const { passAt1, passHatK, moves } = rateMoves(before, after);
   // A side that counted no trial has no rate to be the same as: it is not called "same".
   const flag: ComparisonFlag =
     before.n === 0 || after.n === 0

@@ -48,3 +48,22 @@ export function direction(before: number | null, after: number | null): -1 | 0 |
   if (after > before + tolerance) return 1;
   return 0;
 }
+
+/** Two rows' pass@1 and pass^k (at the largest k both have), and which way each moved. */
+export function rateMoves(
+  before: { passAt1: number | null; passHatK: RatesByK },
+  after: { passAt1: number | null; passHatK: RatesByK },
+) {
+  const k = largestCommonK(before.passHatK, after.passHatK);
+  const passAt1 = { before: before.passAt1, after: after.passAt1 };
+  const passHatK = {
+    k: k ?? null,
+    before: rateAt(before.passHatK, k),
+    after: rateAt(after.passHatK, k),
+  };
+  const moves = [
+    direction(passAt1.before, passAt1.after),
+    direction(passHatK.before, passHatK.after),
+  ];
+  return { passAt1, passHatK, moves };
+}
