@@ -32,6 +32,8 @@ const jobsOf = (file: string) =>
   Object.entries(
     (parse(readFileSync(join(root, file), 'utf8')) as { jobs: Record<string, Job> }).jobs,
   );
+/** A GitHub Actions expression as a workflow writes it: `${{ ... }}`. */
+const expression = (body: string) => ['$', '{{ ', body, ' }}'].join('');
 /** A step that runs the eval and writes its report (a shard writes none). */
 const runsEval = (step: Step) =>
   /\b(npm run eval|harness-evals eval)\b/.test(step.run ?? '') && !/--shard/.test(step.run ?? '');
@@ -64,7 +66,7 @@ describe("the workflows (this repository's and the one init scaffolds)", () => {
         expect([file, name, reports[0]!.with!.name]).toEqual([
           file,
           name,
-          '${{ env.HARNESS_EVALS_ARTIFACT }}',
+          expression('env.HARNESS_EVALS_ARTIFACT'),
         ]);
         expect(reports[0]!.with!.path).toContain('reports/latest.json');
       }
@@ -79,11 +81,11 @@ describe("the workflows (this repository's and the one init scaffolds)", () => {
         expect([file, name, gate.env?.BASE_SHA]).toEqual([
           file,
           name,
-          '${{ github.event.pull_request.base.sha }}',
+          expression('github.event.pull_request.base.sha'),
         ]);
         expect(gate.run).toContain('--reference-from "$BASE_SHA"');
         expect(gate.env?.ALLOW_LOWER).toBe(
-          "${{ contains(github.event.pull_request.labels.*.name, 'allow-lower-reference') }}",
+          expression("contains(github.event.pull_request.labels.*.name, 'allow-lower-reference')"),
         );
         const checkout = job.steps.find((step) => step.uses?.startsWith('actions/checkout'));
         expect([file, name, checkout?.with?.['fetch-depth']]).toEqual([file, name, 0]);
@@ -101,7 +103,7 @@ describe("the workflows (this repository's and the one init scaffolds)", () => {
       expect(job.permissions?.['pull-requests']).toBe('write');
       const step = job.steps.find((candidate) => /\bcomment\b.*--out/.test(candidate.run ?? ''))!;
       expect(step.run).toContain('--artifact-url "$ARTIFACT_URL"');
-      expect(step.env?.ARTIFACT_URL).toBe('${{ steps.report.outputs.artifact-url }}');
+      expect(step.env?.ARTIFACT_URL).toBe(expression('steps.report.outputs.artifact-url'));
       expect(job.steps.find((candidate) => candidate.id === 'report')?.uses).toMatch(
         /^actions\/upload-artifact/,
       );
