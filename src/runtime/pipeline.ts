@@ -140,8 +140,9 @@ async function gated(pipeline: Pipeline, context: Gated): Promise<Ended> {
     if (checked.ok) return checked;
     return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
   };
-  // A resumed call whose arguments held a credential: the journal kept it masked.
-  if (holdsMaskedSecret(call.input)) {
+  // A resumed call whose arguments held a credential: the journal kept it masked. (A run
+  // without a durable journal never reads arguments back, so it skips the check.)
+  if (options.journal?.durable && holdsMaskedSecret(call.input)) {
     return finish(
       'invalid',
       `${tool.name} was not run: its arguments hold a masked credential of this run, not the value that was sent, so they cannot be used. Do not send credentials to tools; tell the user what you could not do.`,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../runtime/run-agent.js';
+import { emptyStats } from '../../runtime/stop-rules.js';
 import { listStaleFixtures } from '../report/trial-lists.js';
 import { readEvalSettings } from '../run/settings.js';
 import type { TaskDefinition } from '../task/task-definition.js';
@@ -23,18 +24,7 @@ beforeEach(() => {
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 
 const ANSWER = "It needs a human's approval, so it was not done.";
-const stats = {
-  steps: 2,
-  toolCalls: 1,
-  toolErrors: 0,
-  unconfirmedWrites: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  modelMs: 0,
-  toolMs: 0,
-};
+const stats = { ...emptyStats(), steps: 2, toolCalls: 1 };
 const run = {
   runId: 'r',
   status: 'done',
