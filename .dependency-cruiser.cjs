@@ -17,6 +17,37 @@ const LAYERS = [
 ];
 
 /**
+ * Floors inside src/eval, top to bottom (issue 35): a folder imports only the folders below it,
+ * never one above, and never the top-level files (`define-task.ts`, the vitest expansion, which
+ * imports them all). spec/ is data and schemas only; transcript/ decodes each API's
+ * conversation; stats/ is the numbers.
+ */
+const EVAL_FLOORS = [
+  'run',
+  'shard',
+  'base',
+  'verify',
+  'task',
+  'report',
+  'grade',
+  'trial',
+  'transcript',
+  'spec',
+  'stats',
+];
+
+function evalFloorRule(folder, index) {
+  const above = EVAL_FLOORS.slice(0, index);
+  return {
+    name: `eval-${folder}-imports-down-only`,
+    comment: `src/eval/${folder} imports only ${EVAL_FLOORS.slice(index + 1).join(', ') || 'itself'} inside src/eval: never ${above.join(', ') || '(none above)'} or src/eval/*.ts`,
+    severity: 'error',
+    from: { path: `^src/eval/${folder}/`, pathNot: TEST },
+    to: { path: `^src/eval/(${above.length > 0 ? `${above.join('|')}/|` : ''}[^/]+\\.ts$)` },
+  };
+}
+
+/**
  * The cycles main still has, each excluded as exactly its pair: any other cycle through these
  * files still fails. Drop an entry once its cycle is gone.
  */
@@ -86,6 +117,14 @@ module.exports = {
     ...KNOWN_CYCLES.map(knownCycleRule),
     // The top layer (cli) has no layer rule: it may import every layer below it.
     ...LAYERS.slice(1).map((layer, index) => layerRule(layer, index + 1)),
+    ...EVAL_FLOORS.map(evalFloorRule),
+    {
+      name: 'eval-has-no-other-folders',
+      comment: `every folder of src/eval is one of its floors (${EVAL_FLOORS.join(', ')}) or testing/`,
+      severity: 'error',
+      from: { path: '^src/eval/' },
+      to: { path: `^src/eval/[^/]+/`, pathNot: `^src/eval/(${EVAL_FLOORS.join('|')}|testing)/` },
+    },
     {
       name: 'cli-imports-nothing-unshipped',
       comment:

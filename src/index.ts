@@ -76,16 +76,7 @@ export {
   type RunLockHolder,
   releaseHeldLocksSync,
 } from './core/run-lock.js';
-// evals
-// graders: judged checks, trajectory matchers, scores
-export {
-  defineJudge,
-  type JudgeCheck,
-  type JudgeInclude,
-  type JudgeOptions,
-} from './eval/grade/judge.js';
-export type { JudgmentRecord, SampleVerdict } from './eval/grade/judgment.js';
-export type { Score, ScoreRecord } from './eval/grade/score.js';
+export { defineTask } from './eval/define-task.js';
 export {
   type ActualCall,
   type ExpectedCall,
@@ -96,13 +87,22 @@ export {
   type TrajectoryOptions,
 } from './eval/grade/trajectory.js';
 export type { ArgsMode } from './eval/grade/trajectory-args.js';
-export { passAtK, passHatK } from './eval/stats/metrics.js';
-export { type AgentSpec, defineAgent } from './eval/task/agent-spec.js';
-export { defineTask } from './eval/task/define-task.js';
-export type { CheckScores, TaskDefinition, TrialRun } from './eval/task/task-definition.js';
+export { type AgentSpec, defineAgent } from './eval/spec/agent-spec.js';
+// evals
+// graders: judged checks, trajectory matchers, scores
+export {
+  defineJudge,
+  type JudgeCheck,
+  type JudgeInclude,
+  type JudgeOptions,
+} from './eval/spec/judge.js';
+export type { JudgmentRecord, SampleVerdict } from './eval/spec/judgment.js';
+export type { Score, ScoreRecord } from './eval/spec/score.js';
+export type { CheckScores, TaskDefinition, TrialRun } from './eval/spec/task-definition.js';
 // Reports, the gate's statistics and transcripts are in 'harness-evals/report' (src/report.ts):
 // an eval worker imports this entry, and it needs none of them.
-export type { Floor, TrialRecord } from './eval/trial/trial-record.js';
+export type { Floor, TrialRecord } from './eval/spec/trial-record.js';
+export { passAtK, passHatK } from './eval/stats/metrics.js';
 // runtime
 export { type ConcurrencyLimit, createConcurrencyLimit } from './model-api/concurrency-limit.js';
 export {

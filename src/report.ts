@@ -10,7 +10,7 @@ export { renderMarkdown } from './eval/report/markdown.js';
 export { buildReportModel, type ReportModel } from './eval/report/report-model.js';
 export { type EvalReport, EvalReportSchema, parseReport } from './eval/report/report-schema.js';
 export { renderTerminal } from './eval/report/terminal.js';
-export { decodeTranscript, type Transcript } from './eval/report/transcript.js';
+export type { Floor, TrialRecord } from './eval/spec/trial-record.js';
 // intervals and the drop test the reports use; judge agreement
 export {
   bootstrapStatistic,
@@ -32,4 +32,4 @@ export { detectableDrop, dropPower, trialsNeeded } from './eval/stats/power.js';
 export { pooledRate, suitePassKIntervals } from './eval/stats/suite-interval.js';
 export type { PassCounts } from './eval/stats/two-level-bootstrap.js';
 export { passKIntervals, wilsonInterval } from './eval/stats/wilson.js';
-export type { Floor, TrialRecord } from './eval/trial/trial-record.js';
+export { decodeTranscript, type Transcript } from './eval/transcript/transcript.js';

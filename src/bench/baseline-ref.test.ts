@@ -12,7 +12,7 @@ repo.git('tag', 'v-good');
 // The trial runner and settings at the top of src/eval/, as before 27acba5.
 const oldLayout = repo.commit({
   'src/eval/trial/trial-runner.ts': null,
-  'src/eval/run/settings.ts': null,
+  'src/eval/spec/settings.ts': null,
   'src/eval/trial-runner.ts': '',
   'src/eval/settings.ts': '',
 });
@@ -71,7 +71,7 @@ describe('resolveBaselineRef', () => {
 
   it('refuses a commit whose tree has no bench project layout, naming what is missing', () => {
     expect(refused(noFixtures)).toBe(
-      `--baseline-ref "${noFixtures}" (${noFixtures.slice(0, 7)}): its tree has no bench project layout (no fixtures/T2/upgraded/trial-1.json, src/eval/run/settings.ts or src/eval/settings.ts); give a commit of harness-evals from b72beb9 on (the first whose CLI runs from dist/)`,
+      `--baseline-ref "${noFixtures}" (${noFixtures.slice(0, 7)}): its tree has no bench project layout (no fixtures/T2/upgraded/trial-1.json, src/eval/spec/settings.ts or src/eval/run/settings.ts or src/eval/settings.ts); give a commit of harness-evals from b72beb9 on (the first whose CLI runs from dist/)`,
     );
   });
 

@@ -25,7 +25,7 @@ const LAYOUT: ReadonlyArray<readonly string[]> = [
   ['evals/'],
   ['fixtures/T2/upgraded/trial-1.json'],
   ['src/eval/trial/trial-runner.ts', 'src/eval/trial-runner.ts'],
-  ['src/eval/run/settings.ts', 'src/eval/settings.ts'],
+  ['src/eval/spec/settings.ts', 'src/eval/run/settings.ts', 'src/eval/settings.ts'],
 ];
 
 /** The layout entries missing from a tree's file list (`a or b` where either will do). */

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { buildReport } from '../eval/report/build-report.js';
 import { type HtmlTrial, renderHtml } from '../eval/report/html.js';
 import { loadTranscript } from '../eval/report/load-transcripts.js';
-import type { TrialTranscript } from '../eval/report/transcript-formats.js';
-import type { TrialRecord } from '../eval/trial/trial-record.js';
+import type { TrialRecord } from '../eval/spec/trial-record.js';
+import type { TrialTranscript } from '../eval/transcript/transcript-formats.js';
 
 /** A synthetic HTML report for the viewer's figures. */
 export interface ReportWorkload {

@@ -17,9 +17,14 @@ if (!projectArg || !Number.isInteger(trials) || trials < 1) {
 }
 const projectDir = resolve(projectArg);
 const dist = join(projectDir, 'dist');
-// The trial runner and the eval settings moved in 27acba5: a build from before it (a
-// --baseline-ref) has them at the top of dist/eval/.
+// The trial runner and the eval settings moved in 27acba5 (a build from before it, a
+// --baseline-ref, has them at the top of dist/eval/), and the settings again to eval/spec/.
 const LAYOUTS = [
+  {
+    since: 'since eval/spec/',
+    runner: 'eval/trial/trial-runner.js',
+    settings: 'eval/spec/settings.js',
+  },
   {
     since: 'since 27acba5',
     runner: 'eval/trial/trial-runner.js',

@@ -70,7 +70,7 @@ describe('trial-loop.mjs (the bench floor: the trials without vitest)', () => {
     const run = loop(neither, '1');
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(
-      `trial-loop.mjs: ${neither} has no build the loop can run: no dist/eval/trial/trial-runner.js (the layout since 27acba5); no dist/eval/trial-runner.js and dist/eval/settings.js (the layout before 27acba5). Build it (npm run build) in the checkout the bench project links to.\n`,
+      `trial-loop.mjs: ${neither} has no build the loop can run: no dist/eval/trial/trial-runner.js and dist/eval/spec/settings.js (the layout since eval/spec/); no dist/eval/trial/trial-runner.js (the layout since 27acba5); no dist/eval/trial-runner.js and dist/eval/settings.js (the layout before 27acba5). Build it (npm run build) in the checkout the bench project links to.\n`,
     );
   });
 });

@@ -12,7 +12,7 @@ vi.mock('vitest/node', async (original) => ({
   createVitest,
 }));
 
-// An empty selection (--task T1 --suite debug) is covered in-process by src/eval/run/selection.test.ts.
+// An empty selection (--task T1 --suite debug) is covered in-process by src/eval/spec/selection.test.ts.
 describe('npm run eval: bad input is one line and exit 2', () => {
   it('names an unknown flag in one line, without the usage', async () => {
     const { code, stdout, stderr } = await captureCli(() => runEvalCli(['--bogus']));

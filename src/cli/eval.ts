@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
-import { shortFixtures } from '../eval/fixtures/fixture-inventory.js';
-import { JUDGE_ENV } from '../eval/grade/judge-model.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
-import { DEFAULT_TRIALS } from '../eval/run/settings.js';
-import { formatShard, parseShard } from '../eval/shard/shard.js';
-import { isVariantName } from '../eval/task/agent-spec.js';
+import { isVariantName } from '../eval/spec/agent-spec.js';
+import { JUDGE_ENV } from '../eval/spec/judge-model.js';
+import { DEFAULT_TRIALS } from '../eval/spec/settings.js';
+import { formatShard, parseShard } from '../eval/spec/shard.js';
+import { shortFixtures } from '../eval/verify/fixture-inventory.js';
 import type { RunningSimulator } from '../simulator/server.js';
 import {
   caseFlags,
@@ -275,7 +275,7 @@ async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promi
     );
   }
   // Loaded only to merge: a run does not pay for the shard schemas before it starts.
-  const { mergeEvals } = await import('../eval/shard/merge-evals.js');
+  const { mergeEvals } = await import('../eval/run/merge-evals.js');
   const merged = await mergeEvals({ projectDir: process.cwd(), dir, ...report });
   console.log(merged.terminal);
   for (const note of merged.notes) console.log(`note: ${terminalLine(note)}`);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors.js';
 import { runEvals } from '../eval/run/run-evals.js';
-import { DEFAULT_TRIALS } from '../eval/run/settings.js';
+import { DEFAULT_TRIALS } from '../eval/spec/settings.js';
 import { scaffold } from '../init/scaffold.js';
 import { parseCliArgs } from './args.js';
 

@@ -1,4 +1,4 @@
-import { MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/grade/judge-model.js';
+import { MAX_JUDGE_SAMPLES, parseJudgeModels } from '../eval/spec/judge-model.js';
 import { listFlag, nonEmpty, positiveInteger } from './args.js';
 
 /**

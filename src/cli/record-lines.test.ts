@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialRecord } from '../eval/trial/trial-record.js';
+import type { TrialRecord } from '../eval/spec/trial-record.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 
 const record = (fields: Partial<TrialRecord>): TrialRecord => ({

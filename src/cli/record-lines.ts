@@ -1,5 +1,5 @@
 import { trialLabel } from '../eval/report/format.js';
-import type { TrialRecord } from '../eval/trial/trial-record.js';
+import type { TrialRecord } from '../eval/spec/trial-record.js';
 import { terminalLine } from './terminal-text.js';
 
 /**

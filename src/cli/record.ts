@@ -1,16 +1,20 @@
 import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
-import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
-import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
-import { JUDGE_ENV } from '../eval/grade/judge-model.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
-import { type ModelChoice, parseModelFlags, unknownModelSuites } from '../eval/run/model-choice.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
-import { DEFAULT_TRIALS } from '../eval/run/settings.js';
-import { parseShard } from '../eval/shard/shard.js';
+import { JUDGE_ENV } from '../eval/spec/judge-model.js';
+import {
+  type ModelChoice,
+  parseModelFlags,
+  unknownModelSuites,
+} from '../eval/spec/model-choice.js';
+import { DEFAULT_TRIALS } from '../eval/spec/settings.js';
+import { parseShard } from '../eval/spec/shard.js';
+import { groupRerecordCommands } from '../eval/trial/rerecord.js';
 import { liveApiOf, SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
+import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';

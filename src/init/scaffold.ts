@@ -9,7 +9,7 @@ import { readRegularFile } from '../core/regular-file.js';
 import { setScriptsInText } from './package-json-text.js';
 
 /** The init templates, shipped with the package next to dist/ (`templates/init`). */
-export const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init/', import.meta.url));
+export const TEMPLATE_DIR = fileURLToPath(new URL('../../templates/init', import.meta.url));
 
 /** Template files whose name in the project differs (npm would not ship them as dotfiles). */
 const RENAMED: Record<string, string> = {

@@ -16,7 +16,7 @@ export const BENCH_LAYOUT_FILES: Readonly<Record<string, string>> = {
   'evals/t2.eval.ts': '',
   'fixtures/T2/upgraded/trial-1.json': '{}',
   'src/eval/trial/trial-runner.ts': '',
-  'src/eval/run/settings.ts': '',
+  'src/eval/spec/settings.ts': '',
 };
 
 /** Test double: a throwaway git repository; `commit` writes (or, with null, deletes) files. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorMessage } from '../../core/errors.js';
 import { readRegularFile } from '../../core/regular-file.js';
 import { type EvalReport, parseReport } from '../report/report-schema.js';
-import type { Changes } from './changes-schema.js';
+import type { Changes } from '../spec/changes-schema.js';
 import { fixtureChanges } from './fixture-changes.js';
 import { fileAt, resolveCommit } from './git.js';
 import { type ReferenceRow, referenceChanges } from './reference-changes.js';

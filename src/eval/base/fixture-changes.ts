@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentHashOf } from '../../replay/cassette-hash.js';
-import type { CassetteProvenance, FixtureChange } from './changes-schema.js';
+import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
 import { fileAt, git } from './git.js';
 
 /** The changed cassettes listed one by one; the rest are counted. */

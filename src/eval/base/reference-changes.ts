@@ -1,7 +1,7 @@
 import { keyOf } from '../report/compare.js';
 import { largestK, rateAt, rateMoves } from '../report/rates.js';
 import type { TaskSummary } from '../report/report-schema.js';
-import type { Changes, ReferenceRowChange } from './changes-schema.js';
+import type { Changes, ReferenceRowChange } from '../spec/changes-schema.js';
 
 type ReferenceDiff = Pick<Changes['reference'], 'status' | 'rows' | 'lowered'>;
 

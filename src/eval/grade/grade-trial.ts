@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import type { RunResult } from '../../runtime/run-agent.js';
-import { judgeRerecordCommand } from '../fixtures/rerecord.js';
-import { simulatorSeed } from '../fixtures/simulator-seed.js';
-import type { EvalSettings } from '../run/settings.js';
-import type { EvalCase } from '../task/cases.js';
-import type { TaskDefinition } from '../task/task-definition.js';
+import type { EvalCase } from '../spec/cases.js';
+import { type JudgmentRecord, reasoningOf } from '../spec/judgment.js';
+import type { ScoreRecord } from '../spec/score.js';
+import type { EvalSettings } from '../spec/settings.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import { judgeRerecordCommand } from '../trial/rerecord.js';
+import { simulatorSeed } from '../trial/simulator-seed.js';
 import { promptOf } from '../trial/trial-driver.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import { judgeCassettePath } from './judge-cassette.js';
 import { type JudgeMode, type JudgeTrialResult, judgeTrial } from './judge-trial.js';
-import { type JudgmentRecord, reasoningOf } from './judgment.js';
 import { type CheckVerdict, runCheck } from './run-check.js';
-import type { ScoreRecord } from './score.js';
 
 export interface GradeInput {
   task: TaskDefinition;

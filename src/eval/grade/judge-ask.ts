@@ -2,10 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '../../core/errors.js';
 import { isRetriedAnswer, modelApiOf } from '../../model-api/retryable-answer.js';
 import type { Exchange } from '../../replay/cassette.js';
-import type { JudgeCheck } from './judge.js';
+import type { JudgeCheck } from '../spec/judge.js';
+import { JUDGE_ENV, type JudgeModel } from '../spec/judge-model.js';
+import type { JudgmentRecord, SampleVerdict } from '../spec/judgment.js';
 import { type JudgmentTape, writeJudgeCassette } from './judge-cassette.js';
 import { sendJudgeRequest } from './judge-client.js';
-import { JUDGE_ENV, type JudgeModel } from './judge-model.js';
 import {
   type JudgeTrialOptions,
   type JudgeTrialResult,
@@ -15,7 +16,6 @@ import {
 } from './judge-plan.js';
 import { buildJudgeRequest, type JudgeMaterial, type JudgeRequest } from './judge-prompt.js';
 import { sampleVerdictOf } from './judge-sample.js';
-import type { JudgmentRecord, SampleVerdict } from './judgment.js';
 
 /** An answer worth keeping in a cassette: a complete answer the judge gave (verdict or not). */
 function recordable(exchange: Exchange, request: JudgeRequest): boolean {

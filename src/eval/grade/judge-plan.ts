@@ -1,11 +1,11 @@
 import type { FixtureError } from '../../core/errors.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { ProblemContext } from '../../replay/fixture-problem.js';
-import { humanLabelOf } from './human-labels.js';
-import type { JudgeCheck } from './judge.js';
+import { humanLabelOf } from '../spec/human-labels.js';
+import type { JudgeCheck } from '../spec/judge.js';
+import { DEFAULT_JUDGE_MODEL, type JudgeModel, parseJudgeModel } from '../spec/judge-model.js';
+import { type JudgmentRecord, judgmentOf, type SampleVerdict } from '../spec/judgment.js';
 import type { JudgeCassette } from './judge-cassette.js';
-import { DEFAULT_JUDGE_MODEL, type JudgeModel, parseJudgeModel } from './judge-model.js';
-import { type JudgmentRecord, judgmentOf, type SampleVerdict } from './judgment.js';
 
 /** How a trial's judge calls are had: replayed from its judge cassette, asked live, or recorded. */
 export type JudgeMode = 'replay' | 'live' | 'record';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readJudgeSections, VERDICT_TOOL_NAME } from '../../model-api/judge-wire.js';
 import { callTools, type Policy } from '../../simulator/policy.js';
 import { respond } from '../../simulator/respond.js';
-import { defineJudge } from './judge.js';
-import { parseJudgeModel } from './judge-model.js';
+import { defineJudge } from '../spec/judge.js';
+import { parseJudgeModel } from '../spec/judge-model.js';
 import { buildJudgeRequest, type JudgeMaterial, judgeUserText } from './judge-prompt.js';
 import { readVerdict } from './judge-verdict.js';
 

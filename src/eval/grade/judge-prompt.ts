@@ -7,9 +7,9 @@ import {
   VERDICT_TOOL_DESCRIPTION,
   VERDICT_TOOL_NAME,
 } from '../../model-api/judge-wire.js';
-import type { JudgeCheck } from './judge.js';
+import type { JudgeCheck } from '../spec/judge.js';
+import type { JudgeModel } from '../spec/judge-model.js';
 import { renderToolCalls, renderTranscript } from './judge-material.js';
-import type { JudgeModel } from './judge-model.js';
 
 /** Bump when the prompt's wording or layout changes: every judge recording then goes stale. */
 const JUDGE_PROMPT_VERSION = 1;

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineJudgeScript } from '../../simulator/judge-script.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/server.js';
+import { defineJudge, type JudgeCheck } from '../spec/judge.js';
+import { parseJudgeModels } from '../spec/judge-model.js';
 import { SIMULATOR_URL_ENV } from '../trial/upstream.js';
-import { defineJudge, type JudgeCheck } from './judge.js';
 import { judgeCassettePath, readJudgeCassette } from './judge-cassette.js';
-import { parseJudgeModels } from './judge-model.js';
 import type { JudgeMaterial } from './judge-prompt.js';
 import { type JudgeTrialOptions, judgeTrial } from './judge-trial.js';
 

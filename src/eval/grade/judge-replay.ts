@@ -2,12 +2,12 @@ import { FixtureError } from '../../core/errors.js';
 import { describeDivergence } from '../../replay/divergence.js';
 import { fixtureProblem, type ProblemContext } from '../../replay/fixture-problem.js';
 import { findRequestDivergence } from '../../replay/request-divergence.js';
+import type { JudgeModel } from '../spec/judge-model.js';
+import type { SampleVerdict } from '../spec/judgment.js';
 import type { JudgeCassette, JudgmentTape } from './judge-cassette.js';
 import { tapedJudgeRequest } from './judge-client.js';
-import type { JudgeModel } from './judge-model.js';
 import type { JudgeRequest } from './judge-prompt.js';
 import { sampleVerdictOf } from './judge-sample.js';
-import type { SampleVerdict } from './judgment.js';
 
 const short = (hash: string) => hash.slice(0, 12);
 

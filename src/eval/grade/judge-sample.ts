@@ -1,9 +1,9 @@
 import { isTokenCount } from '../../core/token-count.js';
 import { isJsonObject } from '../../model-api/answer-fields.js';
 import type { Exchange } from '../../replay/cassette.js';
-import type { JudgeModel } from './judge-model.js';
+import type { JudgeModel } from '../spec/judge-model.js';
+import type { SampleVerdict } from '../spec/judgment.js';
 import { readVerdict } from './judge-verdict.js';
-import type { SampleVerdict } from './judgment.js';
 
 /** Token counts of a judge answer, in either wire format, when it reports them. */
 function usageOf(body: unknown): { inputTokens?: number; outputTokens?: number } {

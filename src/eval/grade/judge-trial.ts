@@ -1,6 +1,6 @@
 import { FixtureError } from '../../core/errors.js';
 import { fixtureProblem } from '../../replay/fixture-problem.js';
-import type { JudgeCheck } from './judge.js';
+import type { JudgeCheck } from '../spec/judge.js';
 import { askAll } from './judge-ask.js';
 import { type JudgeCassette, readJudgeCassette } from './judge-cassette.js';
 import { type JudgeTrialOptions, type JudgeTrialResult, plan, toJudgment } from './judge-plan.js';

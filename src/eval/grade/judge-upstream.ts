@@ -2,12 +2,12 @@ import { ConfigError } from '../../core/errors.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import { SEED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
-import { refuseSimulator } from '../run/refuse-simulator.js';
+import type { JudgeCheck } from '../spec/judge.js';
+import { JUDGE_ENV, type JudgeModel } from '../spec/judge-model.js';
+import { refuseSimulator } from '../trial/refuse-simulator.js';
 import { sharedRecordServer } from '../trial/replay-runtime.js';
 import { SIMULATOR_URL_ENV } from '../trial/upstream.js';
-import type { JudgeCheck } from './judge.js';
 import type { JudgeEndpoint } from './judge-client.js';
-import { JUDGE_ENV, type JudgeModel } from './judge-model.js';
 
 /** Where one judged check's live calls go: the live API, or a simulator (`--simulated`). */
 export interface JudgeUpstream {

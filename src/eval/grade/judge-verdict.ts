@@ -4,7 +4,7 @@ import { isJsonObject } from '../../model-api/answer-fields.js';
 import { chatCompletionProblem } from '../../model-api/chat-completion-check.js';
 import { VERDICT_TOOL_NAME, type Verdict, VerdictSchema } from '../../model-api/judge-wire.js';
 import { messageProblem } from '../../model-api/message-check.js';
-import type { JudgeProvider } from './judge-model.js';
+import type { JudgeProvider } from '../spec/judge-model.js';
 
 /** A judge's answer read: its verdict, or why there is none (a judge error, one line). */
 export type VerdictReading = { verdict: Verdict } | { error: string };

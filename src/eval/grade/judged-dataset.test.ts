@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyFixtures } from '../fixtures/verify-fixtures.js';
 import { judgedProject, runCliIn } from '../testing/judged-project.js';
+import { verifyFixtures } from '../verify/verify-fixtures.js';
 
 /**
  * A judged task over cases: each case's trial has its judge cassette in the case's folder, its

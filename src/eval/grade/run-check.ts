@@ -1,8 +1,8 @@
 import { errorMessage } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
-import type { EvalCase } from '../task/cases.js';
-import type { TaskDefinition, TrialRun } from '../task/task-definition.js';
-import { isScoreLike, type ScoreRecord, toScoreRecord } from './score.js';
+import type { EvalCase } from '../spec/cases.js';
+import { isScoreLike, type ScoreRecord, toScoreRecord } from '../spec/score.js';
+import type { TaskDefinition, TrialRun } from '../spec/task-definition.js';
 
 /** What the task's own check said, before any judge. */
 export interface CheckVerdict {

@@ -1,9 +1,9 @@
 import { ConfigError } from '../../core/errors.js';
-import { readEvalSettings } from '../run/settings.js';
-import type { TaskDefinition } from '../task/task-definition.js';
-import type { Floor } from '../trial/trial-record.js';
-import { checkLabelledTrials } from './human-labels.js';
-import type { JudgeCheck } from './judge.js';
+import { checkLabelledTrials } from '../spec/human-labels.js';
+import type { JudgeCheck } from '../spec/judge.js';
+import { readEvalSettings } from '../spec/settings.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
+import type { Floor } from '../spec/trial-record.js';
 
 /**
  * A task's judged checks, checked where the task is declared: each made by defineJudge, each

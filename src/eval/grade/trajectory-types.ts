@@ -1,4 +1,4 @@
-import type { Score } from './score.js';
+import type { Score } from '../spec/score.js';
 import type { ArgsMode } from './trajectory-args.js';
 
 /** A tool call as an agent made it: this runtime's records (`tool`) or an adapter's (`name`). */

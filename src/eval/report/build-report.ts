@@ -1,6 +1,6 @@
 import type { FixtureSource } from '../../replay/cassette.js';
-import type { Changes } from '../base/changes-schema.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { Changes } from '../spec/changes-schema.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { type ComparableReport, compareReports, DEFAULT_ALPHA, type TaskKey } from './compare.js';
 import { detectionLimits } from './detection.js';
 import { evaluateGate, type TaskFloor } from './gate.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { wilsonInterval } from '../stats/wilson.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import { buildReport } from './build-report.js';
 import { htmlModel } from './html-model.js';
 import { renderMarkdown } from './markdown.js';

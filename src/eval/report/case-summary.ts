@@ -1,5 +1,5 @@
+import type { TrialRecord } from '../spec/trial-record.js';
 import { passAtK, passHatK } from '../stats/metrics.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import { suiteDelta, suiteIntervals, taskIntervals } from './intervals.js';
 import { compareNames } from './order.js';
 import { ratesByK } from './rates.js';

@@ -1,4 +1,4 @@
-import type { CassetteProvenance, Changes } from '../base/changes-schema.js';
+import type { CassetteProvenance, Changes } from '../spec/changes-schema.js';
 import { formatRate } from './format.js';
 
 /** What every renderer shows of the changes against the base, at the top of the report. */

@@ -1,3 +1,4 @@
+import { keyOf } from '../spec/selection.js';
 import type { DropTest } from '../stats/drop-test.js';
 import { runLevelDrops } from '../stats/holm.js';
 import { trialsNeeded } from '../stats/power.js';
@@ -58,10 +59,8 @@ function sameCassettes(
 /** One row of a report: a task's variant in a suite. */
 export type TaskKey = Pick<TaskSummary, 'suite' | 'task' | 'variant'>;
 
-/** A row's identity, as a string for sets and maps. */
-export function keyOf(row: TaskKey): string {
-  return JSON.stringify([row.suite, row.task, row.variant]);
-}
+/** A row's identity, as a string for sets and maps (defined with the selection, below the report). */
+export { keyOf };
 
 /**
  * The reference's rows that this run has no row for, split by why: `notRun` when a task

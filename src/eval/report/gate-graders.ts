@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { trialLabel } from './format.js';
 import { byTrial } from './trial-lists.js';
 

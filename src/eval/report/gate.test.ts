@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { absentRows, compareReports, keyOf } from './compare.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { summarizeTasks } from './summarize.js';

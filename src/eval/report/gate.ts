@@ -1,6 +1,6 @@
-import type { Changes } from '../base/changes-schema.js';
+import type { Changes } from '../spec/changes-schema.js';
+import type { Floor, TrialRecord } from '../spec/trial-record.js';
 import { MAX_TRIALS_NEEDED } from '../stats/power.js';
-import type { Floor, TrialRecord } from '../trial/trial-record.js';
 import type { TaskKey } from './compare.js';
 import { formatRate, trialLabel } from './format.js';
 import { judgeErrorReasons } from './gate-graders.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { JudgmentRecord, SampleVerdict } from '../grade/judgment.js';
-import { judgmentOf } from '../grade/judgment.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { JudgmentRecord, SampleVerdict } from '../spec/judgment.js';
+import { judgmentOf } from '../spec/judgment.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { buildReport } from './build-report.js';
 import { compareReports } from './compare.js';
 import { renderHtml } from './html.js';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
+import { decodeTranscript } from '../transcript/transcript.js';
 import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
 import {
@@ -18,7 +19,6 @@ import {
   type ViewerBrowser,
 } from './testing/browser.js';
 import { makeRecord } from './testing/records.js';
-import { decodeTranscript } from './transcript.js';
 
 /**
  * reports/latest.html of a real eval (T1, 3 trials) in headless Chromium: every view, by mouse

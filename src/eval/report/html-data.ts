@@ -1,7 +1,7 @@
 import type { TraceEvent } from '../../runtime/trace.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import type { Transcript, TranscriptBlock } from '../transcript/transcript.js';
 import type { TrialTranscript } from './load-transcripts.js';
-import type { Transcript, TranscriptBlock } from './transcript.js';
 import { byTrial, listStaleFixtures } from './trial-lists.js';
 
 /** One trial of the HTML report: its record and what its cassette and trace decoded to. */

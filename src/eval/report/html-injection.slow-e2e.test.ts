@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../runtime/trace.js';
+import type { Transcript } from '../transcript/transcript.js';
 import { buildReport } from './build-report.js';
 import { type HtmlTrial, renderHtml } from './html.js';
 import { browserAvailable, openViewerBrowser, type ViewerBrowser } from './testing/browser.js';
 import { makeRecord } from './testing/records.js';
-import type { Transcript } from './transcript.js';
 
 /**
  * Hostile text in every field the viewer shows (a shard file or a cassette edited by anyone):

@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { keyOf } from './compare.js';
 import { formatDelta, notCounted } from './format.js';
 import { deltaWithInterval, NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import {
+  decodeCassette,
+  type TrialTranscript,
+  trialTranscript,
+} from '../transcript/transcript-formats.js';
 import { buildReport } from './build-report.js';
 import { type HtmlTrial, renderHtml } from './html.js';
 import {
@@ -18,7 +23,6 @@ import {
 import { weatherCassette } from './testing/chat-cassettes.js';
 import { makeRecord } from './testing/records.js';
 import { responsesCassette } from './testing/responses-cassette.js';
-import { decodeCassette, type TrialTranscript, trialTranscript } from './transcript-formats.js';
 
 /**
  * The viewer with what one eval of T1 does not show: three variants of a task, every

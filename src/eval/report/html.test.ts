@@ -3,12 +3,12 @@ import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
+import { decodeTranscript } from '../transcript/transcript.js';
 import { buildReport } from './build-report.js';
 import { HTML_CSP, type HtmlTrial, renderHtml } from './html.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { streamedWeatherCassette, weatherCassette } from './testing/chat-cassettes.js';
 import { makeRecord } from './testing/records.js';
-import { decodeTranscript } from './transcript.js';
 
 const CARD = '6222020200112233445';
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';

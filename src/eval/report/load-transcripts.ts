@@ -3,10 +3,10 @@ import { errorMessage } from '../../core/errors.js';
 import { readRegularFile } from '../../core/regular-file.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
-import type { TrialRecord } from '../trial/trial-record.js';
-import { type TrialTranscript, trialTranscript } from './transcript-formats.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import { type TrialTranscript, trialTranscript } from '../transcript/transcript-formats.js';
 
-export type { TrialTranscript } from './transcript-formats.js';
+export type { TrialTranscript } from '../transcript/transcript-formats.js';
 
 async function readTrace(file: string): Promise<TraceEvent[]> {
   let text: string;

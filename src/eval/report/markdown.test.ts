@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { buildReport } from './build-report.js';
 import { renderMarkdown } from './markdown.js';
 import { makeRecord, sampleRecords } from './testing/records.js';

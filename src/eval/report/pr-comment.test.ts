@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Changes } from '../base/changes-schema.js';
+import type { Changes } from '../spec/changes-schema.js';
 import { buildReport } from './build-report.js';
 import { MAX_PR_COMMENT_CHARS, PR_COMMENT_MARKER, renderPrComment } from './pr-comment.js';
 import { makeRecord } from './testing/records.js';

@@ -1,4 +1,4 @@
-import { groupRerecordCommands } from '../fixtures/rerecord.js';
+import { groupRerecordCommands } from '../trial/rerecord.js';
 import { type ChangesView, changesView } from './changes-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';

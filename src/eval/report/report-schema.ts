@@ -3,11 +3,11 @@ import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
 import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
-import { ChangesSchema } from '../base/changes-schema.js';
+import { ChangesSchema } from '../spec/changes-schema.js';
+import { FixtureProblemSchema } from '../spec/trial-record.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
-import { FixtureProblemSchema } from '../trial/trial-record.js';
 import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 
 const RateSchema = z.number().min(0).max(1);

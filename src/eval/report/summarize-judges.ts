@@ -1,5 +1,6 @@
 import type { FixtureSource } from '../../replay/cassette.js';
-import { type JudgmentRecord, modelVerdict, reasoningOf, samplePasses } from '../grade/judgment.js';
+import { type JudgmentRecord, modelVerdict, reasoningOf, samplePasses } from '../spec/judgment.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import {
   bootstrapStatistic,
   cohenKappa,
@@ -9,7 +10,6 @@ import {
 } from '../stats/agreement.js';
 import { nearestRank } from '../stats/metrics.js';
 import { wilsonInterval } from '../stats/wilson.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import type { Calibration, JudgedTrial, JudgeSummary } from './grader-schema.js';
 import { compareNames } from './order.js';
 import { redactForReport } from './redact.js';

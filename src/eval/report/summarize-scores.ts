@@ -1,5 +1,5 @@
+import type { TrialRecord } from '../spec/trial-record.js';
 import { wilsonScore } from '../stats/wilson.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import type { ScoreSummary } from './grader-schema.js';
 import { compareNames } from './order.js';
 

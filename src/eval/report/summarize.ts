@@ -1,5 +1,5 @@
+import type { TrialRecord } from '../spec/trial-record.js';
 import { mean, nearestRank, passAtK, passHatK } from '../stats/metrics.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import { caseDelta, summarizeCases } from './case-summary.js';
 import { keyOf } from './compare.js';
 import { taskDeltaInterval, taskIntervals } from './intervals.js';

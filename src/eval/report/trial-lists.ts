@@ -1,9 +1,9 @@
 import { redactForDisplay } from '../../core/redact.js';
 import { cassettePath } from '../../replay/cassette.js';
 import { truncateResult } from '../../runtime/truncate.js';
-import { judgeRerecordCommand, rerecordCommand } from '../fixtures/rerecord.js';
 import { judgeCassettePath } from '../grade/judge-cassette.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import { judgeRerecordCommand, rerecordCommand } from '../trial/rerecord.js';
 import { compareNames } from './order.js';
 import type { FailedTrial, StaleFixture, TrialProvenance } from './report-schema.js';
 

@@ -6,7 +6,6 @@ import { outsideProblem } from '../../core/inside-folder.js';
 import { readRegularFile, whyUnreadable } from '../../core/regular-file.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { compareWithBase } from '../base/base-reference.js';
-import type { Changes } from '../base/changes-schema.js';
 import { buildReport } from '../report/build-report.js';
 import { absentRows } from '../report/compare.js';
 import type { TaskFloor } from '../report/gate.js';
@@ -17,7 +16,8 @@ import { buildReportModel } from '../report/report-model.js';
 import { type EvalReport, parseReport } from '../report/report-schema.js';
 import { renderTerminal } from '../report/terminal.js';
 import { byTrial, reportMessage } from '../report/trial-lists.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { Changes } from '../spec/changes-schema.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { referenceFileOf } from './reference-file.js';
 
 export interface ReportOptions {

@@ -3,7 +3,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestSuite } from 
 import { keyOf } from '../report/compare.js';
 import type { TrialTranscript } from '../report/load-transcripts.js';
 import { redactForReport } from '../report/redact.js';
-import type { Floor, TrialRecord } from '../trial/trial-record.js';
+import type { Floor, TrialRecord } from '../spec/trial-record.js';
 
 /**
  * Collects one TrialRecord per trial from the tests' metadata. Vitest's own

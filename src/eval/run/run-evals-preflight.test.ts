@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { rejectionOf } from '../../core/testing/rejection-of.js';
-import { mergeEvals } from '../shard/merge-evals.js';
 import type { ShardResult } from '../shard/shard-result-schema.js';
-import { checkTracesFolder } from '../trial/traces-folder.js';
+import { mergeEvals } from './merge-evals.js';
 import { runEvals } from './run-evals.js';
+import { checkTracesFolder } from './traces-folder.js';
 
 const made: string[] = [];
 afterEach(() => {

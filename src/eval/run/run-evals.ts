@@ -7,17 +7,17 @@ import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
-import { formatShard, type Shard } from '../shard/shard.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
+import { encodeModelChoice, type ModelChoice } from '../spec/model-choice.js';
+import { checkSelection, missingNames, suiteMatches, unselectedRows } from '../spec/selection.js';
+import { EVAL_ENV, type EvalMode, readEvalSettings } from '../spec/settings.js';
+import { formatShard, type Shard } from '../spec/shard.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { filesNamingTasks } from '../task/task-files.js';
-import { checkTracesFolder } from '../trial/traces-folder.js';
-import type { TrialRecord } from '../trial/trial-record.js';
 import type { FinishedRun, LoadedReference, ReportOptions } from './finish-run.js';
-import { encodeModelChoice, type ModelChoice } from './model-choice.js';
 import { checkWholeSuiteReference, referenceFileOf } from './reference-file.js';
 import { EvalReporter, RUN_ERROR_ADVICE, type UnfinishedTrial } from './reporter.js';
-import { checkSelection, missingNames, suiteMatches, unselectedRows } from './selection.js';
-import { EVAL_ENV, type EvalMode, readEvalSettings } from './settings.js';
+import { checkTracesFolder } from './traces-folder.js';
 
 export interface RunEvalsOptions extends ReportOptions {
   projectDir: string;

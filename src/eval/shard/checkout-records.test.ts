@@ -9,7 +9,7 @@ import { rejectionOf } from '../../core/testing/rejection-of.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
 import { makeRecord } from '../report/testing/records.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { recordsFromCheckout } from './checkout-records.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

@@ -5,7 +5,7 @@ import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
 import { UNRECORDED_JUDGE } from '../grade/grade-trial.js';
 import { judgeCassettePath, readJudgeCassette } from '../grade/judge-cassette.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { currentCommit } from './commit.js';
 import { shownName } from './shard-coverage.js';
 

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../core/errors.js';
-import { selectionFilter } from '../run/selection.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import { selectionFilter } from '../spec/selection.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import type { ShardResult, ShardSelection } from './shard-result-schema.js';
 
 type Row = [suite: string, task: string, variant: string];

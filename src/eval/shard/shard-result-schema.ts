@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isVariantName } from '../task/agent-spec.js';
-import { isCaseId } from '../task/cases.js';
+import { isVariantName } from '../spec/agent-spec.js';
+import { isCaseId } from '../spec/cases.js';
+import { FloorSchema, TrialRecordSchema } from '../spec/trial-record.js';
 import { TASK_ID } from '../task/task-declaration.js';
-import { FloorSchema, TrialRecordSchema } from '../trial/trial-record.js';
 
 export const ShardSelectionSchema = z
   .object({

@@ -6,8 +6,8 @@ import { ConfigError } from '../../core/errors.js';
 import { buildReport } from '../report/build-report.js';
 import { renderTerminal } from '../report/terminal.js';
 import { makeRecord } from '../report/testing/records.js';
-import type { TrialRecord } from '../trial/trial-record.js';
-import { shardOfTrial } from './shard.js';
+import { shardOfTrial } from '../spec/shard.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { MAX_SHARD_BYTES, mergeShardResults, readShardResults } from './shard-result.js';
 import type { ShardResult } from './shard-result-schema.js';
 

@@ -5,8 +5,8 @@ import { ConfigError } from '../../core/errors.js';
 import { parseWith } from '../../core/parse.js';
 import { readRegularFile, whyUnreadable } from '../../core/regular-file.js';
 import type { TaskFloor } from '../report/gate.js';
-import type { TrialRecord } from '../trial/trial-record.js';
-import { formatShard, type Shard } from './shard.js';
+import { formatShard, type Shard } from '../spec/shard.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { checkShardCoverage, shownName } from './shard-coverage.js';
 import {
   SHARD_RESULT_VERSION,

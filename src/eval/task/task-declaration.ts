@@ -1,9 +1,9 @@
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { checkJudges, checkScoreFloor } from '../grade/task-graders.js';
-import type { Floor } from '../trial/trial-record.js';
-import { type AgentSpec, checkAgentNames } from './agent-spec.js';
-import { type EvalCase, loadCases } from './cases.js';
-import type { TaskDefinition } from './task-definition.js';
+import { type AgentSpec, checkAgentNames } from '../spec/agent-spec.js';
+import { type EvalCase, loadCases } from '../spec/cases.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
+import type { Floor } from '../spec/trial-record.js';
 
 /** The task ids defineTask accepts: each names a fixtures folder. */
 export const TASK_ID = /^[A-Za-z0-9_-]+$/;

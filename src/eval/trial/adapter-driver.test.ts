@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentAdapter, AgentOutput } from '../../adapters/types.js';
 import { createVirtualClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
-import { EVAL_ENV, readEvalSettings } from '../run/settings.js';
-import { defineAgent } from '../task/agent-spec.js';
-import type { TaskDefinition } from '../task/task-definition.js';
+import { defineAgent } from '../spec/agent-spec.js';
+import { EVAL_ENV, readEvalSettings } from '../spec/settings.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
 import { adapterDriver, toRunResult } from './adapter-driver.js';
 
 const convert = (output: unknown) => () => toRunResult(output as AgentOutput, 'run-1', 1);

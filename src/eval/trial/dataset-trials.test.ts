@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatCompletionsAgent } from '../../adapters/chat-completions-agent.js';
 import { defineModelScript } from '../../simulator/model-script.js';
 import { listStaleFixtures } from '../report/trial-lists.js';
-import { readEvalSettings } from '../run/settings.js';
-import { defineAgent } from '../task/agent-spec.js';
-import type { TaskDefinition } from '../task/task-definition.js';
+import { defineAgent } from '../spec/agent-spec.js';
+import { readEvalSettings } from '../spec/settings.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
 import { runTrial } from './trial-runner.js';
 
 let root: string;

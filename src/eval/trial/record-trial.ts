@@ -6,10 +6,10 @@ import { outsideProblem } from '../../core/inside-folder.js';
 import { maskSecretValue } from '../../core/secret-values.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
-import { recordingModel } from '../run/model-choice.js';
+import { recordingModel } from '../spec/model-choice.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { sharedRecordServer } from './replay-runtime.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import type { TrialRecord } from './trial-record.js';
 import { finishedTrial, type TrialResult } from './trial-result.js';
 
 /**

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createChatCompletionsAgent } from '../../adapters/chat-completions-agent.js';
 import type { AgentAdapter, Provider } from '../../adapters/types.js';
 import { json, startHostileApi } from '../../runtime/testing/hostile-api.js';
-import { readEvalSettings } from '../run/settings.js';
-import { defineAgent } from '../task/agent-spec.js';
+import { defineAgent } from '../spec/agent-spec.js';
+import { readEvalSettings } from '../spec/settings.js';
 import { runTrial } from './trial-runner.js';
 
 // What a client built at module level keeps: the fetch there was before recording started.

@@ -5,12 +5,12 @@ import { cassetteHash } from '../../replay/cassette-hash.js';
 import { networkRefusalIn } from '../../replay/network-guard.js';
 import type { ReplayResult } from '../../replay/replay-session.js';
 import type { RunResult } from '../../runtime/run-agent.js';
-import { rerecordCommand } from '../fixtures/rerecord.js';
-import { trialTranscript } from '../report/transcript-formats.js';
-import { chosenModel } from '../run/model-choice.js';
+import { chosenModel } from '../spec/model-choice.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import { trialTranscript } from '../transcript/transcript-formats.js';
 import { replayRefusingNetwork, sharedRecordServer } from './replay-runtime.js';
+import { rerecordCommand } from './rerecord.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import type { TrialRecord } from './trial-record.js';
 import { finishedTrial, type TrialResult } from './trial-result.js';
 
 /**

@@ -4,9 +4,9 @@ import type { VirtualClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { TraceEvent } from '../../runtime/trace.js';
-import type { EvalSettings } from '../run/settings.js';
-import type { EvalCase } from '../task/cases.js';
-import type { TaskDefinition } from '../task/task-definition.js';
+import type { EvalCase } from '../spec/cases.js';
+import type { EvalSettings } from '../spec/settings.js';
+import type { TaskDefinition } from '../spec/task-definition.js';
 
 /** One trial to run: a task's variant, its trial number (of its case, for a dataset task), and the run's settings. */
 export interface TrialRequest {

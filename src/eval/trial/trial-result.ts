@@ -1,6 +1,6 @@
 import type { RunResult } from '../../runtime/run-agent.js';
-import type { TrialTranscript } from '../report/transcript-formats.js';
-import type { TrialRecord } from './trial-record.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import type { TrialTranscript } from '../transcript/transcript-formats.js';
 
 /** What running one trial gives: its record (the check's verdict comes later) and its run. */
 export interface TrialResult {

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { cassettePath } from '../../replay/cassette.js';
-import { baselineOf } from '../task/agent-spec.js';
+import { baselineOf } from '../spec/agent-spec.js';
+import type { TrialRecord } from '../spec/trial-record.js';
 import { adapterDriver } from './adapter-driver.js';
 import { harnessDriver } from './harness-driver.js';
 import { recordTrial } from './record-trial.js';
 import { replayTrial } from './replay-trial.js';
 import type { TrialDriver, TrialRequest } from './trial-driver.js';
-import type { TrialRecord } from './trial-record.js';
 import type { TrialResult } from './trial-result.js';
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */

@@ -8,8 +8,8 @@ import {
   type RefundDeskVariant,
 } from '../../reference-agents.js';
 import { loadTranscript } from '../report/load-transcripts.js';
-import { readEvalSettings } from '../run/settings.js';
-import { type AgentSpec, defineAgent } from '../task/agent-spec.js';
+import { type AgentSpec, defineAgent } from '../spec/agent-spec.js';
+import { readEvalSettings } from '../spec/settings.js';
 import { runTrial } from './trial-runner.js';
 
 const repo = join(import.meta.dirname, '../../..');

@@ -5,9 +5,9 @@ import type { ScriptPolicy } from '../../simulator/model-script.js';
 import type { Policy } from '../../simulator/policy.js';
 import { SEED_HEADER, UNSCRIPTED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
-import { simulatorSeed } from '../fixtures/simulator-seed.js';
-import { refuseSimulator } from '../run/refuse-simulator.js';
-import type { EvalSettings } from '../run/settings.js';
+import type { EvalSettings } from '../spec/settings.js';
+import { refuseSimulator } from './refuse-simulator.js';
+import { simulatorSeed } from './simulator-seed.js';
 
 /** Set by `record --simulated`: the simulator it started (the built-in policies). */
 export const SIMULATOR_URL_ENV = 'HARNESS_SIMULATOR_URL';

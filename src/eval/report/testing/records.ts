@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../../trial/trial-record.js';
+import type { TrialRecord } from '../../spec/trial-record.js';
 
 /** Test double: one trial record with quiet defaults; override what the test is about. */
 export function makeRecord(overrides: Partial<TrialRecord> = {}): TrialRecord {

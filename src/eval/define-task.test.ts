@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../core/errors.js';
-import { defineAgent } from './agent-spec.js';
+import { ConfigError } from '../core/errors.js';
 import { defineTask } from './define-task.js';
-import type { TaskDefinition } from './task-definition.js';
+import { defineAgent } from './spec/agent-spec.js';
+import type { TaskDefinition } from './spec/task-definition.js';
 
 // Only declarations that are refused: a valid one registers vitest tests, which a unit test
 // cannot do from inside a test (the evals and define-task-runs.slow-e2e.test.ts run valid ones).

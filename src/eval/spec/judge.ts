@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { ConfigError, TaskInputError } from '../../core/errors.js';
 import type { Policy } from '../../simulator/policy.js';
-import { EVAL_ENV } from '../run/settings.js';
 import { type HumanLabels, readHumanLabels } from './human-labels.js';
 import { checkJudgeSamples, type JudgeModel, parseJudgeModels } from './judge-model.js';
+import { EVAL_ENV } from './settings.js';
 import { readTaskFile } from './task-files.js';
 
 /** What the judge is shown beyond the task's prompt and the final answer. */

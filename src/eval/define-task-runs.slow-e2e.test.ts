@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCassette } from '../../replay/cassette-file.js';
-import { runEvals } from '../run/run-evals.js';
-import type { TrialRecord } from '../trial/trial-record.js';
+import { readCassette } from '../replay/cassette-file.js';
+import { runEvals } from './run/run-evals.js';
+import type { TrialRecord } from './spec/trial-record.js';
 
 // Task declarations run for real: a throwaway project, its eval files loaded by vitest from the
 // build in dist/ (as `npm run eval` does), recorded offline against a model script.
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const projects: string[] = [];
 afterEach(() => {

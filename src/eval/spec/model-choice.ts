@@ -1,6 +1,6 @@
 import { ConfigError } from '../../core/errors.js';
 import { PROVIDER_DEFAULTS } from '../../model-api/provider.js';
-import type { AgentSpec } from '../task/agent-spec.js';
+import type { AgentSpec } from './agent-spec.js';
 
 /**
  * What `--model` asked for: one model for every agent (`--model ID`), and models for named

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCassette } from '../../replay/cassette-file.js';
-import { chatCassette, weatherCassette } from './testing/chat-cassettes.js';
-import { responsesCassette } from './testing/responses-cassette.js';
+import { chatCassette, weatherCassette } from '../report/testing/chat-cassettes.js';
+import { responsesCassette } from '../report/testing/responses-cassette.js';
 import { decodeTranscript } from './transcript.js';
 import { decodeCassette } from './transcript-formats.js';
 

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
-import { type JudgeModel, parseJudgeModels } from '../grade/judge-model.js';
-import { parseShard, type Shard } from '../shard/shard.js';
-import type { CaseFilter } from '../task/case-selection.js';
+import type { CaseFilter } from './case-selection.js';
+import { type JudgeModel, parseJudgeModels } from './judge-model.js';
 import { decodeModelChoice, type ModelChoice } from './model-choice.js';
 import { type SelectionFilter, selectionFilter } from './selection.js';
+import { parseShard, type Shard } from './shard.js';
 
 /** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
 export function evalRunsDir(projectDir: string): string {

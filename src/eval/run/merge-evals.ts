@@ -1,15 +1,10 @@
 import { resolve } from 'node:path';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
-import {
-  type FinishedRun,
-  finishRun,
-  loadComparison,
-  type ReportOptions,
-} from '../run/finish-run.js';
-import { checkWholeSuiteReference } from '../run/reference-file.js';
-import type { TrialRecord } from '../trial/trial-record.js';
-import { recordsFromCheckout } from './checkout-records.js';
-import { readShardResults } from './shard-result.js';
+import { recordsFromCheckout } from '../shard/checkout-records.js';
+import { readShardResults } from '../shard/shard-result.js';
+import type { TrialRecord } from '../spec/trial-record.js';
+import { type FinishedRun, finishRun, loadComparison, type ReportOptions } from './finish-run.js';
+import { checkWholeSuiteReference } from './reference-file.js';
 
 export interface MergeEvalsResult extends FinishedRun {
   records: TrialRecord[];

@@ -10,7 +10,7 @@ import {
   USER,
   WEATHER_CALL,
   weatherCassette,
-} from './testing/chat-cassettes.js';
+} from '../report/testing/chat-cassettes.js';
 import { decodeTranscript, type Transcript } from './transcript.js';
 
 const calls = (transcript: Transcript) =>

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
 import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
-import { JudgmentRecordSchema } from '../grade/judgment.js';
-import { ScoreRecordSchema } from '../grade/score.js';
+import { JudgmentRecordSchema } from './judgment.js';
+import { ScoreRecordSchema } from './score.js';
 
 /**
  * How one trial ended. Only `passed` and `failed` enter pass@k / pass^k; stale,

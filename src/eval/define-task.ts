@@ -1,16 +1,16 @@
 import { afterAll, describe, it, type TestContext, TestRunner } from 'vitest';
-import { gradeTrial } from '../grade/grade-trial.js';
-import type { TrialTranscript } from '../report/transcript-formats.js';
-import { readEvalSettings } from '../run/settings.js';
-import { shardOfTrial } from '../shard/shard.js';
-import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from '../trial/stray-timers.js';
-import type { TrialRequest } from '../trial/trial-driver.js';
-import type { Floor, TrialRecord } from '../trial/trial-record.js';
-import { runTrial } from '../trial/trial-runner.js';
-import { selectCases } from './case-selection.js';
-import { checkedCases, checkTaskDeclaration } from './task-declaration.js';
-import type { TaskDefinition } from './task-definition.js';
-import { declarationSite, registerTask } from './task-registry.js';
+import { gradeTrial } from './grade/grade-trial.js';
+import { selectCases } from './spec/case-selection.js';
+import { readEvalSettings } from './spec/settings.js';
+import { shardOfTrial } from './spec/shard.js';
+import type { TaskDefinition } from './spec/task-definition.js';
+import type { Floor, TrialRecord } from './spec/trial-record.js';
+import { checkedCases, checkTaskDeclaration } from './task/task-declaration.js';
+import { declarationSite, registerTask } from './task/task-registry.js';
+import type { TrialTranscript } from './transcript/transcript-formats.js';
+import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/stray-timers.js';
+import type { TrialRequest } from './trial/trial-driver.js';
+import { runTrial } from './trial/trial-runner.js';
 
 declare module 'vitest' {
   interface TaskMeta {

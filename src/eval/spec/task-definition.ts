@@ -1,11 +1,11 @@
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { Approver, RunMode, RunStats, ToolCallRecord } from '../../runtime/types.js';
 import type { Policy } from '../../simulator/policy.js';
-import type { JudgeCheck } from '../grade/judge.js';
-import type { Score, ScoreRecord } from '../grade/score.js';
-import type { Floor } from '../trial/trial-record.js';
 import type { AgentSpec } from './agent-spec.js';
 import type { CaseSource, EvalCase } from './cases.js';
+import type { JudgeCheck } from './judge.js';
+import type { Score, ScoreRecord } from './score.js';
+import type { Floor } from './trial-record.js';
 
 /** What a task's checks see: the run, as the harness produced it. */
 export interface TrialRun {

@@ -1,6 +1,20 @@
 import { ConfigError } from '../../core/errors.js';
-import { keyOf } from '../report/compare.js';
-import type { EvalReporter } from './reporter.js';
+
+/** One row of a run (suite, task, variant) as a string key, the same for equal rows. */
+export function keyOf(row: { suite: string; task: string; variant: string }): string {
+  return JSON.stringify([row.suite, row.task, row.variant]);
+}
+
+/** What the run's task files declared and what failed while loading them (the EvalReporter's view). */
+export interface DeclaredByRun {
+  readonly loadErrors: readonly string[];
+  readonly runErrors: readonly string[];
+  readonly knownTasks: ReadonlySet<string>;
+  readonly knownVariants: ReadonlySet<string>;
+  readonly knownSuites: ReadonlySet<string>;
+  readonly declared: ReadonlySet<string>;
+  readonly cases: ReadonlyMap<string, { all: readonly string[] }>;
+}
 
 /** What `--task`, `--variant` and `--suite` asked for; an empty or absent list picks everything. */
 export interface Selection {
@@ -111,16 +125,7 @@ export function unselectedRows(
 /** An unknown task, variant or suite is a typo, not an empty success. */
 export function checkSelection(
   options: Selection,
-  reporter: Pick<
-    EvalReporter,
-    | 'loadErrors'
-    | 'runErrors'
-    | 'knownTasks'
-    | 'knownVariants'
-    | 'knownSuites'
-    | 'declared'
-    | 'cases'
-  >,
+  reporter: DeclaredByRun,
   filter: SelectionFilter,
 ): void {
   const failures = [...reporter.loadErrors, ...reporter.runErrors];
@@ -129,7 +134,11 @@ export function checkSelection(
     // Not "unknown task": nothing was declared because the run itself failed.
     throw new Error(`the eval run failed before any task was declared:${listed}`);
   }
-  const unknown = (asked: readonly string[] | undefined, known: Set<string>, what: string) => {
+  const unknown = (
+    asked: readonly string[] | undefined,
+    known: ReadonlySet<string>,
+    what: string,
+  ) => {
     const missing = missingNames(asked ?? [], known);
     if (missing.length > 0) {
       // A task declared in a file that failed to load is not a typo: say which files failed.

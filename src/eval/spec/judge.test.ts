@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TaskInputError } from '../../core/errors.js';
-import { EVAL_ENV } from '../run/settings.js';
 import { checkLabelledTrials, readHumanLabels } from './human-labels.js';
 import { defineJudge } from './judge.js';
 import { checkJudgeSamples, parseJudgeModel, parseJudgeModels } from './judge-model.js';
+import { EVAL_ENV } from './settings.js';
 
 let project: string;
 beforeEach(() => {

@@ -5,11 +5,11 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { outsideProblem } from '../../core/inside-folder.js';
 import { kindOf } from '../../core/regular-file.js';
-import { inventoryFixtures } from '../fixtures/fixture-inventory.js';
-import { selectionFilter } from '../run/selection.js';
-import { evalRunsDir } from '../run/settings.js';
-import { isVariantName } from '../task/agent-spec.js';
+import { isVariantName } from '../spec/agent-spec.js';
+import { selectionFilter } from '../spec/selection.js';
+import { evalRunsDir } from '../spec/settings.js';
 import { TASK_ID } from '../task/task-declaration.js';
+import { inventoryFixtures } from '../verify/fixture-inventory.js';
 
 /** What a run selects, as far as it is known before the eval files load. */
 export interface TraceSelection {
