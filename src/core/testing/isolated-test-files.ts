@@ -13,7 +13,7 @@ export const ISOLATED_TEST_FILES = [
   'src/debug-agent/file-tools-race.test.ts',
   'src/debug-agent/test-bundle-race.test.ts',
   'src/eval/run/run-errors.test.ts',
-  'src/eval/trial/traces-folder-access.test.ts',
+  'src/eval/run/traces-folder-access.test.ts',
   // Record through the worker's msw server, which stays listening for the worker's life.
   'src/adapters/adapters-record-replay.test.ts',
   'src/adapters/adapters-record-live.test.ts',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../core/errors.js';
 import { rejectionOf } from '../../core/testing/rejection-of.js';
-import { checkTracesFolder } from '../run/traces-folder.js';
+import { checkTracesFolder } from './traces-folder.js';
 
 // Root writes anywhere, and the tests often run as root: the access check is mocked instead.
 const denied = vi.hoisted(() => new Set<string>());
