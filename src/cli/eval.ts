@@ -22,7 +22,7 @@ import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
-const USAGE = `usage: npm run eval -- [--trials N] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
+const USAGE = `usage: npm run eval -- [--trials N | all] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
                        [--case ID[,ID...] | --cases N]   (dataset tasks: these cases, or N of them)
                        [--compare FILE | --reference-from REF [--allow-lower-reference]]
                        [--replay strict|lenient] [--update-reference]
@@ -131,18 +131,29 @@ async function main(argv: string[]): Promise<number> {
       '--compare, --reference-from and --update-reference belong to the merge (npm run eval -- --merge reports/shards ...), not to one --shard',
     );
   }
-  const trials = positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
+  // --trials all: every row replays what was recorded for it (record --until-decided stops rows at different counts).
+  const recordedTrials = values.trials?.trim() === 'all';
+  if (recordedTrials && shard) {
+    throw new ConfigError(
+      '--trials all replays what each row has, which a shard cannot deal out: give --trials N with --shard',
+    );
+  }
+  const trials = recordedTrials
+    ? DEFAULT_TRIALS
+    : positiveInteger('--trials', values.trials, DEFAULT_TRIALS);
   const matching = oneOf('--replay', values.replay, ['strict', 'lenient'] as const, 'strict');
   const judge = judgeFlags(values);
   const projectDir = process.cwd();
   const selection = { ...(tasks && { tasks }), ...(variants && { variants }), ...cases };
-  if (!cases.caseSample && tooFewRecorded(projectDir, trials, selection)) return 2;
+  if (!recordedTrials && !cases.caseSample && tooFewRecorded(projectDir, trials, selection))
+    return 2;
   const simulator = await openJudgeSimulator(values.simulated === true);
   try {
     return await replay({
       projectDir,
       mode: 'replay',
       trials,
+      ...(recordedTrials && { recordedTrials }),
       matching,
       ...(tasks && { tasks }),
       ...(variants && { variants }),

@@ -11,6 +11,7 @@ import type { TrialTranscript } from './transcript/transcript-formats.js';
 import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/stray-timers.js';
 import type { TrialRequest } from './trial/trial-driver.js';
 import { runTrial } from './trial/trial-runner.js';
+import { inventoryFixtures } from './verify/fixture-inventory.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -73,10 +74,16 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
         };
       }
       for (const variant of variants) {
-        const variantSelected = selected && settings.selectsVariant(variant);
+        const variantSelected =
+          selected &&
+          settings.selectsVariant(variant) &&
+          settings.selectsRow(task.agent.suite, task.id, variant);
+        const numbers = settings.recordedTrials
+          ? recordedTrialNumbers(settings.fixturesDir, task.id, variant)
+          : settings.trialNumbers;
         const trials = runs.flatMap((testCase) =>
           variantSelected
-            ? settings.trialNumbers.filter(() => inShard()).map((trial) => ({ testCase, trial }))
+            ? numbers.filter(() => inShard()).map((trial) => ({ testCase, trial }))
             : [],
         );
         if (trials.length === 0) {
@@ -124,6 +131,20 @@ function trialTest(request: TrialRequest): (context: TestContext) => Promise<voi
     if (graded.skip !== undefined) context.skip(graded.skip);
     if (graded.error !== undefined) throw graded.error;
   };
+}
+
+/**
+ * `--trials all`: trials 1 to the highest recorded for this task and variant (over its cases,
+ * for a dataset task). A gap is a missing trial, never skipped; a row with none has trial 1,
+ * missing, so the gate names it.
+ */
+function recordedTrialNumbers(fixturesDir: string, task: string, variant: string): number[] {
+  const found = inventoryFixtures(
+    fixturesDir,
+    (name, folder) => name === task && folder === variant,
+  );
+  const highest = Math.max(1, ...[...found.values()].flat());
+  return Array.from({ length: highest }, (_, index) => index + 1);
 }
 
 /** The eval file vitest is collecting, when defineTask runs inside a collection. */

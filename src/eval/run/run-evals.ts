@@ -10,7 +10,12 @@ import type { Matching } from '../../replay/replay-cursor.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
 import { encodeModelChoice, type ModelChoice } from '../spec/model-choice.js';
 import { checkSelection, missingNames, suiteMatches, unselectedRows } from '../spec/selection.js';
-import { EVAL_ENV, type EvalMode, readEvalSettings } from '../spec/settings.js';
+import {
+  ALL_RECORDED_TRIALS,
+  EVAL_ENV,
+  type EvalMode,
+  readEvalSettings,
+} from '../spec/settings.js';
 import { formatShard, type Shard } from '../spec/shard.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { filesNamingTasks } from '../task/task-files.js';
@@ -25,6 +30,10 @@ export interface RunEvalsOptions extends ReportOptions {
   trials: number;
   /** Only these trial numbers (re-recording some trials), instead of 1..trials. */
   trialNumbers?: number[];
+  /** `--trials all`: each row replays every trial recorded for it; `trials` is then ignored. */
+  recordedTrials?: boolean;
+  /** Only these rows (keyOf keys): record --until-decided records the rows still open. */
+  rows?: string[];
   tasks?: string[];
   variants?: string[];
   suites?: string[];
@@ -195,7 +204,11 @@ function gateInput(
   narrowed: boolean,
   reference: LoadedReference | undefined,
 ) {
-  const trials = options.trialNumbers ? options.trialNumbers.length : options.trials;
+  const trials = options.recordedTrials
+    ? Math.max(0, ...reporter.records.map((record) => record.trial))
+    : options.trialNumbers
+      ? options.trialNumbers.length
+      : options.trials;
   const floors = [...reporter.floors].flatMap(([task, taskFloors]) =>
     taskFloors.map((floor) => ({ task, floor })),
   );
@@ -366,7 +379,8 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
   const env: Record<string, string | undefined> = {
     [EVAL_ENV.root]: projectDir,
     [EVAL_ENV.mode]: options.mode,
-    [EVAL_ENV.trials]: String(options.trials),
+    [EVAL_ENV.trials]: options.recordedTrials ? ALL_RECORDED_TRIALS : String(options.trials),
+    [EVAL_ENV.rows]: options.rows && JSON.stringify(options.rows),
     [EVAL_ENV.trial]: options.trialNumbers?.join(','),
     [EVAL_ENV.tasks]: options.tasks?.join(','),
     [EVAL_ENV.variants]: options.variants?.join(','),

@@ -4,7 +4,7 @@ import type { Matching } from '../../replay/replay-cursor.js';
 import type { CaseFilter } from './case-selection.js';
 import { type JudgeModel, parseJudgeModels } from './judge-model.js';
 import { decodeModelChoice, type ModelChoice } from './model-choice.js';
-import { type SelectionFilter, selectionFilter } from './selection.js';
+import { keyOf, type SelectionFilter, selectionFilter } from './selection.js';
 import { parseShard, type Shard } from './shard.js';
 
 /** Where each trial's trace goes: runs/eval/<task>/<variant>/trial-<n>.jsonl. */
@@ -22,7 +22,12 @@ export type EvalMode = 'replay' | 'record';
 
 export interface EvalSettings extends SelectionFilter, CaseFilter {
   mode: EvalMode;
+  /** The trials of every row; empty with `recordedTrials`. */
   trialNumbers: number[];
+  /** `--trials all`: each row replays every trial recorded for it (1..its highest), not 1..N. */
+  recordedTrials: boolean;
+  /** Only these rows, as keyOf keys (record --until-decided records the open rows only). */
+  selectsRow(suite: string, task: string, variant: string): boolean;
   matching: Matching;
   projectDir: string;
   fixturesDir: string;
@@ -76,7 +81,11 @@ export const EVAL_ENV = {
   judgeOnly: 'HARNESS_EVAL_JUDGE_ONLY',
   cases: 'HARNESS_EVAL_CASES',
   caseSample: 'HARNESS_EVAL_CASE_SAMPLE',
+  rows: 'HARNESS_EVAL_ROWS',
 } as const;
+
+/** `--trials all`, as HARNESS_EVAL_TRIALS holds it. */
+export const ALL_RECORDED_TRIALS = 'all';
 
 export const DEFAULT_TRIALS = 3;
 
@@ -99,9 +108,14 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
           (_, i) => i + 1,
         );
   const shardText = env[EVAL_ENV.shard];
+  const recordedTrials = picked.length === 0 && env[EVAL_ENV.trials] === ALL_RECORDED_TRIALS;
+  const rowsText = env[EVAL_ENV.rows];
+  const rows = rowsText ? new Set(JSON.parse(rowsText) as string[]) : undefined;
   return {
     mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
-    trialNumbers,
+    trialNumbers: recordedTrials ? [] : trialNumbers,
+    recordedTrials,
+    selectsRow: (suite, task, variant) => !rows || rows.has(keyOf({ suite, task, variant })),
     matching: env[EVAL_ENV.matching] === 'lenient' ? 'lenient' : 'strict',
     projectDir,
     fixturesDir: resolve(projectDir, 'fixtures'),
