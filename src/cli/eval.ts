@@ -18,6 +18,7 @@ import {
   positiveInteger,
   selectionFlag,
 } from './args.js';
+import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -26,17 +27,21 @@ const USAGE = `usage: npm run eval -- [--trials N | all] [--task T1,T4] [--varia
                        [--case ID[,ID...] | --cases N]   (dataset tasks: these cases, or N of them)
                        [--compare FILE | --reference-from REF [--allow-lower-reference]]
                        [--replay strict|lenient] [--update-reference]
-                       [--alpha 0.05] [--strict-floors] [--shard i/n]
+                       [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--undecided warn|fail] [--max-trials N]
+                       [--strict-floors] [--shard i/n]
                        [--judge-model ID[,ID...]] [--judge-samples N]
                        [--rescore [--simulated] [--record-judge]]
        npm run eval -- --compare A,B [...]   (two variants: only those, every Δ of B against A)
        npm run eval -- --merge DIR [--compare FILE | --reference-from REF [--allow-lower-reference]]
-                       [--update-reference] [--alpha A] [--strict-floors]
+                       [--update-reference] [--alpha A] [--delta D] [--beta B] [--undecided warn|fail] [--strict-floors]
 
 Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
 token and latency tables, writes reports/latest.md and reports/latest.json, and exits non-zero
 when the gate fails (a stale, missing or errored trial, a floor not met, or a drop against the
-reference: any drop on the same cassettes, a significant one at --alpha on re-recorded ones).
+reference: any drop on the same cassettes; on re-recorded ones, a row decided "drop" at --alpha for the
+run). Each row compared on other cassettes, and each variant against its suite's baseline, is
+decided from its trials in order: drop (fails), no drop larger than --delta (passes), or
+undecided (warns; fails with --undecided fail). --trials all replays every trial each row has.
 --reference-from REF (a pull request's base) reads reports/reference.json at REF instead of the
 checkout's, lists what the checkout changed against REF (the reference, the cassettes) at the top
 of the report, and fails when the checkout's reference is lower, unless --allow-lower-reference.
@@ -61,6 +66,7 @@ const FLAGS = {
   replay: { type: 'string' },
   'update-reference': { type: 'boolean' },
   alpha: { type: 'string' },
+  ...DECISION_FLAGS,
   'strict-floors': { type: 'boolean' },
   shard: { type: 'string' },
   merge: { type: 'string' },
@@ -248,10 +254,16 @@ function reportOptions(
     | 'update-reference'
     | 'alpha'
     | 'strict-floors'
+    | 'delta'
+    | 'beta'
+    | 'undecided'
+    | 'max-trials'
   >,
 ) {
   const alpha = fraction('--alpha', values.alpha);
+  const decide = decisionFlags(values);
   return {
+    ...(Object.keys(decide).length > 0 && { decide }),
     ...(values.compare && { compare: values.compare }),
     ...(values['reference-from'] && { referenceFrom: values['reference-from'] }),
     ...(values['allow-lower-reference'] && { allowLowerReference: true }),

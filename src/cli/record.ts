@@ -1,6 +1,8 @@
 import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import { DEFAULT_ALPHA } from '../eval/report/compare.js';
+import { DEFAULT_BETA, DEFAULT_DELTA } from '../eval/report/decisions-schema.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
@@ -18,17 +20,23 @@ import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { caseFlags, fraction, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl } from './model-config.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
+import { planWith } from './record-plan.js';
+import { DEFAULT_MAX_TRIALS, recordUntilDecided } from './record-until-decided.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--suite NAME] [--case ID[,ID...] | --cases N] [--simulated] [--missing-only] [--concurrency K]
                          [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
                          [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
+       npm run record -- --until-decided [--batch 3] [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
+                         [--task ...] [--variant ...] [--simulated] ...
+       npm run record -- --plan [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--task ...]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -42,6 +50,12 @@ body (default 600, or HARNESS_MODEL_TIMEOUT).
 Judged checks are recorded with their trial, into trial-<n>.judge.json beside its cassette;
 --judge-only replays the agent's cassettes and records only the judge calls (the agent's
 cassettes stay byte for byte). --judge-model and --judge-samples (1 to 100) override every judge's own.
+--until-decided records --batch more trials of each compared row still open (each variant against
+reports/reference.json on other cassettes, and against its suite's baseline), decides each row
+from its trials in order (drop, no drop larger than --delta, undecided), and stops each row once
+decided or at --max-trials. What is recorded is kept: run again, it goes on from there, to the
+same decisions. Replay them with npm run eval -- --trials all.
+--plan spends nothing: per row, the trials a decision would likely take, fixed-n and sequential.
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
@@ -65,6 +79,11 @@ const FLAGS = {
   'judge-only': { type: 'boolean' },
   'judge-model': { type: 'string' },
   'judge-samples': { type: 'string' },
+  'until-decided': { type: 'boolean' },
+  batch: { type: 'string' },
+  alpha: { type: 'string' },
+  ...DECISION_FLAGS,
+  plan: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -102,6 +121,8 @@ async function main(argv: string[]): Promise<number> {
   };
   // Read-only, so allowed in CI too.
   if (values.verify) return verifyWith(values, selection);
+  if (values.plan) return planWith(values, selection);
+  const untilDecided = untilDecidedFlags(values);
   if (process.env.CI) {
     throw new ConfigError(
       'recording is refused when CI is set: CI replays the committed fixtures; record on your machine and commit them',
@@ -123,25 +144,68 @@ async function main(argv: string[]): Promise<number> {
   maskConfiguredKeys(process.env);
   const simulator = await openUpstream(simulated, judge.only === true);
   maskConfiguredKeys(process.env);
+  const run: RunEvalsOptions & { models: ModelChoice } = {
+    judge,
+    projectDir: process.cwd(),
+    mode: 'record',
+    trials,
+    ...selection,
+    ...(suites && { suites }),
+    ...cases,
+    source: simulated ? 'simulator' : 'live',
+    missingOnly: values['missing-only'] ?? false,
+    concurrency,
+    models,
+    ...(shard && { shard }),
+    writeReports: false,
+  };
   try {
-    return await record({
-      judge,
-      projectDir: process.cwd(),
-      mode: 'record',
-      trials,
-      ...selection,
-      ...(suites && { suites }),
-      ...cases,
-      source: simulated ? 'simulator' : 'live',
-      missingOnly: values['missing-only'] ?? false,
-      concurrency,
-      models,
-      ...(shard && { shard }),
-      writeReports: false,
-    });
+    if (untilDecided) {
+      return await recordUntilDecided({
+        ...untilDecided,
+        run,
+        reference: await loadReference(run.projectDir, undefined),
+        log: (line) => console.log(line),
+      });
+    }
+    return await record(run);
   } finally {
     await simulator?.close();
   }
+}
+
+/** --until-decided and its flags (--batch, --max-trials, --alpha, --delta, --beta), checked before anything runs. */
+function untilDecidedFlags(values: RecordFlags) {
+  const decisionOnly = (
+    ['batch', 'max-trials', 'alpha', 'delta', 'beta', 'undecided'] as const
+  ).filter((flag) => values[flag] !== undefined);
+  if (!values['until-decided']) {
+    if (decisionOnly.length > 0) {
+      throw new ConfigError(
+        `${decisionOnly.map((flag) => `--${flag}`).join(', ')} go with --until-decided (or --plan)`,
+      );
+    }
+    return undefined;
+  }
+  const clashing = (['trials', 'trial', 'missing-only', 'shard', 'judge-only'] as const).filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (clashing.length > 0) {
+    throw new ConfigError(
+      `--until-decided chooses the trials itself (what is recorded is kept, what is missing or stale is recorded): drop ${clashing.map((flag) => `--${flag}`).join(', ')}`,
+    );
+  }
+  const decide = decisionFlags(values);
+  return {
+    batch: positiveInteger('--batch', values.batch, 3, 100),
+    settings: {
+      alpha: fraction('--alpha', values.alpha) ?? DEFAULT_ALPHA,
+      beta: decide.beta ?? DEFAULT_BETA,
+      delta: decide.delta ?? DEFAULT_DELTA,
+      undecided: decide.undecided ?? 'warn',
+      maxTrials: decide.maxTrials ?? DEFAULT_MAX_TRIALS,
+    },
+  };
 }
 
 /** --judge-only, --judge-model, --judge-samples: checked before anything runs. */

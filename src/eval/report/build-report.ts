@@ -2,6 +2,8 @@ import type { FixtureSource } from '../../replay/cassette.js';
 import type { Changes } from '../spec/changes-schema.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { type ComparableReport, compareReports, DEFAULT_ALPHA, type TaskKey } from './compare.js';
+import { decideRows } from './decisions.js';
+import { DEFAULT_BETA, DEFAULT_DELTA, type DecisionSettings } from './decisions-schema.js';
 import { detectionLimits } from './detection.js';
 import { evaluateGate, type TaskFloor } from './gate.js';
 import { STATISTICS } from './intervals.js';
@@ -26,6 +28,8 @@ export interface BuildReportOptions {
   generatedAt: Date | string;
   /** One-sided significance level of the drop test (default 0.05). */
   alpha?: number;
+  /** The sequential decisions' other settings (defaults: delta 0.10, beta 0.20, undecided warns). */
+  decide?: Partial<Omit<DecisionSettings, 'alpha'>>;
   /** Check floors against the lower bound of their interval. */
   strictFloors?: boolean;
   /** `--compare A,B`: deltas of B (and every other variant) against A, where A ran. */
@@ -71,6 +75,19 @@ export function buildReport(options: BuildReportOptions): EvalReport {
         },
       )
     : undefined;
+  const decisions = decideRows({
+    trials: records,
+    rows: tasks,
+    baselines,
+    comparison: comparison?.entries,
+    settings: {
+      alpha: options.alpha ?? DEFAULT_ALPHA,
+      beta: options.decide?.beta ?? DEFAULT_BETA,
+      delta: options.decide?.delta ?? DEFAULT_DELTA,
+      undecided: options.decide?.undecided ?? 'warn',
+      ...(options.decide?.maxTrials !== undefined && { maxTrials: options.decide.maxTrials }),
+    },
+  });
   const gate = evaluateGate({
     records,
     summaries: tasks,
@@ -79,6 +96,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     ...(options.gone ? { gone: options.gone } : {}),
     ...(options.strictFloors ? { strictFloors: true } : {}),
     ...(options.changes ? { changes: options.changes } : {}),
+    ...(decisions.rows.length > 0 && { decisions }),
   });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -97,6 +115,7 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     failures: listFailures(records),
     staleFixtures: listStaleFixtures(records),
     ...(comparison ? { comparison } : {}),
+    ...(decisions.rows.length > 0 && { decisions }),
     ...(options.changes ? { changes: options.changes } : {}),
     detection: detectionLimits(tasks, comparison, options.alpha ?? DEFAULT_ALPHA),
     gate,

@@ -4,9 +4,11 @@ import { formatInterval } from './format-interval.js';
 import type { ComparisonEntry, VariantSummary } from './report-schema.js';
 
 /** "same cassettes" or the drop test's verdict: "p = 0.500, noise; ~11 trials settle it". */
-export function dropTestCell(entry: ComparisonEntry, alpha: number): string {
+export function dropTestCell(entry: ComparisonEntry, alpha: number, decision?: string): string {
   if (entry.flag === 'new' || entry.flag === 'gone' || entry.flag === 'uncounted') return '';
   if (entry.cassettes === 'same') return 'same cassettes';
+  // Decided sequentially: the gate reads the decision, not the fixed-n test.
+  if (decision !== undefined) return decision;
   const test = entry.dropTest;
   // Re-recorded, live, or another set of trials: a drop would be tested.
   if (!test) return 'cassettes differ';

@@ -1,8 +1,10 @@
 import type { Changes } from '../spec/changes-schema.js';
 import type { Floor, TrialRecord } from '../spec/trial-record.js';
 import { MAX_TRIALS_NEEDED } from '../stats/power.js';
-import type { TaskKey } from './compare.js';
+import { keyOf, type TaskKey } from './compare.js';
+import type { Decisions } from './decisions-schema.js';
 import { formatRate, trialLabel } from './format.js';
+import { decidedAgainstReference, decisionVerdicts } from './gate-decisions.js';
 import { judgeErrorReasons } from './gate-graders.js';
 import { direction, largestK, rateAt } from './rates.js';
 import type { Comparison, ComparisonEntry, GateResult, TaskSummary } from './report-schema.js';
@@ -28,6 +30,8 @@ export interface GateInput {
   strictFloors?: boolean;
   /** What the checkout changed against the base (`--reference-from`). */
   changes?: Changes;
+  /** The sequential decisions: rows they decide against the reference skip the fixed-n test. */
+  decisions?: Decisions;
 }
 
 const UNRESOLVED: ReadonlyArray<readonly [(record: TrialRecord) => boolean, string, string]> = [
@@ -144,7 +148,10 @@ function countsText(entry: ComparisonEntry): string {
  * compared) fails; a noisy one is a warning that says what would settle it, and so is a pass^k
  * drop with pass@1 not lower, which only the numbers of trials counted moved.
  */
-function dropVerdicts(comparison: Comparison | undefined): {
+function dropVerdicts(
+  comparison: Comparison | undefined,
+  decided: ReadonlySet<string>,
+): {
   reasons: string[];
   warnings: string[];
 } {
@@ -158,6 +165,8 @@ function dropVerdicts(comparison: Comparison | undefined): {
       reasons.push(...lines.map((line) => `${line} (lower than the reference)`));
       continue;
     }
+    // Decided sequentially (decisionVerdicts): valid however its trials were stopped.
+    if (decided.has(keyOf(entry))) continue;
     if (!test) {
       warnings.push(...lines.map((line) => `${line} (${untestedDrop(entry)})`));
       continue;
@@ -223,14 +232,17 @@ function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
  * Failed trials alone (a weak baseline, say) are data, not a failed run.
  */
 export function evaluateGate(input: GateInput): GateResult {
-  const drops = dropVerdicts(input.comparison);
+  const drops = dropVerdicts(input.comparison, decidedAgainstReference(input.decisions));
+  const decided = decisionVerdicts(input.decisions);
   const reasons = [
     ...unresolvedReasons(input.records),
     ...judgeErrorReasons(input.records),
     ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
     ...loweredReasons(input.changes),
     ...drops.reasons,
+    ...decided.reasons,
     ...goneReasons(input.gone),
   ];
-  return { passed: reasons.length === 0, reasons, warnings: drops.warnings };
+  const warnings = [...drops.warnings, ...decided.warnings];
+  return { passed: reasons.length === 0, reasons, warnings };
 }

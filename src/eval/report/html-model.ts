@@ -167,6 +167,7 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     // A task over cases: c/n (pass@1) per case and variant.
     cases: model.cases,
     comparison: model.comparison,
+    decisions: model.decisions ?? null,
     staleCommands: model.stale.commands,
   };
 }

@@ -150,6 +150,12 @@ function scoresView(root) {
         e.passHatK.k === null ? '' : String(e.passHatK.k), rate(e.passHatK.before) + ' \u2192 ' + rate(e.passHatK.after), e.flag];
     }), null, 'comparison'));
   }
+  var d = model.decisions;
+  if (d) {
+    root.appendChild(el('h2', { text: d.title }));
+    root.appendChild(table(d.head, d.rows, [4, 6], 'decisions'));
+    root.appendChild(el('p', { cls: 'muted', text: d.note }));
+  }
   if (model.staleCommands.length) {
     root.appendChild(el('h2', { text: 'Re-record the stale or missing fixtures' }));
     root.appendChild(el('pre', { text: model.staleCommands.join('\n') }));

@@ -1,6 +1,7 @@
 import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
 import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
-import { describeNotRun } from './compare.js';
+import { describeNotRun, keyOf } from './compare.js';
+import { decisionsMarkdown } from './decisions-view.js';
 import {
   fixtureState,
   formatAmount,
@@ -302,7 +303,7 @@ function comparisonSection(model: ReportModel): string {
     entry.passHatK.k === null ? '' : String(entry.passHatK.k),
     formatChange(entry.passHatK.before, entry.passHatK.after),
     FLAG_LABELS[entry.flag],
-    escapeText(dropTestCell(entry, comparison.alpha)),
+    escapeText(dropTestCell(entry, comparison.alpha, model.referenceDecisions[keyOf(entry)])),
   ]);
   return [
     `## Compared with the reference (${escapeText(comparison.referenceGeneratedAt)})`,
@@ -385,6 +386,7 @@ export function renderMarkdown(
     costsSection(model),
     ...graders.judges,
     comparisonSection(model),
+    decisionsMarkdown(model.decisions, escapeText, table),
     detectionSection(model),
     staleSection(model),
     failuresSection(model),

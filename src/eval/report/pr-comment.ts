@@ -1,5 +1,6 @@
 import { escapeText } from '../../core/markdown-text.js';
 import { keyOf } from './compare.js';
+import { decisionsMarkdown } from './decisions-view.js';
 import { formatChange } from './format.js';
 import { dropTestCell } from './format-statistics.js';
 import { changesMarkdown } from './markdown-changes.js';
@@ -47,13 +48,21 @@ export function renderPrComment(
     gate(model),
     changes(model, 30),
     movedRows(model),
+    decisionsMarkdown(model.decisions, escapeText, table),
     scores(model),
     detection(model),
   ];
   let body = [...head, ...sections].filter(Boolean).join('\n\n');
   // Too long (many changed cassettes, many rows): the folded scores go, then most cassettes.
   if (body.length > MAX_PR_COMMENT_CHARS) {
-    body = [...head, gate(model), changes(model, 5), movedRows(model), detection(model)]
+    body = [
+      ...head,
+      gate(model),
+      changes(model, 5),
+      movedRows(model),
+      decisionsMarkdown(model.decisions, escapeText, table),
+      detection(model),
+    ]
       .filter(Boolean)
       .join('\n\n');
   }
@@ -120,7 +129,7 @@ function movedRows(model: ReportModel): string {
       `${formatChange(entry.passAt1.before, entry.passAt1.after)}${row ? ` ${row.withIntervals.passAt1.replace(/^\S+ /, '')}` : ''}`,
       formatChange(entry.passHatK.before, entry.passHatK.after),
       FLAG[entry.flag] ?? entry.flag,
-      escapeText(dropTestCell(entry, comparison.alpha)),
+      escapeText(dropTestCell(entry, comparison.alpha, model.referenceDecisions[keyOf(entry)])),
     ];
   });
   return [

@@ -1,5 +1,6 @@
 import { groupRerecordCommands } from '../trial/rerecord.js';
 import { type ChangesView, changesView } from './changes-view.js';
+import { type DecisionsView, decisionsView, referenceDecisionCells } from './decisions-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
@@ -80,6 +81,10 @@ export interface ReportModel {
   detection: DetectionView;
   costs: TaskSummary[];
   comparison: Comparison | undefined;
+  /** Each compared row's sequential decision, as a table (undefined when nothing was compared). */
+  decisions: DecisionsView | undefined;
+  /** The decision of each row decided against the reference, by keyOf: the comparison's test cell. */
+  referenceDecisions: Record<string, string>;
   stale: { entries: StaleFixture[]; commands: string[] };
   /** Failed and errored trials; judge errors are in `graders`, apart from the agent's failures. */
   failures: FailedTrial[];
@@ -234,6 +239,8 @@ export function buildReportModel(report: EvalReport): ReportModel {
     ),
     costs: report.tasks,
     comparison: report.comparison,
+    decisions: decisionsView(report.decisions),
+    referenceDecisions: referenceDecisionCells(report.decisions),
     stale: {
       entries: report.staleFixtures,
       commands: groupRerecordCommands(

@@ -8,6 +8,7 @@ import { FixtureProblemSchema } from '../spec/trial-record.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
+import { DecisionsSchema } from './decisions-schema.js';
 import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 
 const RateSchema = z.number().min(0).max(1);
@@ -328,6 +329,8 @@ export const EvalReportSchema = z
     failures: z.array(FailedTrialSchema),
     staleFixtures: z.array(StaleFixtureSchema),
     comparison: ComparisonSchema.optional(),
+    /** Each compared row's sequential decision (drop, no drop > delta, undecided). */
+    decisions: DecisionsSchema.optional(),
     /** What this checkout changed against the base (`--reference-from`). */
     changes: ChangesSchema.optional(),
     detection: DetectionSchema,

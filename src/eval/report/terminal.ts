@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { escapeForTerminal } from '../../core/terminal-text.js';
-import { describeNotRun } from './compare.js';
+import { describeNotRun, keyOf } from './compare.js';
 import {
   fixtureState,
   formatAmount,
@@ -276,7 +276,7 @@ function comparisonLines(model: ReportModel, color: boolean): string[] {
       : entry.flag === 'uncounted'
         ? 'not counted'
         : entry.flag,
-    dropTestCell(entry, comparison.alpha),
+    dropTestCell(entry, comparison.alpha, model.referenceDecisions[keyOf(entry)]),
   ]);
   const head = ['Task', 'Variant', 'pass@1', 'pass^k', 'Change', 'Cassettes / test'];
   return [
@@ -288,6 +288,25 @@ function comparisonLines(model: ReportModel, color: boolean): string[] {
         })
       : []),
   ];
+}
+
+function decisionLines(model: ReportModel, color: boolean): string {
+  const view = model.decisions;
+  if (!view) return '';
+  const rows = view.rows.map((row) => {
+    const state = row[3] ?? '';
+    const shown = state.startsWith('drop')
+      ? paint('red', state, color)
+      : state.startsWith('no drop')
+        ? paint('green', state, color)
+        : paint('yellow', state, color);
+    return [...row.slice(0, 3), shown, ...row.slice(4)];
+  });
+  return [
+    view.title,
+    fitTable(view.head, rows, { color, right: [4, 6] }),
+    ...wrap(view.note, { indent: '' }),
+  ].join('\n');
 }
 
 /** Stale and missing trials (the first few with their diff, line by line), then each re-record command once. */
@@ -374,6 +393,7 @@ export function renderTerminal(
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
     ...graders.judges,
     comparisonLines(model, color).join('\n'),
+    decisionLines(model, color),
     detectionLines(model, color),
     staleLines(model).join('\n'),
     failureLines(model).join('\n'),

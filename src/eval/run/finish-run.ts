@@ -8,6 +8,7 @@ import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { compareWithBase } from '../base/base-reference.js';
 import { buildReport } from '../report/build-report.js';
 import { absentRows } from '../report/compare.js';
+import type { DecisionSettings } from '../report/decisions-schema.js';
 import type { TaskFloor } from '../report/gate.js';
 import { renderHtml } from '../report/html.js';
 import { loadTranscripts, type TrialTranscript } from '../report/load-transcripts.js';
@@ -32,6 +33,8 @@ export interface ReportOptions {
   alpha?: number;
   /** Floors are checked against the interval's lower bound. */
   strictFloors?: boolean;
+  /** The sequential decisions' settings: `--delta`, `--beta`, `--max-trials`, `--undecided`. */
+  decide?: Partial<Omit<DecisionSettings, 'alpha'>>;
   /** `--compare A,B`: every Δ is measured against variant A where it ran. */
   deltaReference?: string;
   /** Write reports/latest.{json,md} and the job summary (off when recording). */
@@ -56,6 +59,15 @@ export interface FinishedRun {
 export interface LoadedReference {
   file: string;
   report: EvalReport;
+}
+
+/** How the rows are tested and decided: `--alpha`, the decisions' settings, `--strict-floors`. */
+function statisticsOf(options: ReportOptions) {
+  return {
+    ...(options.alpha !== undefined && { alpha: options.alpha }),
+    ...(options.decide && { decide: options.decide }),
+    ...(options.strictFloors && { strictFloors: true }),
+  };
 }
 
 /**
@@ -107,8 +119,7 @@ export async function finishRun(
     declared: input.declared,
     ...(!options.updateReference && { gone }),
     generatedAt: new Date(),
-    ...(options.alpha !== undefined && { alpha: options.alpha }),
-    ...(options.strictFloors && { strictFloors: true }),
+    ...statisticsOf(options),
     ...(options.deltaReference !== undefined && { deltaReference: options.deltaReference }),
     ...(input.changes && { changes: input.changes }),
   });

@@ -39,7 +39,7 @@ export interface RunEvalsOptions extends ReportOptions {
   suites?: string[];
   matching?: Matching;
   source?: FixtureSource;
-  missingOnly?: boolean;
+  missingOnly?: boolean | 'or-stale';
   concurrency?: number;
   /** `--model`: for every agent, or per suite. */
   models?: ModelChoice;
@@ -387,7 +387,8 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.suites]: options.suites?.join(','),
     [EVAL_ENV.matching]: options.matching,
     [EVAL_ENV.source]: options.source,
-    [EVAL_ENV.missingOnly]: options.missingOnly ? '1' : undefined,
+    [EVAL_ENV.missingOnly]:
+      options.missingOnly === 'or-stale' ? 'or-stale' : options.missingOnly ? '1' : undefined,
     [EVAL_ENV.model]: options.models && encodeModelChoice(options.models),
     [EVAL_ENV.concurrency]:
       options.concurrency === undefined ? undefined : String(options.concurrency),

@@ -34,8 +34,11 @@ export interface EvalSettings extends SelectionFilter, CaseFilter {
   runsDir: string;
   /** Record mode: where the responses come from. */
   source: FixtureSource;
-  /** Record mode: keep existing cassettes, record only the missing ones. */
-  missingOnly: boolean;
+  /**
+   * Record mode: keep existing cassettes, record only the missing ones (`true`), or the missing
+   * and the stale ones (`'or-stale'`, record --until-decided).
+   */
+  missingOnly: boolean | 'or-stale';
   /** Record mode: model calls in flight at once, shared by all trials. */
   concurrency: number;
   /** `--model`: record: the models to record with; replay: overrides of the recorded model (every fixture stale). */
@@ -121,7 +124,8 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
     fixturesDir: resolve(projectDir, 'fixtures'),
     runsDir: evalRunsDir(projectDir),
     source: env[EVAL_ENV.source] === 'simulator' ? 'simulator' : 'live',
-    missingOnly: env[EVAL_ENV.missingOnly] === '1',
+    missingOnly:
+      env[EVAL_ENV.missingOnly] === 'or-stale' ? 'or-stale' : env[EVAL_ENV.missingOnly] === '1',
     models: decodeModelChoice(env[EVAL_ENV.model]),
     concurrency: Number(env[EVAL_ENV.concurrency]) > 0 ? Number(env[EVAL_ENV.concurrency]) : 4,
     shard: shardText ? parseShard(shardText, EVAL_ENV.shard) : undefined,

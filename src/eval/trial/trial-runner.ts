@@ -12,6 +12,24 @@ import type { TrialResult } from './trial-result.js';
 
 /** Run one trial: replay (or record) its own cassette, on a fresh virtual clock and fresh state. */
 export async function runTrial(request: TrialRequest): Promise<TrialResult> {
+  const result = await withDriver(request, (driver) => runTrialWith(request, driver));
+  // record --until-decided keeps what is recorded and current, and records what the change made
+  // stale, on a fresh driver: the replay that found it stale may have run tools.
+  const { settings } = request;
+  const restale =
+    settings.mode === 'record' &&
+    settings.missingOnly === 'or-stale' &&
+    result.recorded !== true &&
+    result.record.outcome === 'stale' &&
+    !result.record.fixtureProblem;
+  if (!restale) return result;
+  return withDriver(request, (driver) => recordWith(request, driver));
+}
+
+async function withDriver(
+  request: TrialRequest,
+  run: (driver: TrialDriver) => Promise<TrialResult>,
+): Promise<TrialResult> {
   const { agent } = request.task;
   const driver = agent.run
     ? adapterDriver(agent.run, request)
@@ -20,7 +38,7 @@ export async function runTrial(request: TrialRequest): Promise<TrialResult> {
         agent.createHarness!(request.variant, { projectDir: request.settings.projectDir }),
       );
   try {
-    return await runTrialWith(request, driver);
+    return await run(driver);
   } finally {
     // Per-trial resources (the debug agent's sandbox) go away with the trial, pass or fail.
     await driver.dispose?.();
@@ -28,6 +46,23 @@ export async function runTrial(request: TrialRequest): Promise<TrialResult> {
 }
 
 function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<TrialResult> {
+  const { settings } = request;
+  const { file, base } = trialBase(request, driver);
+  // record --judge-only replays the agent's cassette and records only its judge.
+  const recording =
+    settings.mode === 'record' &&
+    !settings.judge.only &&
+    !(settings.missingOnly !== false && existsSync(file));
+  return recording ? recordWith(request, driver) : replayTrial(request, driver, base, file);
+}
+
+function recordWith(request: TrialRequest, driver: TrialDriver): Promise<TrialResult> {
+  const { file, base } = trialBase(request, driver);
+  return recordTrial(request, driver, base, file).then((result) => ({ ...result, recorded: true }));
+}
+
+/** The trial's cassette and the record it starts from. */
+function trialBase(request: TrialRequest, driver: TrialDriver) {
   const { task, variant, trial, settings, testCase } = request;
   const { agent } = task;
   const file = cassettePath(settings.fixturesDir, task.id, variant, trial, testCase?.id);
@@ -46,12 +81,5 @@ function runTrialWith(request: TrialRequest, driver: TrialDriver): Promise<Trial
     fixture: relative(settings.projectDir, file),
     ...(driver.tracePath && { tracePath: relative(settings.projectDir, driver.tracePath) }),
   };
-  // record --judge-only replays the agent's cassette and records only its judge.
-  const recording =
-    settings.mode === 'record' &&
-    !settings.judge.only &&
-    !(settings.missingOnly && existsSync(file));
-  return recording
-    ? recordTrial(request, driver, base, file).then((result) => ({ ...result, recorded: true }))
-    : replayTrial(request, driver, base, file);
+  return { file, base };
 }
