@@ -110,18 +110,85 @@ export function ternaryLogCapital(
   delta: number,
   design: BetDesign = DEFAULT_BETS,
 ): { drop: number; noDrop: number } {
-  const times = (count: number, y: number) => (count === 0 ? 0 : count * log1p(y));
-  const drop = design.drop.bets.map(
-    (l, j) => Math.log(design.drop.weights[j]!) + times(up, l) + times(down, -l),
+  return {
+    drop: ternaryLogDrop(up, down, design.drop),
+    noDrop: ternaryLogNoDrop(rounds, up, down, delta, design.noDrop),
+  };
+}
+
+const times = (count: number, y: number) => (count === 0 ? 0 : count * log1p(y));
+
+/**
+ * A fast evaluator of a constant-bet mixture's log capital from the counts of three outcomes:
+ * per bet, its log weight and its log factor per outcome are kept, so one call is J exponentials.
+ */
+function countsEvaluator(weights: readonly number[], factors: readonly number[][]) {
+  const size = weights.length;
+  const logWeights = Float64Array.from(weights, Math.log);
+  const [first, second, third] = [0, 1, 2].map((k) =>
+    Float64Array.from(factors, (row) => (row[k] === undefined ? 0 : log1p(row[k]!))),
+  ) as [Float64Array, Float64Array, Float64Array];
+  const terms = new Float64Array(size);
+  // A count of 0 contributes 0 even when its factor is 0 (ln 0 = -Infinity, 0 x -Infinity = NaN).
+  const part = (count: number, log: number) => (count === 0 ? 0 : count * log);
+  return (a: number, b: number, c: number) => {
+    let top = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < size; j++) {
+      const sum = logWeights[j]! + part(a, first[j]!) + part(b, second[j]!) + part(c, third[j]!);
+      terms[j] = sum;
+      if (sum > top) top = sum;
+    }
+    if (top === Number.NEGATIVE_INFINITY) return top;
+    let total = 0;
+    for (let j = 0; j < size; j++) total += Math.exp(terms[j]! - top);
+    return top + Math.log(total);
+  };
+}
+
+/** ln of the drop capital after `up` rounds at X = 1 and `down` at X = -1 (ternaryLogCapital). */
+export function ternaryDropEvaluator(mixture: BetMixture): (up: number, down: number) => number {
+  const evaluate = countsEvaluator(
+    mixture.weights,
+    mixture.bets.map((l) => [l, -l]),
   );
-  const m = noDropBets(design.noDrop, delta);
+  return (up, down) => evaluate(up, down, 0);
+}
+
+/** ln of the no-drop capital after `rounds` rounds, `up` at X = 1, `down` at X = -1. */
+export function ternaryNoDropEvaluator(
+  mixture: BetMixture,
+  delta: number,
+): (rounds: number, up: number, down: number) => number {
+  const evaluate = countsEvaluator(
+    mixture.weights,
+    noDropBets(mixture, delta).map((m) => [m * delta, m * (delta - 1), m * (delta + 1)]),
+  );
+  return (rounds, up, down) => evaluate(rounds - up - down, up, down);
+}
+
+/** The drop capital of ternaryLogCapital alone. */
+export function ternaryLogDrop(up: number, down: number, mixture: BetMixture): number {
+  return logSumExp(
+    mixture.bets.map((l, j) => Math.log(mixture.weights[j]!) + times(up, l) + times(down, -l)),
+  );
+}
+
+/** The no-drop capital of ternaryLogCapital alone. */
+export function ternaryLogNoDrop(
+  rounds: number,
+  up: number,
+  down: number,
+  delta: number,
+  mixture: BetMixture,
+): number {
   const zeros = rounds - up - down;
-  const noDrop = m.map(
-    (bet, j) =>
-      Math.log(design.noDrop.weights[j]!) +
-      times(zeros, bet * delta) +
-      times(up, bet * (delta - 1)) +
-      times(down, bet * (delta + 1)),
+  return logSumExp(
+    noDropBets(mixture, delta).map(
+      (bet, j) =>
+        Math.log(mixture.weights[j]!) +
+        times(zeros, bet * delta) +
+        times(up, bet * (delta - 1)) +
+        times(down, bet * (delta + 1)),
+    ),
   );
-  return { drop: logSumExp(drop), noDrop: logSumExp(noDrop) };
 }

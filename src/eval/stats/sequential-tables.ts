@@ -1,4 +1,9 @@
-import { type BetDesign, DEFAULT_BETS, ternaryLogCapital } from './sequential-capital.js';
+import {
+  type BetDesign,
+  DEFAULT_BETS,
+  ternaryDropEvaluator,
+  ternaryNoDropEvaluator,
+} from './sequential-capital.js';
 
 /** Round-off slack of a crossing: capital at 1 / level counts (exact cases land on it). */
 const SLACK = 1e-12;
@@ -33,44 +38,50 @@ export interface BoundaryOptions {
   design?: BetDesign;
 }
 
-/** Tables of ternaryBoundaries; O(maxRounds^2) capital evaluations. */
+/** The largest k in [low, high] with `holds(k)` for a predicate true up to some k; low - 1 if none. */
+function lastHolding(low: number, high: number, holds: (k: number) => boolean): number {
+  let [yes, no] = [low - 1, high + 1];
+  while (no - yes > 1) {
+    const mid = Math.floor((yes + no) / 2);
+    if (holds(mid)) yes = mid;
+    else no = mid;
+  }
+  return yes;
+}
+
+/**
+ * Tables of ternaryBoundaries, filled lazily (a simulated path visits a narrow band of cells;
+ * the exact forecast visits them all): each cell is a binary search over `up`.
+ */
 export function ternaryBoundaries(options: BoundaryOptions): TernaryBoundaries {
   const { dropLevel, beta, delta, maxRounds: n, design = DEFAULT_BETS } = options;
   const side = n + 1;
+  const dropCapital = ternaryDropEvaluator(design.drop);
+  const noDropCapital = ternaryNoDropEvaluator(design.noDrop, delta);
   const logDrops = new Float64Array(side * side).fill(Number.NaN);
   const logDrop = (up: number, down: number) => {
     const index = up * side + down;
-    if (Number.isNaN(logDrops[index]!)) {
-      logDrops[index] = ternaryLogCapital(up + down, up, down, delta, design).drop;
-    }
+    if (Number.isNaN(logDrops[index]!)) logDrops[index] = dropCapital(up, down);
     return logDrops[index]!;
   };
-  const dropAt = new Int32Array(side).fill(n + 1);
+  // The drop capital rises with `up`: the fewest `up` that reach the level, per `down`.
+  const dropAt = new Int32Array(side).fill(-2);
   for (let down = 0; down <= n; down++) {
-    // The drop capital rises with `up` and falls with `down`: the boundary only moves right.
-    let up = down === 0 ? 0 : dropAt[down - 1]!;
-    while (up + down <= n && !reaches(logDrop(up, down), dropLevel)) up++;
-    dropAt[down] = up + down <= n ? up : n + 1;
+    const below = lastHolding(0, n - down, (up) => !reaches(logDrop(up, down), dropLevel));
+    dropAt[down] = below + 1 <= n - down ? below + 1 : n + 1;
   }
-  const noDrop = new Int32Array(side * side).fill(-1);
-  for (let t = 1; t <= n; t++) {
-    for (let down = 0; down <= t; down++) {
-      // One more round at X = 0 only adds capital: start from the previous round's boundary.
-      let up = t > 1 && down < t ? Math.max(-1, noDrop[(t - 1) * side + down]!) : -1;
-      while (
-        up + 1 + down <= t &&
-        reaches(ternaryLogCapital(t, up + 1, down, delta, design).noDrop, beta)
-      )
-        up++;
-      noDrop[t * side + down] = up;
+  const noDrop = new Int32Array(side * side).fill(-2);
+  const noDropAt = (rounds: number, down: number) => {
+    const index = rounds * side + down;
+    if (noDrop[index] === -2) {
+      // The no-drop capital falls as `up` rises: the most `up` that still reach 1 / beta.
+      noDrop[index] = lastHolding(0, rounds - down, (up) =>
+        reaches(noDropCapital(rounds, up, down), beta),
+      );
     }
-  }
-  return {
-    maxRounds: n,
-    dropAt,
-    noDropAt: (rounds, down) => noDrop[rounds * side + down]!,
-    logDrop,
+    return noDrop[index]!;
   };
+  return { maxRounds: n, dropAt, noDropAt, logDrop };
 }
 
 /** How a ternary row ends: its state, the round it was decided (or maxRounds) and its p-value. */
