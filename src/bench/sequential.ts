@@ -81,7 +81,7 @@ function main(): undefined {
   );
   print();
   print(
-    '| rows | p0 | true drop | run-level false alarms [95% MC] | wrong "no drop > D" [95% MC] | runs with a drop | undecided rows |',
+    '| rows | p0 | true drop | run-level false alarms [95% MC] | wrong "no drop > D" [95% MC] | rows decided drop | undecided rows |',
   );
   print('| ---: | ---: | ---: | --- | --- | ---: | ---: |');
   for (const result of results) print(errorRow(result, delta));

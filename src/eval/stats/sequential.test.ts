@@ -101,6 +101,15 @@ describe('decidePaired', () => {
     expect(decision.interval.upper).toBeGreaterThan(0.1);
   });
 
+  it('gives as p-value 1 / the highest drop capital so far, not the last one', () => {
+    const rounds = [1, 1, 1, 1, 1, -1, -1];
+    const decision = decidePaired({ ...options, rounds });
+    const highest = bruteCapital(rounds.slice(0, 5), 0.1).drop;
+    expect(decision.state).toBe('undecided');
+    expect(decision.pValue).toBeCloseTo(1 / highest, 12);
+    expect(bruteCapital(rounds, 0.1).drop).toBeLessThan(highest / 2);
+  });
+
   it('takes a dataset round as the mean over its cases', () => {
     // 4 cases per round, one more failing on the new side each round: X = 0.25.
     const decision = decidePaired({ ...options, rounds: Array(200).fill(0.25) });
