@@ -9,6 +9,7 @@ import {
   ternaryLogCapital,
 } from './sequential-capital.js';
 import { decideRun } from './sequential-run.js';
+import { SequentialDecisionSchema } from './sequential-schema.js';
 
 const options = { alpha: 0.05, beta: 0.2, delta: 0.1 };
 
@@ -145,6 +146,9 @@ describe('decideRun', () => {
     expect(decisions[1]!.adjustedPValue).toBeCloseTo(2 * decisions[0]!.pValue, 12);
     expect(decisions[1]!.moreRounds).toBeUndefined();
     // Beside a row that did not drop, it stays undecided (adjusted p = 2 x 0.0292).
+    for (const decision of decisions)
+      expect(SequentialDecisionSchema.parse(decision)).toEqual(decision);
+    expect(() => SequentialDecisionSchema.parse({ ...decisions[0], state: 'maybe' })).toThrow();
     const alone = decideRun([{ rounds: Array(8).fill(0) }, rows[1]!], { ...options, maxRounds: 8 });
     expect(alone[1]!.state).toBe('undecided');
   });
