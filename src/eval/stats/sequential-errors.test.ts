@@ -35,7 +35,7 @@ describe('the paired rule at small n, every outcome path enumerated', () => {
     const seen = new Set<string>();
     for (const rows of [1, 20]) {
       const tables = ternaryBoundaries({ dropLevel: alpha / rows, beta, delta, maxRounds: 30 });
-      for (let run = 0; run < 24; run++) {
+      for (let run = 0; run < 16; run++) {
         const [before, after] = run % 2 === 0 ? [1, 0.3] : [0.97, 0.97];
         const path = Array.from(
           { length: 30 },
@@ -122,7 +122,7 @@ function simulate(options: {
 const margin = (p: number, n: number) => 3 * Math.sqrt((p * (1 - p)) / n);
 
 describe('the paired rule by seeded simulation', () => {
-  const unchanged = { runs: 800, rows: 20, maxRounds: 30, drop: 0, noDropLevel: beta, seed: 3201 };
+  const unchanged = { runs: 600, rows: 20, maxRounds: 24, drop: 0, noDropLevel: beta, seed: 3201 };
   const spread = (row: number) => 0.2 + (0.6 * row) / 19;
 
   it('holds the false-alarm rate of a 20-row run with nothing changed at alpha', () => {
