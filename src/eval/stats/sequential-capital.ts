@@ -111,12 +111,10 @@ export function ternaryLogCapital(
   design: BetDesign = DEFAULT_BETS,
 ): { drop: number; noDrop: number } {
   return {
-    drop: ternaryLogDrop(up, down, design.drop),
-    noDrop: ternaryLogNoDrop(rounds, up, down, delta, design.noDrop),
+    drop: ternaryDropEvaluator(design.drop)(up, down),
+    noDrop: ternaryNoDropEvaluator(design.noDrop, delta)(rounds, up, down),
   };
 }
-
-const times = (count: number, y: number) => (count === 0 ? 0 : count * log1p(y));
 
 /**
  * A fast evaluator of a constant-bet mixture's log capital from the counts of three outcomes:
@@ -164,31 +162,4 @@ export function ternaryNoDropEvaluator(
     noDropBets(mixture, delta).map((m) => [m * delta, m * (delta - 1), m * (delta + 1)]),
   );
   return (rounds, up, down) => evaluate(rounds - up - down, up, down);
-}
-
-/** The drop capital of ternaryLogCapital alone. */
-export function ternaryLogDrop(up: number, down: number, mixture: BetMixture): number {
-  return logSumExp(
-    mixture.bets.map((l, j) => Math.log(mixture.weights[j]!) + times(up, l) + times(down, -l)),
-  );
-}
-
-/** The no-drop capital of ternaryLogCapital alone. */
-export function ternaryLogNoDrop(
-  rounds: number,
-  up: number,
-  down: number,
-  delta: number,
-  mixture: BetMixture,
-): number {
-  const zeros = rounds - up - down;
-  return logSumExp(
-    noDropBets(mixture, delta).map(
-      (bet, j) =>
-        Math.log(mixture.weights[j]!) +
-        times(zeros, bet * delta) +
-        times(up, bet * (delta - 1)) +
-        times(down, bet * (delta + 1)),
-    ),
-  );
 }

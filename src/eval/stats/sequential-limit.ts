@@ -19,7 +19,8 @@ export interface ReferenceLimit {
   summary: string;
 }
 
-const LIMIT = 100_000;
+/** Reference trials past which referenceLimit stops looking. */
+const LIMIT = 10_000;
 
 /** Whether a reference at `rate` over n trials leaves room for a new side at the same rate. */
 function roomAt(rate: number, n: number, delta: number, beta: number): boolean {
@@ -70,11 +71,13 @@ export function referenceLimit(
       if (trialsNeeded !== undefined) limit.sameRate.trials = trialsNeeded;
     }
   }
-  if (limit.sameRate.possible || !roomAt(rate, LIMIT, delta, beta)) {
-    return withSummary(limit, options);
+  if (limit.sameRate.possible) return withSummary(limit, options);
+  // Room grows with n (the bound tightens towards the rate): double, then bisect.
+  let [low, high] = [trials, trials];
+  while (!roomAt(rate, high, delta, beta)) {
+    if (high >= LIMIT) return withSummary(limit, options);
+    [low, high] = [high, Math.min(LIMIT, 2 * high)];
   }
-  let [low, high] = [trials, LIMIT];
-  if (roomAt(rate, low, delta, beta)) high = low;
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);
     if (roomAt(rate, mid, delta, beta)) high = mid;

@@ -28,6 +28,11 @@ export interface RunDecision extends SequentialDecision {
  * step), so every 'drop' stays one (its adjusted p-value is <= rows * alpha / rows). The later
  * steps can only turn an 'undecided' row into a drop at the round it stopped; a 'no-drop' row
  * keeps its state (saying less cannot raise the false-drop rate).
+ *
+ * A row still open (under its cap) that this step turns into a drop is decided at its last round:
+ * the recorder must stop it there, so that recomputing from the cassettes gives the same state
+ * (rounds recorded after it could cross the no-drop boundary first). Holm is monotone, so more
+ * rounds of the other rows never undo such a drop.
  */
 export function runLevel<T extends { state: SequentialState; pValue: number; rounds: number }>(
   decisions: readonly T[],

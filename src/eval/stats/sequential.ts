@@ -69,7 +69,7 @@ export function checkOptions(options: SequentialOptions): void {
  *
  * @example
  * decidePaired({ rounds: [1, 1, 1, 1, 1, 1, 1, 1], alpha: 0.05, beta: 0.2, delta: 0.1 })
- * // { state: 'drop', rounds: 6, decidedAt: 6, pValue: 0.03..., interval: {...} }
+ * // { state: 'drop', rounds: 7, decidedAt: 7, pValue: 0.0292, interval: { lower: 0.09, upper: 1 } }
  */
 export function decidePaired(options: SequentialOptions & { rounds: readonly number[] }) {
   checkOptions(options);
