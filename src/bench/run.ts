@@ -9,6 +9,7 @@ import { MICRO_ROUNDS } from './micro-measure.js';
 import { microRows } from './micro-rows.js';
 import { printRows } from './print-rows.js';
 import { runTargets } from './run-targets.js';
+import { runSequentialBench } from './sequential.js';
 import { printSideBySide } from './side-by-side.js';
 
 /**
@@ -20,6 +21,8 @@ import { printSideBySide } from './side-by-side.js';
  * in headless Chromium follows (html-report.ts); `--viewer` measures only that.
  */
 async function main(): Promise<undefined> {
+  // --sequential: the decisions' error rates and trials against fixed n (issue 32), nothing else.
+  if (process.argv[2] === '--sequential') return runSequentialBench(process.argv.slice(3));
   const options = benchOptions(
     process.argv.slice(2),
     fileURLToPath(new URL('../..', import.meta.url)),

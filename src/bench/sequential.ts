@@ -58,8 +58,9 @@ function trialsRow(result: CellResult): string {
   return `| ${result.rows} | ${result.p0.toFixed(1)} | ${result.drop.toFixed(2)} | ${result.fixedN} | ${result.maxRounds} | ${result.meanRounds.toFixed(1)} | ${result.p95Rounds} | ${ratio.toFixed(2)} |`;
 }
 
-function main(): undefined {
-  const settings = options(process.argv.slice(2));
+/** The sequential bench with these flags (`npm run bench -- --sequential [--runs N] ...`). */
+export function runSequentialBench(argv: string[]): undefined {
+  const settings = options(argv);
   const { alpha, beta, delta, runs, capFactor } = settings;
   const started = Date.now();
   const results: CellResult[] = [];
@@ -101,4 +102,5 @@ function main(): undefined {
   return undefined;
 }
 
-main();
+// Run directly: npx tsx src/bench/sequential.ts [--runs N].
+if (process.argv[1]?.endsWith('sequential.ts')) runSequentialBench(process.argv.slice(2));
