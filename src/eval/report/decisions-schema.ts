@@ -1,44 +1,33 @@
 import { z } from 'zod';
+import { SequentialDecisionSchema } from '../stats/sequential-schema.js';
 
 /** The smallest drop in pass@1 that matters (`--delta`). */
 export const DEFAULT_DELTA = 0.1;
 /** The chance of saying "no drop larger than delta" when the drop is delta or more (`--beta`). */
 export const DEFAULT_BETA = 0.2;
 
-const IntervalSchema = z.object({ lower: z.number(), upper: z.number() }).strict();
-
 /**
  * One compared row's sequential decision (docs/numbers.md, "Deciding with the fewest trials"):
  * a variant against the reference (its re-recorded trials against the reference's fixed ones),
- * or against its suite's baseline (both growing, paired by trial number).
+ * or against its suite's baseline (both growing, paired by trial number). The decision's own
+ * fields are the stats' SequentialDecisionSchema; this adds which row, against what.
  */
-export const RowDecisionSchema = z
-  .object({
-    suite: z.string(),
-    task: z.string(),
-    variant: z.string(),
-    /** `reference`: reports/reference.json (or --compare); else the baseline variant's name. */
-    against: z.string(),
-    kind: z.enum(['reference', 'baseline']),
-    state: z.enum(['drop', 'no-drop', 'undecided']),
-    /** Rounds the decision used: the deciding round, or every complete round when undecided. */
-    rounds: z.number().int().min(0),
-    /** Complete rounds the row has (more than `rounds` once it was decided earlier). */
-    recorded: z.number().int().min(0),
-    decidedAt: z.number().int().min(1).optional(),
-    /** The reference's fixed trials (against the reference only). */
-    referenceTrials: z.number().int().min(0).optional(),
-    /** Anytime-valid p-value of "no drop", and Holm-adjusted over every compared row of the run. */
-    pValue: z.number().min(0).max(1),
-    adjustedPValue: z.number().min(0).max(1),
-    /** The drop in pass@1 (against minus this variant): an anytime-valid interval. */
-    interval: IntervalSchema,
-    /** Undecided: about how many more rounds would likely decide it. */
-    moreRounds: z.number().int().min(1).optional(),
-    /** Against a fixed reference: what its n allows (referenceLimit's line). */
-    limit: z.string().optional(),
-  })
-  .strict();
+export const RowDecisionSchema = SequentialDecisionSchema.extend({
+  suite: z.string(),
+  task: z.string(),
+  variant: z.string(),
+  /** `reference`: reports/reference.json (or --compare); else the baseline variant's name. */
+  against: z.string(),
+  kind: z.enum(['reference', 'baseline']),
+  /** Complete rounds the row has (more than `rounds` once it was decided earlier). */
+  recorded: z.number().int().min(0),
+  /** The reference's fixed trials (against the reference only). */
+  referenceTrials: z.number().int().min(0).optional(),
+  /** Holm-adjusted over every compared row of the run. */
+  adjustedPValue: z.number().min(0).max(1),
+  /** Against a fixed reference: what its n allows (referenceLimit's line). */
+  limit: z.string().optional(),
+}).strict();
 export type RowDecision = z.infer<typeof RowDecisionSchema>;
 
 export const DecisionsSchema = z
