@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { buildReport } from './build-report.js';
+import { summarizeCases } from './case-summary.js';
 import { htmlModel } from './html-model.js';
 import { renderMarkdown } from './markdown.js';
 import { buildReportModel } from './report-model.js';
@@ -87,5 +88,28 @@ describe('a task over cases', () => {
     ]);
     // Failures name their case.
     expect(terminal).toContain('T7 baseline case q01 trial 1: failed');
+  });
+
+  it('weighs each case once, over its counted trials only (errored and stale trials are out)', () => {
+    const trial = (id: string, number: number, outcome: TrialRecord['outcome']) =>
+      makeRecord({ task: 'T7', title: 'questions', case: id, trial: number, outcome });
+    const records = [
+      trial('q01', 1, 'passed'),
+      trial('q01', 2, 'stale'),
+      trial('q02', 1, 'passed'),
+      trial('q02', 2, 'failed'),
+      trial('q02', 3, 'failed'),
+      trial('q02', 4, 'errored'),
+    ];
+    const row = summarizeCases(records, 3);
+    // Counted: q01 1/1, q02 1/3. The mean over cases is (1 + 1/3) / 2 = 2/3; pooled it would be
+    // 2/4, and counting the stale and errored trials as failures (1/2 + 1/4) / 2 = 3/8.
+    expect(row.cases).toEqual([
+      { case: 'q01', n: 1, passed: 1, passAt1: 1 },
+      { case: 'q02', n: 3, passed: 1, passAt1: expect.closeTo(1 / 3, 12) },
+    ]);
+    expect(row.passAt1).toBeCloseTo(2 / 3, 12);
+    // pass@2 needs every counted case to reach 2 trials: q01 has one.
+    expect(row.passAtK['2']).toBeNull();
   });
 });
