@@ -112,4 +112,24 @@ describe('a task over cases', () => {
     // pass@2 needs every counted case to reach 2 trials: q01 has one.
     expect(row.passAtK['2']).toBeNull();
   });
+
+  it("holds a suite's pass@k estimate in its interval when a task is over cases", () => {
+    // refund-desk upgraded's shape: seven tasks at 3/3 and 24 cases, one of them 0/3 (69/72).
+    const tasks = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'].flatMap((task) =>
+      [1, 2, 3].map((trial) => makeRecord({ task, trial })),
+    );
+    const cases = dataset('upgraded', [0, ...Array(23).fill(3)]).map((record) => ({
+      ...record,
+      task: 'T8',
+    }));
+    const [suite] = report([...tasks, ...cases]).summary;
+    // T8's pass@3 is the mean over its cases, 23/24; the suite's (7 + 23/24) / 8 = 0.99479.
+    expect(suite?.passAtK['3']).toBeCloseTo((7 + 23 / 24) / 8, 12);
+    const interval = suite!.intervals.passAtK['3']!;
+    expect(interval.lower).toBeLessThanOrEqual(suite!.passAtK['3']!);
+    expect(interval.upper).toBe(1);
+    // A redraw of T8's 24 cases leaves its 0/3 case out a third of the time ((23/24)^24 = 0.36)
+    // and draws it twice or more a quarter of the time: the interval is not a point.
+    expect(interval.lower).toBeLessThan(0.99);
+  });
 });

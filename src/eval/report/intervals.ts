@@ -48,7 +48,7 @@ export function taskIntervals(n: number, passed: number, maxK: number): RateInte
  * reached k (like the mean), and none below MIN_TASKS_FOR_BOOTSTRAP tasks.
  */
 export function suiteIntervals(
-  tasks: readonly Pick<TaskSummary, 'n' | 'passed' | 'passAt1' | 'passAtK'>[],
+  tasks: readonly Pick<TaskSummary, 'n' | 'passed' | 'passAt1' | 'passAtK' | 'cases'>[],
 ): RateIntervals {
   const keys = [...new Set(tasks.flatMap((task) => Object.keys(task.passAtK)))].sort(
     (a, b) => Number(a) - Number(b),
@@ -59,7 +59,14 @@ export function suiteIntervals(
   const ks = [...new Set([1, ...keys.map(Number)])].filter((k) =>
     everyTask((task) => (k === 1 ? task.passAt1 : task.passAtK[String(k)])),
   );
-  const byK = suitePassKIntervals(tasks, ks);
+  const byK = suitePassKIntervals(
+    tasks.map(({ n, passed, cases }) => ({
+      n,
+      passed,
+      ...(cases && { cases: cases.filter((one) => one.n > 0) }),
+    })),
+    ks,
+  );
   const at = (k: number) => byK[ks.indexOf(k)];
   const pick = (metric: 'passAtK' | 'passHatK') =>
     Object.fromEntries(keys.map((key) => [key, at(Number(key))?.[metric] ?? null]));

@@ -107,12 +107,38 @@ describe('summarizeJudges', () => {
       expect(result.accuracyInterval?.upper).toBeCloseTo(0.9110583316, 9);
     });
 
+    it('gives the same kappa intervals whatever order the trials come in (a shard merge)', () => {
+      const random = mulberry32(7);
+      const letter = (pass: number) => (random() < pass ? 'P' : 'F');
+      const trials = Array.from({ length: 40 }, (_, index) => {
+        const human = random() < 0.6 ? 'pass' : 'fail';
+        const judge = letter(human === 'pass' ? 0.8 : 0.3);
+        return judged(index + 1, { a: judge, b: letter(judge === 'P' ? 0.7 : 0.4) }, human);
+      });
+      const intervals = (order: TrialRecord[]) => {
+        const [summary] = summarizeJudges(order)!;
+        return [summary?.kappa?.interval, summary?.calibration?.kappaInterval];
+      };
+      const forward = intervals(trials);
+      expect(forward.every((interval) => interval !== null && interval !== undefined)).toBe(true);
+      // Reversed, and as a 2-shard merge would list them (odd trials, then even ones).
+      expect(intervals([...trials].reverse())).toEqual(forward);
+      const odd = trials.filter((_, index) => index % 2 === 0);
+      const even = trials.filter((_, index) => index % 2 === 1);
+      expect(intervals([...odd, ...even])).toEqual(forward);
+    });
+
     it('bootstraps kappa over the compared trials with alpha / 2 in each tail', () => {
       // An independent percentile bootstrap: the same seeded stream over the compared pairs,
       // kappa from the 2x2 table, numpy's linear percentile at 2.5 and 97.5.
+      // In canonical order, (judge, human) sorted as text: fail before pass.
       const pairs = rows
         .filter(([letter]) => letter !== 'E')
-        .map(([letter, human]) => [letter === 'P', human === 'pass'] as const);
+        .map(([letter, human]) => [letter === 'P', human === 'pass'] as const)
+        .sort(
+          ([judgeA, humanA], [judgeB, humanB]) =>
+            Number(judgeA) - Number(judgeB) || Number(humanA) - Number(humanB),
+        );
       const random = mulberry32(BOOTSTRAP_SEED);
       const kappas: number[] = [];
       for (let round = 0; round < BOOTSTRAP_RESAMPLES; round++) {
