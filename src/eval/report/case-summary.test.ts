@@ -132,4 +132,19 @@ describe('a task over cases', () => {
     // and draws it twice or more a quarter of the time: the interval is not a point.
     expect(interval.lower).toBeLessThan(0.99);
   });
+
+  it('marks the interval of a task over 2-4 cases as rough (†) in every renderer and the JSON', () => {
+    const few = report(dataset('upgraded', [3, 2, 1]));
+    expect(few.tasks[0]?.fewCases).toBe(true);
+    const model = buildReportModel(few);
+    expect(model.scores.rows[0]?.withIntervals.passAt1).toMatch(/ †$/);
+    expect(renderTerminal(few)).toContain('† fewer than 5 cases');
+    expect(renderMarkdown(few)).toContain('† fewer than 5 cases');
+    expect(htmlModel(model, []).notes.some((note) => note.startsWith('† fewer than 5 cases'))).toBe(
+      true,
+    );
+    const enough = report(dataset('upgraded', [3, 2, 1, 0, 3]));
+    expect(enough.tasks[0]?.fewCases).toBeUndefined();
+    expect(renderTerminal(enough)).not.toContain('† fewer than 5 cases');
+  });
 });
