@@ -15,7 +15,7 @@ export const STATISTICS: Statistics = {
     passK:
       'pass^k and pass@k: the Wilson ends of the per-trial rate p mapped through p^k and 1-(1-p)^k, widened to hold the unbiased estimate',
     suite:
-      'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
+      'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task, a task over cases by its cases and then their trials; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
     taskDelta: "Newcombe's hybrid score interval for a difference of two rates (method 10)",
     cases:
       "a task over cases: its rates are means over its cases (each weighted once), their intervals the suite's two-level bootstrap over cases and the trials within each (a case's trials are a cluster), never narrower than the pooled trials' Wilson interval; its Δ is paired by case like the suite Δ",
