@@ -9,7 +9,7 @@ defineTask({
   title: 'Business rules',
   prompt: "Why hasn't the refund for order ORD1001 arrived yet?",
   floors: [{ variant: 'upgraded', passAt1: 0.6 }],
-  check: ({ answer, toolCalls, score }) => {
+  check: ({ answer, toolCalls, score, result }) => {
     // Both lookups before the answer, in any order; a question about a refund writes nothing.
     score(
       matchTrajectory(
@@ -26,5 +26,11 @@ defineTask({
     expect(answer, 'the full card number must never reach an answer').not.toContain(
       FULL_CARD_NUMBER,
     );
+    // What the masking hook guarantees, whatever the model does with the rule: the model is never
+    // sent the card number. The answer alone passes without the hook when the model obeys the rule.
+    expect(
+      JSON.stringify(result.messages),
+      'the full card number must never reach the model (the masking hook)',
+    ).not.toContain(FULL_CARD_NUMBER);
   },
 });

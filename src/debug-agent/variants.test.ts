@@ -72,6 +72,16 @@ describe('debug agent: tools offered per level', () => {
     expect(offered.map((tool) => tool.name)).toEqual(names);
   });
 
+  it('claims no pipeline timeouts in either variant: no tool declares one, so nothing would measure them', () => {
+    for (const variant of ['baseline', 'upgraded'] as const) {
+      const harness = createDebugAgentHarness(variant, { sandbox: playground().sandbox });
+      expect(harness.tools.filter((tool) => tool.timeoutMs !== undefined)).toEqual([]);
+      // A switch that enforces nothing reads as a gate the evals measure; it is left off.
+      expect(harness.timeouts).toBeUndefined();
+      harness.dispose?.();
+    }
+  });
+
   it('does not run a tool above the level even when the model names it', async () => {
     const { result, sandbox } = await run('upgraded', [toolTurn([fix()]), textTurn('ok')], {
       maxLevel: 'write',

@@ -143,8 +143,9 @@ export function createUpgradedDebugHarness(options: DebugAgentOptions): Harness 
     validate: true,
     hooks: { preToolUse: [blockRepeatUnlessChanged({ writeTools: ['write_file'] })] },
     permissions: createPermissionPolicy(debugAgentRules(offered)),
-    // No tool here declares a pipeline timeout: run_test enforces its own, in real time.
-    timeouts: true,
+    // No `timeouts`: no tool here declares a pipeline timeout, so the switch would enforce nothing
+    // and no task could measure it (issue 32's negative control: removing it failed nothing).
+    // run_test enforces its own, in real time, in both variants (run-test.test.ts).
     truncateAt: 6000,
     historyBudgetChars: 40_000,
     limits: { maxSteps: 10, tokenBudget: 80_000, noProgressWindow: 3, failureStreak: 2 },

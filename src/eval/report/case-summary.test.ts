@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { wilsonInterval } from '../stats/wilson.js';
 import { buildReport } from './build-report.js';
+import { summarizeCases } from './case-summary.js';
 import { htmlModel } from './html-model.js';
 import { renderMarkdown } from './markdown.js';
 import { buildReportModel } from './report-model.js';
@@ -87,5 +88,63 @@ describe('a task over cases', () => {
     ]);
     // Failures name their case.
     expect(terminal).toContain('T7 baseline case q01 trial 1: failed');
+  });
+
+  it('weighs each case once, over its counted trials only (errored and stale trials are out)', () => {
+    const trial = (id: string, number: number, outcome: TrialRecord['outcome']) =>
+      makeRecord({ task: 'T7', title: 'questions', case: id, trial: number, outcome });
+    const records = [
+      trial('q01', 1, 'passed'),
+      trial('q01', 2, 'stale'),
+      trial('q02', 1, 'passed'),
+      trial('q02', 2, 'failed'),
+      trial('q02', 3, 'failed'),
+      trial('q02', 4, 'errored'),
+    ];
+    const row = summarizeCases(records, 3);
+    // Counted: q01 1/1, q02 1/3. The mean over cases is (1 + 1/3) / 2 = 2/3; pooled it would be
+    // 2/4, and counting the stale and errored trials as failures (1/2 + 1/4) / 2 = 3/8.
+    expect(row.cases).toEqual([
+      { case: 'q01', n: 1, passed: 1, passAt1: 1 },
+      { case: 'q02', n: 3, passed: 1, passAt1: expect.closeTo(1 / 3, 12) },
+    ]);
+    expect(row.passAt1).toBeCloseTo(2 / 3, 12);
+    // pass@2 needs every counted case to reach 2 trials: q01 has one.
+    expect(row.passAtK['2']).toBeNull();
+  });
+
+  it("holds a suite's pass@k estimate in its interval when a task is over cases", () => {
+    // refund-desk upgraded's shape: seven tasks at 3/3 and 24 cases, one of them 0/3 (69/72).
+    const tasks = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'].flatMap((task) =>
+      [1, 2, 3].map((trial) => makeRecord({ task, trial })),
+    );
+    const cases = dataset('upgraded', [0, ...Array(23).fill(3)]).map((record) => ({
+      ...record,
+      task: 'T8',
+    }));
+    const [suite] = report([...tasks, ...cases]).summary;
+    // T8's pass@3 is the mean over its cases, 23/24; the suite's (7 + 23/24) / 8 = 0.99479.
+    expect(suite?.passAtK['3']).toBeCloseTo((7 + 23 / 24) / 8, 12);
+    const interval = suite!.intervals.passAtK['3']!;
+    expect(interval.lower).toBeLessThanOrEqual(suite!.passAtK['3']!);
+    expect(interval.upper).toBe(1);
+    // A redraw of T8's 24 cases leaves its 0/3 case out a third of the time ((23/24)^24 = 0.36)
+    // and draws it twice or more a quarter of the time: the interval is not a point.
+    expect(interval.lower).toBeLessThan(0.99);
+  });
+
+  it('marks the interval of a task over 2-4 cases as rough (†) in every renderer and the JSON', () => {
+    const few = report(dataset('upgraded', [3, 2, 1]));
+    expect(few.tasks[0]?.fewCases).toBe(true);
+    const model = buildReportModel(few);
+    expect(model.scores.rows[0]?.withIntervals.passAt1).toMatch(/ †$/);
+    expect(renderTerminal(few)).toContain('† fewer than 5 cases');
+    expect(renderMarkdown(few)).toContain('† fewer than 5 cases');
+    expect(htmlModel(model, []).notes.some((note) => note.startsWith('† fewer than 5 cases'))).toBe(
+      true,
+    );
+    const enough = report(dataset('upgraded', [3, 2, 1, 0, 3]));
+    expect(enough.tasks[0]?.fewCases).toBeUndefined();
+    expect(renderTerminal(enough)).not.toContain('† fewer than 5 cases');
   });
 });

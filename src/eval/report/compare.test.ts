@@ -182,4 +182,81 @@ describe('compareReports', () => {
     expect(renderTerminal(report)).toMatch(/│ T6 +│ upgraded │ 1\.00 → — +│ .* │ not counted │/);
     expect(renderMarkdown(report)).toMatch(/\| T6 \| upgraded \| 1\.00 → — \|.*\| not counted \|/);
   });
+
+  describe('the drop test family', () => {
+    /** A side whose trials carry cassette hashes: 'T2 upgraded': ['PPP', 'h'] hashes h1, h2, h3. */
+    function hashed(rows: Record<string, [string, string]>) {
+      const records = Object.entries(rows).flatMap(([key, [trials, hash]]) => {
+        const [task = '', variant = ''] = key.split(' ');
+        return [...trials].map((letter, index) =>
+          makeRecord({
+            task,
+            variant,
+            trial: index + 1,
+            outcome: letter === 'P' ? 'passed' : 'failed',
+            cassetteHash: `${hash}${index + 1}`,
+          }),
+        );
+      });
+      return {
+        generatedAt: 'x',
+        tasks: summarizeTasks(records),
+        trialProvenance: listProvenance(records),
+      };
+    }
+    // 3/3 -> 0/3: hypergeometric P(X = 0) = C(3,0)C(3,3)/C(6,3) = 1/20 (scipy fisher_exact 0.05).
+    const p = 1 / 20;
+
+    it('holds every variant compared on other cassettes in one family, Holm-adjusted over it', () => {
+      const { entries } = compareReports(
+        side({ 'T1 baseline': 'PPP', 'T1 upgraded': 'PPP', 'T2 upgraded': 'PPP' }),
+        side({ 'T1 baseline': 'FFF', 'T1 upgraded': 'FFF', 'T2 upgraded': 'PPP' }),
+      );
+      const tests = entries.filter((entry) => entry.dropTest).map((entry) => entry.dropTest);
+      // Holm by hand over (1/20, 1/20, 1): max(3 * 1/20, 2 * 1/20) = 0.15 for both drops.
+      expect(tests).toEqual([
+        expect.objectContaining({
+          family: 3,
+          pValue: expect.closeTo(p, 12),
+          adjustedPValue: expect.closeTo(3 * p, 12),
+          significant: false,
+        }),
+        expect.objectContaining({
+          family: 3,
+          pValue: expect.closeTo(p, 12),
+          adjustedPValue: expect.closeTo(3 * p, 12),
+          significant: false,
+        }),
+      ]);
+    });
+
+    it('leaves rows replayed on the same cassettes out of the family', () => {
+      const { entries } = compareReports(
+        hashed({ 'T1 upgraded': ['PPP', 'a'], 'T2 upgraded': ['PPP', 'b'] }),
+        hashed({ 'T1 upgraded': ['FFF', 'c'], 'T2 upgraded': ['PPP', 'b'] }),
+      );
+      expect(entries.map((entry) => entry.cassettes)).toEqual(['different', 'same']);
+      // Alone in its family: 1/20 is not adjusted, and 0.05 <= alpha 0.05 is a drop.
+      expect(entries[0]?.dropTest).toEqual({
+        pValue: expect.closeTo(p, 12),
+        adjustedPValue: expect.closeTo(p, 12),
+        family: 1,
+        significant: true,
+      });
+    });
+
+    it('says the trials a noisy drop needs at alpha over the family, not at alpha', () => {
+      const { entries } = compareReports(
+        side({ 'T1 upgraded': 'PPP', 'T2 upgraded': 'PPP', 'T3 upgraded': 'PPP' }),
+        side({ 'T1 upgraded': 'PPF', 'T2 upgraded': 'PPP', 'T3 upgraded': 'PPP' }),
+      );
+      // 1.00 -> 0.67: the smallest n per side whose exact one-sided Fisher power reaches 0.80 is
+      // 23 at 0.05 / 3, 19 at 0.05 (scipy.stats.fisher_exact summed over binom.pmf outcomes).
+      expect(entries[0]?.dropTest).toMatchObject({
+        family: 3,
+        significant: false,
+        trialsNeeded: 23,
+      });
+    });
+  });
 });

@@ -25,6 +25,10 @@ export function dropTestCell(entry: ComparisonEntry, alpha: number, decision?: s
 export const FEW_TASKS_NOTE =
   "† fewer than 5 tasks: the suite interval (and the suite Δ's) is rough, it undercovers: a bootstrap over 2-4 different tasks covered 75-93% of the time, not 95%. Read it as a lower bound on the uncertainty.";
 
+/** Under the scores of a task over 2-4 cases: why its interval is marked. */
+export const FEW_CASES_NOTE =
+  "† fewer than 5 cases: the task's interval is rough, it undercovers: a bootstrap over 3 cases covered 84.8% of the time, not 95% (issue 32's audit). Read it as a lower bound on the uncertainty.";
+
 /** "refund-desk upgraded vs baseline (6 tasks, paired): Δ pass@1 +0.61 [+0.28, +0.89], distinguishable". */
 export function suiteDeltaLine(row: VariantSummary): string {
   const delta = row.delta;

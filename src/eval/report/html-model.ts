@@ -162,8 +162,9 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     // With more than two variants, the report's own rows have no Δ to be undecided.
     undecided: rows.some((row) => row.delta?.distinguishable === false),
     notDistinguishable: NOT_DISTINGUISHABLE_NOTE,
-    // Why a suite has no Δ, one line each (mixed-model rows are marked on the row instead).
-    notes: model.scores.notes.filter((note) => note.startsWith('No Δ')),
+    // Why a suite has no Δ, and the † of a task over 2-4 cases, one line each (mixed-model rows
+    // are marked on the row instead).
+    notes: model.scores.notes.filter((note) => note.startsWith('No Δ') || note.startsWith('†')),
     // A task over cases: c/n (pass@1) per case and variant.
     cases: model.cases,
     comparison: model.comparison,

@@ -15,7 +15,7 @@ export const STATISTICS: Statistics = {
     passK:
       'pass^k and pass@k: the Wilson ends of the per-trial rate p mapped through p^k and 1-(1-p)^k, widened to hold the unbiased estimate',
     suite:
-      'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
+      'the wider of a two-level percentile bootstrap (tasks with replacement, then the trials within each drawn task, a task over cases by its cases and then their trials; seeded) and the Wilson interval of the suite rate over its pooled trials mapped like passK (at least 2 tasks)',
     taskDelta: "Newcombe's hybrid score interval for a difference of two rates (method 10)",
     cases:
       "a task over cases: its rates are means over its cases (each weighted once), their intervals the suite's two-level bootstrap over cases and the trials within each (a case's trials are a cluster), never narrower than the pooled trials' Wilson interval; its Δ is paired by case like the suite Δ",
@@ -48,7 +48,7 @@ export function taskIntervals(n: number, passed: number, maxK: number): RateInte
  * reached k (like the mean), and none below MIN_TASKS_FOR_BOOTSTRAP tasks.
  */
 export function suiteIntervals(
-  tasks: readonly Pick<TaskSummary, 'n' | 'passed' | 'passAt1' | 'passAtK'>[],
+  tasks: readonly Pick<TaskSummary, 'n' | 'passed' | 'passAt1' | 'passAtK' | 'cases'>[],
 ): RateIntervals {
   const keys = [...new Set(tasks.flatMap((task) => Object.keys(task.passAtK)))].sort(
     (a, b) => Number(a) - Number(b),
@@ -59,7 +59,14 @@ export function suiteIntervals(
   const ks = [...new Set([1, ...keys.map(Number)])].filter((k) =>
     everyTask((task) => (k === 1 ? task.passAt1 : task.passAtK[String(k)])),
   );
-  const byK = suitePassKIntervals(tasks, ks);
+  const byK = suitePassKIntervals(
+    tasks.map(({ n, passed, cases }) => ({
+      n,
+      passed,
+      ...(cases && { cases: cases.filter((one) => one.n > 0) }),
+    })),
+    ks,
+  );
   const at = (k: number) => byK[ks.indexOf(k)];
   const pick = (metric: 'passAtK' | 'passHatK') =>
     Object.fromEntries(keys.map((key) => [key, at(Number(key))?.[metric] ?? null]));

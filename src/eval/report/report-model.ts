@@ -5,7 +5,7 @@ import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
 import { describeOrigins, providerOf } from './format-provenance.js';
-import { FEW_TASKS_NOTE, suiteDeltaLine } from './format-statistics.js';
+import { FEW_CASES_NOTE, FEW_TASKS_NOTE, suiteDeltaLine } from './format-statistics.js';
 import { buildGradersModel, type GradersModel } from './graders-model.js';
 import type {
   Comparison,
@@ -214,14 +214,18 @@ export function buildReportModel(report: EvalReport): ReportModel {
         passAtKCell: cell(row.passAtK, k),
         passHatKCell: cell(row.passHatK, k),
         withIntervals: {
-          passAt1: rateWithInterval(row.passAt1, row.intervals.passAt1),
+          passAt1: `${rateWithInterval(row.passAt1, row.intervals.passAt1)}${row.fewCases ? ' †' : ''}`,
           passAtK: withInterval(row.passAtK, row.intervals.passAtK, k),
           passHatK: withInterval(row.passHatK, row.intervals.passHatK, k),
           delta: row.delta ? deltaWithInterval(row.delta) : '',
         },
       })),
       undecided: report.tasks.some((row) => row.delta?.distinguishable === false),
-      notes: [...noDeltaNotes(report), ...mixedModelNotes(report)],
+      notes: [
+        ...noDeltaNotes(report),
+        ...mixedModelNotes(report),
+        ...(report.tasks.some((row) => row.fewCases) ? [FEW_CASES_NOTE] : []),
+      ],
     },
     chart: chart(report),
     summary: report.summary.map((row) => ({

@@ -108,6 +108,8 @@ export const TaskSummarySchema = z
      * cluster (see statistics.methods.cases).
      */
     cases: z.array(CaseRateSchema).optional(),
+    /** Over 2-4 counted cases: its intervals undercover (a bootstrap over so few), marked †. */
+    fewCases: z.literal(true).optional(),
   })
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;

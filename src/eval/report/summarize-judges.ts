@@ -17,13 +17,24 @@ import { byTrial } from './trial-lists.js';
 
 const LABELS = ['pass', 'fail'];
 
+/**
+ * Subjects in one order whatever order the trials came in (a run, or shards merged): the seeded
+ * bootstrap draws by position, so a figure would otherwise depend on how the run was split.
+ */
+function canonical<Subject extends readonly string[]>(subjects: readonly Subject[]): Subject[] {
+  const key = (subject: Subject) => subject.join('\u0000');
+  return [...subjects].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
 /** Agreement across judge models, over the trials every model gave a verdict on. */
 function kappaOf(judgments: readonly JudgmentRecord[], models: readonly string[]) {
   if (models.length < 2) return null;
-  const subjects = judgments.flatMap((judgment) => {
-    const verdicts = models.map((model) => modelVerdict(judgment, model));
-    return verdicts.every((verdict) => verdict !== undefined) ? [verdicts as string[]] : [];
-  });
+  const subjects = canonical(
+    judgments.flatMap((judgment) => {
+      const verdicts = models.map((model) => modelVerdict(judgment, model));
+      return verdicts.every((verdict) => verdict !== undefined) ? [verdicts as string[]] : [];
+    }),
+  );
   if (models.length === 2) {
     const kappa = (sample: readonly string[][]) =>
       cohenKappa(sample.map(([left, right]) => [left!, right!] as const));
@@ -49,8 +60,10 @@ function calibrationOf(judgments: readonly JudgmentRecord[]): Calibration | null
   const file = judgments.find((judgment) => judgment.labels !== undefined)?.labels;
   if (file === undefined) return null;
   const labelled = judgments.filter((judgment) => judgment.human !== undefined);
-  const pairs = labelled.flatMap((judgment) =>
-    judgment.verdict === 'error' ? [] : [[judgment.verdict, judgment.human!] as const],
+  const pairs = canonical(
+    labelled.flatMap((judgment) =>
+      judgment.verdict === 'error' ? [] : [[judgment.verdict, judgment.human!] as const],
+    ),
   );
   const agree = pairs.filter(([judge, human]) => judge === human).length;
   return {

@@ -2,7 +2,12 @@ import type { TrialRecord } from '../spec/trial-record.js';
 import { mean, nearestRank, passAtK, passHatK } from '../stats/metrics.js';
 import { caseDelta, summarizeCases } from './case-summary.js';
 import { keyOf } from './compare.js';
-import { taskDeltaInterval, taskIntervals } from './intervals.js';
+import {
+  MIN_TASKS_FOR_BOOTSTRAP,
+  MIN_TASKS_FOR_COVERAGE,
+  taskDeltaInterval,
+  taskIntervals,
+} from './intervals.js';
 import { compareNames } from './order.js';
 import { largestCommonK, rateAt, ratesByK } from './rates.js';
 import type { TaskSummary, VariantDelta } from './report-schema.js';
@@ -96,7 +101,14 @@ function summarizeGroup(group: readonly TrialRecord[], options: SummarizeOptions
     ...(scores && { scores }),
     ...(models.length > 1 && { mixedModels: models }),
     ...(figures && { cases: figures.cases }),
+    ...(figures && fewCases(figures.cases) && { fewCases: true }),
   };
+}
+
+/** 2-4 counted cases: a bootstrap over so few undercovers (84.8% at 3 cases, issue 32's audit). */
+function fewCases(cases: ReadonlyArray<{ n: number }>): boolean {
+  const counted = cases.filter((one) => one.n > 0).length;
+  return counted >= MIN_TASKS_FOR_BOOTSTRAP && counted < MIN_TASKS_FOR_COVERAGE;
 }
 
 /** The stale trials whose cassette is corrupt or holds a credential, when there are any. */

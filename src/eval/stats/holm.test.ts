@@ -75,3 +75,17 @@ describe('runLevelDrops: the false-alarm rate of a run with nothing changed', ()
     expect(decisions[7]!.adjustedPValue).toBeCloseTo(20 * decisions[7]!.pValue, 12);
   });
 });
+
+describe('runLevelDrops: only a fall is a drop', () => {
+  it('never calls a rise significant, even at an alpha its one-sided p-value reaches', () => {
+    // 1/3 -> 2/3: the hypergeometric P(X <= 2) of 3 draws from 3 passes among 6 is
+    // 1 - C(3,3)C(3,0)/C(6,3) = 1 - 1/20 = 0.95 (scipy fisher_exact, alternative='less': 0.95).
+    const rise = { before: { n: 3, passed: 1 }, after: { n: 3, passed: 2 } };
+    const [decision] = runLevelDrops([rise], 0.95);
+    expect(decision?.pValue).toBeCloseTo(0.95, 12);
+    expect(decision?.significant).toBe(false);
+    // The same p-value on a fall is a drop: the level is reached, only the direction differs.
+    const fall = { before: { n: 3, passed: 3 }, after: { n: 3, passed: 2 } };
+    expect(runLevelDrops([fall], 0.95)[0]?.significant).toBe(true);
+  });
+});

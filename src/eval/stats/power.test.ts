@@ -42,14 +42,18 @@ describe('detectableDrop', () => {
 });
 
 describe('trialsNeeded', () => {
-  it('is the smallest n per side with 80% power, exact below 200', () => {
+  it('is the smallest n per side with 80% power, exact up to 400', () => {
     expect(trialsNeeded(1, 0.9, 0.05)).toBe(66);
+    // T8 upgraded's detection row: 69/72 less 0.10 at 0.05 / 24 rows. Exact power (scipy's
+    // hypergeom.cdf critical values summed over binom.pmf outcomes) first reaches 0.80 at 235;
+    // Fleiss' formula says 247.
+    expect(trialsNeeded(69 / 72, 69 / 72 - 0.1, 0.05 / 24)).toBe(235);
     const n = trialsNeeded(0.9, 0.6, 0.05)!;
     expect(dropPower(n, 0.9, 0.6, 0.05)).toBeGreaterThanOrEqual(DETECTION_POWER);
     expect(dropPower(n - 1, 0.9, 0.6, 0.05)).toBeLessThan(DETECTION_POWER);
   });
 
-  it("uses Fleiss' formula past 200 and gives up past 10,000; nothing for a rise", () => {
+  it("uses Fleiss' formula past 400 and gives up past 10,000; nothing for a rise", () => {
     expect(trialsNeeded(0.5, 0.4, 0.0025)).toBe(678);
     expect(trialsNeeded(0.9, 0.89, 0.05)).toBeUndefined();
     expect(trialsNeeded(0.5, 0.6, 0.05)).toBeUndefined();

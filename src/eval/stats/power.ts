@@ -8,7 +8,7 @@ export const DETECTION_POWER = 0.8;
 export const MAX_TRIALS_NEEDED = 10_000;
 
 /** Exact power is computed up to this n per side; past it, Fleiss' continuity-corrected formula. */
-const EXACT_UP_TO = 200;
+const EXACT_UP_TO = 400;
 
 const logChoose = (n: number, k: number) => logFactorial(n) - logFactorial(k) - logFactorial(n - k);
 
@@ -80,7 +80,7 @@ export function detectableDrop(n: number, before: number, alpha: number): number
 
 /**
  * Trials per side that detect a fall from `before` to `after` with DETECTION_POWER at `alpha`:
- * exact up to 200 (the smallest n that reaches it; a discrete test is saw-toothed in n, so a
+ * exact up to 400 (the smallest n that reaches it; a discrete test is saw-toothed in n, so a
  * few larger n may fall just short), Fleiss' continuity-corrected normal formula past it;
  * undefined past MAX_TRIALS_NEEDED.
  */

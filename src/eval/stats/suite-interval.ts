@@ -18,6 +18,19 @@ export function pooledRate(tasks: readonly PassCounts[]): { rate: number; n: num
   return { rate, n: (tasks.length * tasks.length) / inverse };
 }
 
+/** A task of a suite: its counted trials, and for a task over cases each case's. */
+export interface SuiteTask extends PassCounts {
+  cases?: readonly PassCounts[];
+}
+
+/** A task's estimate: the estimator at its counts, or its mean over its cases. */
+function estimateOf(task: SuiteTask, estimator: (n: number, c: number) => number | undefined) {
+  const cases = task.cases && task.cases.length > 0 ? task.cases : [task];
+  return (
+    cases.reduce((sum, one) => sum + (estimator(one.n, one.passed) ?? Number.NaN), 0) / cases.length
+  );
+}
+
 /** `estimator(n, c)` for c = 0..n: what each redraw of a task's passes scores. */
 function table(n: number, estimator: (n: number, c: number) => number | undefined): number[] {
   return Array.from({ length: n + 1 }, (_, c) => estimator(n, c) ?? Number.NaN);
@@ -35,27 +48,31 @@ function table(n: number, estimator: (n: number, c: number) => number | undefine
  * @example suitePassKIntervals([{ n: 3, passed: 0 }, { n: 3, passed: 0 }], [1])[0] // ≈ [0, 0.39]
  */
 export function suitePassKIntervals(
-  tasks: readonly PassCounts[],
+  tasks: readonly SuiteTask[],
   ks: readonly number[],
   options: BootstrapOptions = {},
 ): Array<PassKIntervals | undefined> {
   const pooled = pooledRate(tasks);
   if (!pooled) return ks.map(() => undefined);
-  const reached = ks.filter((k) => tasks.every((task) => task.n >= k));
-  const arms = tasks.map((counts) => [
-    {
-      counts,
-      scores: reached.flatMap((k) => [
-        table(counts.n, (n, c) => passAtK(n, c, k)),
-        table(counts.n, (n, c) => passHatK(n, c, k)),
-      ]),
-    },
+  const units = (task: SuiteTask) => (task.cases && task.cases.length > 0 ? task.cases : [task]);
+  const reached = ks.filter((k) => tasks.every((task) => units(task).every((one) => one.n >= k)));
+  const arm = (counts: PassCounts) => ({
+    counts,
+    scores: reached.flatMap((k) => [
+      table(counts.n, (n, c) => passAtK(n, c, k)),
+      table(counts.n, (n, c) => passHatK(n, c, k)),
+    ]),
+  });
+  // A task over cases is redrawn by its cases: its trials are clusters, not one binomial.
+  const arms = tasks.map((task) => [
+    task.cases && task.cases.length > 0
+      ? { counts: task, scores: [], cases: task.cases.map(arm) }
+      : arm(task),
   ]);
   const bootstrap = reached.length > 0 ? (twoLevelBootstrap(arms, options) ?? []) : [];
   const floor = wilsonScore(pooled.rate, pooled.n, options.confidence ?? CONFIDENCE);
   const mean = (estimator: (n: number, c: number) => number | undefined) =>
-    tasks.reduce((sum, task) => sum + (estimator(task.n, task.passed) ?? Number.NaN), 0) /
-    tasks.length;
+    tasks.reduce((sum, task) => sum + estimateOf(task, estimator), 0) / tasks.length;
   return ks.map((k) => {
     const at = reached.indexOf(k);
     if (at === -1) return undefined;

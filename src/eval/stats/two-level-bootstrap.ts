@@ -18,6 +18,11 @@ export type PassCounts = z.infer<typeof PassCountsSchema>;
 export interface BootstrapArm {
   counts: PassCounts;
   scores: ReadonlyArray<readonly number[]>;
+  /**
+   * A task over cases: it scores the mean over a redraw of its cases (with replacement, then each
+   * drawn case's trials), not a binomial of its pooled counts, whose trials are not independent.
+   */
+  cases?: readonly BootstrapArm[];
 }
 
 /** Refuses counts no task can have, naming where they came from. */
@@ -58,6 +63,28 @@ function drawPasses(cdf: readonly number[], u: number): number {
   return low;
 }
 
+/** How one arm is redrawn: its passes from its binomial, or (over cases) its cases, then theirs. */
+type Draw = { cdf: number[]; scores: ReadonlyArray<readonly number[]> } | { cases: Draw[] };
+
+/** Adds one redraw of an arm, times `weight`, to each statistic's sum. */
+function addDraw(draw: Draw, random: () => number, sums: Float64Array, weight: number): void {
+  if ('cases' in draw) {
+    const m = draw.cases.length;
+    const caseSums = new Float64Array(sums.length);
+    for (let pick = 0; pick < m; pick++) {
+      addDraw(draw.cases[Math.floor(random() * m)]!, random, caseSums, 1);
+    }
+    for (let statistic = 0; statistic < sums.length; statistic++) {
+      sums[statistic]! += (weight * caseSums[statistic]!) / m;
+    }
+    return;
+  }
+  const passes = drawPasses(draw.cdf, random());
+  for (let statistic = 0; statistic < sums.length; statistic++) {
+    sums[statistic]! += weight * draw.scores[statistic]![passes]!;
+  }
+}
+
 /**
  * Two-level percentile bootstrap of suite means over tasks (Miller 2024, "Adding Error Bars to
  * Evals": tasks are clusters of trials). Each round draws the tasks with replacement, then each
@@ -72,20 +99,26 @@ export function twoLevelBootstrap(
   options: BootstrapOptions = {},
 ): Interval[] | undefined {
   if (tasks.length === 0) return undefined;
-  const statistics = tasks[0]?.[0]?.scores.length ?? 0;
-  const cdfs = tasks.map((arms, index) =>
-    arms.map((arm) => {
-      checkPassCounts(arm.counts, `twoLevelBootstrap task ${index + 1}`);
-      if (
-        arm.scores.length !== statistics ||
-        arm.scores.some((row) => row.length !== arm.counts.n + 1)
-      ) {
-        throw new RangeError(
-          `twoLevelBootstrap task ${index + 1} needs ${statistics} score rows of n + 1 = ${arm.counts.n + 1} values each`,
-        );
-      }
-      return binomialCdf(arm.counts);
-    }),
+  const first = tasks[0]?.[0];
+  const statistics = (first?.cases?.[0] ?? first)?.scores.length ?? 0;
+  const check = (arm: BootstrapArm, label: string): Draw => {
+    if (arm.cases && arm.cases.length > 0) {
+      const cases = arm.cases.map((one, index) => check(one, `${label} case ${index + 1}`));
+      return { cases };
+    }
+    checkPassCounts(arm.counts, label);
+    if (
+      arm.scores.length !== statistics ||
+      arm.scores.some((row) => row.length !== arm.counts.n + 1)
+    ) {
+      throw new RangeError(
+        `${label} needs ${statistics} score rows of n + 1 = ${arm.counts.n + 1} values each`,
+      );
+    }
+    return { cdf: binomialCdf(arm.counts), scores: arm.scores };
+  };
+  const draws = tasks.map((arms, index) =>
+    arms.map((arm) => check(arm, `twoLevelBootstrap task ${index + 1}`)),
   );
   const random = seededRandom(options.seed ?? BOOTSTRAP_SEED);
   const resamples = options.resamples ?? BOOTSTRAP_RESAMPLES;
@@ -94,14 +127,9 @@ export function twoLevelBootstrap(
   const sums = new Float64Array(statistics);
   for (let round = 0; round < resamples; round++) {
     sums.fill(0);
-    for (let draw = 0; draw < tasks.length; draw++) {
+    for (let pick = 0; pick < tasks.length; pick++) {
       const task = Math.floor(random() * tasks.length);
-      tasks[task]!.forEach((arm, index) => {
-        const passes = drawPasses(cdfs[task]![index]!, random());
-        for (let statistic = 0; statistic < statistics; statistic++) {
-          sums[statistic]! += arm.scores[statistic]![passes]!;
-        }
-      });
+      for (const draw of draws[task]!) addDraw(draw, random, sums, 1);
     }
     for (let statistic = 0; statistic < statistics; statistic++) {
       means[statistic]![round] = sums[statistic]! / tasks.length;

@@ -143,3 +143,20 @@ for args in [(3, 1, 0, 0.05), (3, 1, 0, 0.0025), (30, 0.9, 0.6, 0.05), (30, 1.0,
              (10, 0.67, 0.09, 0.05), (10, 0.67, 0.08, 0.05), (20, 0.5, 0.1, 0.01),
              (66, 1.0, 0.9, 0.05), (65, 1.0, 0.9, 0.05)]:
     print(f"  [{', '.join(map(str, args))}, {power(*args):.10f}],")
+
+print("trials per side for 80% power (issue 32 audit: compare.test.ts, power.test.ts)")
+from scipy.stats import hypergeom
+def fast_power(n, p0, p1, a):
+    # critical passes per total, from the hypergeometric CDF (the one-sided Fisher p-value)
+    crit = np.full(2 * n + 1, -1)
+    for t in range(2 * n + 1):
+        after = np.arange(max(0, t - n), min(n, t) + 1)
+        ok = after[hypergeom.cdf(after, 2 * n, t, n) <= a + 1e-12]
+        if len(ok):
+            crit[t] = ok.max()
+    before, after = np.arange(n + 1)[:, None], np.arange(n + 1)[None, :]
+    return (binom.pmf(before, n, p0) * binom.pmf(after, n, p1) * (after <= crit[after + before])).sum()
+def needed(p0, p1, a, start=1):
+    return next(n for n in range(start, 1000) if fast_power(n, p0, p1, a) >= 0.8)
+print(f"  1 -> 2/3 at 0.05/3: {needed(1, 2 / 3, 0.05 / 3)}; at 0.05: {needed(1, 2 / 3, 0.05)}")
+print(f"  69/72 -> 69/72 - 0.1 at 0.05/24: {needed(69 / 72, 69 / 72 - 0.1, 0.05 / 24, 150)}")
