@@ -17,8 +17,12 @@ import { type EvalReport, parseReport } from '../report/report-schema.js';
 import { renderTerminal } from '../report/terminal.js';
 import { byTrial, reportMessage } from '../report/trial-lists.js';
 import type { Changes } from '../spec/changes-schema.js';
+import type { PricesFile } from '../spec/prices.js';
+import { priceTable } from '../spec/prices-file.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { referenceFileOf } from './reference-file.js';
+
+export { readPricesFile } from '../spec/prices-file.js';
 
 export interface ReportOptions {
   /** A report to compare against; defaults to reports/reference.json when it exists. */
@@ -58,28 +62,33 @@ export interface LoadedReference {
   report: EvalReport;
 }
 
+/** What finishRun reports on: the run's records and what it is compared with. */
+export interface FinishRunInput {
+  projectDir: string;
+  records: readonly TrialRecord[];
+  floors: readonly TaskFloor[];
+  loadErrors: readonly string[];
+  /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
+  declared: ReadonlySet<string>;
+  trials: number;
+  reference?: LoadedReference | undefined;
+  /** What this checkout changed against the base (`--reference-from`). */
+  changes?: Changes;
+  /** Why the gate cannot compare with the base's reference, when it cannot. */
+  baseProblem?: string;
+  /** The project's harness-evals.prices.json, read before any trial ran. */
+  prices?: PricesFile | undefined;
+  /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
+  transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
+}
+
 /**
  * From the trial records to the report: compare with the reference, gate, render, and write
  * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
  * whole run and by `--merge` of shard results, so both give the same report.
  */
 export async function finishRun(
-  input: {
-    projectDir: string;
-    records: readonly TrialRecord[];
-    floors: readonly TaskFloor[];
-    loadErrors: readonly string[];
-    /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
-    declared: ReadonlySet<string>;
-    trials: number;
-    reference?: LoadedReference | undefined;
-    /** What this checkout changed against the base (`--reference-from`). */
-    changes?: Changes;
-    /** Why the gate cannot compare with the base's reference, when it cannot. */
-    baseProblem?: string;
-    /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
-    transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
-  },
+  input: FinishRunInput,
   options: ReportOptions,
 ): Promise<FinishedRun> {
   maskConfiguredKeys(process.env);
@@ -111,6 +120,7 @@ export async function finishRun(
     ...(options.strictFloors && { strictFloors: true }),
     ...(options.deltaReference !== undefined && { deltaReference: options.deltaReference }),
     ...(input.changes && { changes: input.changes }),
+    prices: priceTable(input.prices),
   });
   if (input.baseProblem) {
     report.gate = {
