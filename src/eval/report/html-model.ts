@@ -168,5 +168,7 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     cases: model.cases,
     comparison: model.comparison,
     staleCommands: model.stale.commands,
+    // What the trials cost: the markdown's tables and sentences (null before costs).
+    cost: model.cost ?? null,
   };
 }

@@ -1,6 +1,7 @@
 import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
 import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
 import { describeNotRun } from './compare.js';
+import { costMarkdownSection } from './cost-sections.js';
 import {
   fixtureState,
   formatAmount,
@@ -383,6 +384,7 @@ export function renderMarkdown(
     summarySection(model),
     casesSection(model),
     costsSection(model),
+    costMarkdownSection(model.cost),
     ...graders.judges,
     comparisonSection(model),
     detectionSection(model),

@@ -1,5 +1,6 @@
 import { escapeText } from '../../core/markdown-text.js';
 import { keyOf } from './compare.js';
+import { costPrCommentSection } from './cost-sections.js';
 import { formatChange } from './format.js';
 import { dropTestCell } from './format-statistics.js';
 import { changesMarkdown } from './markdown-changes.js';
@@ -49,11 +50,13 @@ export function renderPrComment(
     movedRows(model),
     scores(model),
     detection(model),
+    costPrCommentSection(model.cost),
   ];
   let body = [...head, ...sections].filter(Boolean).join('\n\n');
   // Too long (many changed cassettes, many rows): the folded scores go, then most cassettes.
   if (body.length > MAX_PR_COMMENT_CHARS) {
-    body = [...head, gate(model), changes(model, 5), movedRows(model), detection(model)]
+    const cost = costPrCommentSection(model.cost, true);
+    body = [...head, gate(model), changes(model, 5), movedRows(model), detection(model), cost]
       .filter(Boolean)
       .join('\n\n');
   }

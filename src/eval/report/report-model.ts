@@ -1,5 +1,6 @@
 import { groupRerecordCommands } from '../trial/rerecord.js';
 import { type ChangesView, changesView } from './changes-view.js';
+import { type CostView, costView } from './cost-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
@@ -79,6 +80,8 @@ export interface ReportModel {
   summaryNote: string | undefined;
   detection: DetectionView;
   costs: TaskSummary[];
+  /** What the trials cost in dollars; undefined for a report from before costs. */
+  cost: CostView | undefined;
   comparison: Comparison | undefined;
   stale: { entries: StaleFixture[]; commands: string[] };
   /** Failed and errored trials; judge errors are in `graders`, apart from the agent's failures. */
@@ -233,6 +236,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
       new Set(report.tasks.map((row) => row.suite)).size > 1,
     ),
     costs: report.tasks,
+    cost: costView(report),
     comparison: report.comparison,
     stale: {
       entries: report.staleFixtures,
