@@ -82,16 +82,8 @@ export interface FinishRunInput {
   transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
 }
 
-/**
- * From the trial records to the report: compare with the reference, gate, render, and write
- * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
- * whole run and by `--merge` of shard results, so both give the same report.
- */
-export async function finishRun(
-  input: FinishRunInput,
-  options: ReportOptions,
-): Promise<FinishedRun> {
-  maskConfiguredKeys(process.env);
+/** What the user should know about the reference, and its rows no task declares any more. */
+function referenceNotes(input: FinishRunInput, options: ReportOptions) {
   const { reference, trials } = input;
   const notes: string[] = [];
   if (reference && reference.report.trials !== trials) {
@@ -108,6 +100,21 @@ export async function finishRun(
       `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
     );
   }
+  return { notes, gone };
+}
+
+/**
+ * From the trial records to the report: compare with the reference, gate, render, and write
+ * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
+ * whole run and by `--merge` of shard results, so both give the same report.
+ */
+export async function finishRun(
+  input: FinishRunInput,
+  options: ReportOptions,
+): Promise<FinishedRun> {
+  maskConfiguredKeys(process.env);
+  const { reference, trials } = input;
+  const { notes, gone } = referenceNotes(input, options);
   const report = buildReport({
     records: input.records,
     trials,
