@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import { spentLines } from '../eval/report/cost-view.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
@@ -267,6 +268,7 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`\n${summaryLine(counts, seconds)}`);
+  for (const line of spentLines(result.report)) console.log(terminalLine(line));
   if (
     result.records.length === 0 &&
     result.unfinished.length === 0 &&

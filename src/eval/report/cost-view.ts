@@ -86,6 +86,16 @@ function priceLines(cost: RunCosts): string[] {
   ];
 }
 
+/**
+ * What a recording run says it spent, after its trials: the spent sentence, and the notes on
+ * estimates and unknown prices that apply to it.
+ */
+export function spentLines(report: EvalReport): string[] {
+  const view = costView(report);
+  if (!view) return [];
+  return view.lines.slice(1).filter((line) => !line.startsWith('Prices') && !line.startsWith('  '));
+}
+
 /** The cost section of a report; undefined for a report from before costs (schemaVersion 3). */
 export function costView(report: EvalReport): CostView | undefined {
   const { cost } = report;
