@@ -74,6 +74,24 @@ describe('the cost section', () => {
     expect(comment).toContain('| T1 | upgraded | 2 | $0.045 | $0.090 | — |');
   });
 
+  it("puts each trial's own cost in the HTML's trial view", () => {
+    const html = renderHtml(
+      replayed,
+      records.map((record) => ({ record, transcript: { unavailable: 'not read in this test' } })),
+    );
+    const details = [...html.matchAll(/id="trial-\d+">(.*?)<\/script>/g)].map(
+      (match) => JSON.parse(match[1]!) as { task: string; trial: number; cost?: string },
+    );
+    expect(details.map((detail) => [detail.task, detail.trial, detail.cost])).toEqual([
+      ['T1', 1, '$0.045'],
+      ['T1', 2, '$0.045'],
+      ['T1', 1, '$0.045'],
+      ['T1', 2, '$0.045'],
+      ['T2', 1, 'unknown'],
+      ['T3', 1, '≈$0.045'],
+    ]);
+  });
+
   it('is left out for a report from before costs (schemaVersion 3), which still renders', () => {
     const { cost: _cost, ...rest } = replayed;
     const old = parseReport(

@@ -86,6 +86,32 @@ function priceLines(cost: RunCosts): string[] {
   ];
 }
 
+/** Where a trial's cost is kept in `trialCosts`: its suite, task, variant, case and number. */
+export function trialCostKey(trial: {
+  suite: string;
+  task: string;
+  variant: string;
+  case?: string | undefined;
+  trial: number;
+}): string {
+  return JSON.stringify([trial.suite, trial.task, trial.variant, trial.case ?? null, trial.trial]);
+}
+
+/** Each trial's recorded cost as shown ("$0.0045", "≈$0.0095", "unknown"), by trialCostKey. */
+export function trialCosts(report: EvalReport): Record<string, string> {
+  const costs: Record<string, string> = {};
+  for (const entry of report.trialProvenance) {
+    if (entry.costUsd === undefined) continue;
+    costs[trialCostKey(entry)] = formatUsd({
+      usd: entry.costUsd,
+      calls: 1,
+      estimate: entry.source === 'simulator',
+      unpriced: [],
+    });
+  }
+  return costs;
+}
+
 /**
  * What a recording run says it spent, after its trials: the spent sentence, and the notes on
  * estimates and unknown prices that apply to it.

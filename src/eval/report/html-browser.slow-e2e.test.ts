@@ -161,6 +161,10 @@ describe('reports/latest.html in headless Chromium', () => {
       expect(await page.getByTestId('trial-count').innerText()).toBe('3 of 6 trials');
       const transcript = page.getByTestId('transcript');
       expect(await transcript.getAttribute('data-trial')).toBe('T1 baseline trial 1');
+      // The trial's own recorded cost, beside its model (at the scratch project's price).
+      expect(await page.locator('.meta', { hasText: 'model: ' }).first().innerText()).toMatch(
+        /model: claude-opus-5 · cost: ≈\$0\.\d+/,
+      );
       await page.keyboard.press('j');
       expect(await shownTrials(page)).toEqual(['T1 baseline trial 2']);
       await page.keyboard.press('k');

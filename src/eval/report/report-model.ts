@@ -1,6 +1,6 @@
 import { groupRerecordCommands } from '../trial/rerecord.js';
 import { type ChangesView, changesView } from './changes-view.js';
-import { type CostView, costView } from './cost-view.js';
+import { type CostView, costView, trialCosts } from './cost-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
 import { deltaWithInterval, rateWithInterval } from './format-interval.js';
@@ -82,6 +82,8 @@ export interface ReportModel {
   costs: TaskSummary[];
   /** What the trials cost in dollars; undefined for a report from before costs. */
   cost: CostView | undefined;
+  /** Each trial's recorded cost as shown, by trialCostKey (the HTML's trial view). */
+  trialCosts: Record<string, string>;
   comparison: Comparison | undefined;
   stale: { entries: StaleFixture[]; commands: string[] };
   /** Failed and errored trials; judge errors are in `graders`, apart from the agent's failures. */
@@ -237,6 +239,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
     ),
     costs: report.tasks,
     cost: costView(report),
+    trialCosts: trialCosts(report),
     comparison: report.comparison,
     stale: {
       entries: report.staleFixtures,
