@@ -201,6 +201,7 @@ export {
   type ScriptRequest,
   type ScriptTurn,
 } from './simulator/model-script.js';
+export { type PassRate, trialPasses } from './simulator/pass-rate.js';
 export type { Policy } from './simulator/policy.js';
 export type { Rng } from './simulator/rng.js';
 export { createScriptedModel, textTurn, toolTurn } from './simulator/scripted-model.js';

@@ -40,3 +40,8 @@ export {
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
 } from './refund-desk/variants.js';
+// the refund desk's simulated model, e.g. with a chosen pass rate per variant (record --simulated)
+export {
+  createRefundDeskPolicy,
+  type RefundDeskOptions,
+} from './simulator/policies/refund-desk.js';

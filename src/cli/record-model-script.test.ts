@@ -87,6 +87,11 @@ describe('npm run record --simulated: a model script with no answer it may give'
       /✗ S3 v1 trial 1: .*model script 'odd' ran past the model call deadline \(0\.2 s, --model-timeout\) and was stopped/,
     );
     expect(stdout).toContain('✓ fixtures/S4/v1/trial-1.json');
+    // What the recording spent: the one trial written, at no known price for its default model.
+    expect(stdout).toContain('This run cost unknown for the 1 trial it recorded.');
+    expect(stdout).toContain(
+      'unknown: no price for claude-opus-5; add it to harness-evals.prices.json',
+    );
     for (const task of ['S1', 'S2', 'S3']) {
       expect(existsSync(join(project, `fixtures/${task}/v1/trial-1.json`))).toBe(false);
     }

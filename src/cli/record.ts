@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { DEFAULT_ALPHA } from '../eval/report/compare.js';
+import { spentLines } from '../eval/report/cost-view.js';
 import { DEFAULT_BETA, DEFAULT_DELTA } from '../eval/report/decisions-schema.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
@@ -331,6 +332,7 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`\n${summaryLine(counts, seconds)}`);
+  for (const line of spentLines(result.report)) console.log(terminalLine(line));
   if (
     result.records.length === 0 &&
     result.unfinished.length === 0 &&

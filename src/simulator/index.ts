@@ -9,6 +9,7 @@ export {
 export { defineJudgeScript, type JudgeScriptRequest } from './judge-script.js';
 export { buildMessage } from './message.js';
 export { type MessageStreamEvent, toSseEvents } from './message-events.js';
+export { type PassRate, passRateFor, seedVariant, trialPasses } from './pass-rate.js';
 export {
   createDebugAgentPolicy,
   DEBUG_AGENT_HABITS,
@@ -25,6 +26,7 @@ export {
   createRefundDeskPolicy,
   REFUND_DESK_HABITS,
   type RefundDeskHabits,
+  type RefundDeskOptions,
   refundDeskPolicy,
 } from './policies/refund-desk.js';
 export {

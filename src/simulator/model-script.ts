@@ -2,6 +2,7 @@ import { Script } from 'node:vm';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { valueOrKind } from '../core/value-kind.js';
 import { DEFAULT_MODEL_TIMEOUT_MS, modelTimeoutFrom } from '../model-api/call-deadline.js';
+import { checkPassRate, type PassRate, passRateFor, trialPasses } from './pass-rate.js';
 import type { Policy, Turn, TurnBlock } from './policy.js';
 import type { SimRequest } from './request.js';
 import { createRng, type Rng } from './rng.js';
@@ -28,12 +29,22 @@ export interface ScriptRequest {
   }>;
   /** `<task>/<variant>/<trial>` when recording: draws from `random` are seeded by it. */
   seed: string;
+  /**
+   * Whether this trial should pass: drawn once per trial from the seed with the script's
+   * `passRate` for this variant (the same on every turn); true when it gives none.
+   */
+  passes: boolean;
 }
 
 export type ModelScriptOptions =
   | { name?: string; turns: readonly ScriptTurn[] }
   | {
       name?: string;
+      /**
+       * A chosen pass probability, for every variant or per variant (`{ upgraded: 0.7 }`):
+       * `request.passes` is true in that share of trials, reproducibly from the seed.
+       */
+      passRate?: PassRate;
       /** Return undefined when the script has no answer: recording then fails, naming the task. */
       respond: (request: ScriptRequest, random: Rng) => ScriptTurn | undefined;
     };
@@ -66,6 +77,7 @@ export function defineModelScript(options: ModelScriptOptions): ScriptPolicy {
       problemFor: () => undefined,
     };
   }
+  const passRate = checkPassRate(options.passRate, `model script '${name}'`);
   // The user's function runs once per request: `matches` keeps its answer for `next`. Draws
   // are a pure function of (seed, turn, name), so the rng `next` is given would draw the same.
   const answers = new WeakMap<SimRequest, ScriptTurn | undefined>();
@@ -74,7 +86,9 @@ export function defineModelScript(options: ModelScriptOptions): ScriptPolicy {
   const answerOf = (request: SimRequest) => {
     if (!answers.has(request)) {
       const random = createRng(request.seed, request.assistantTurns);
-      const answered = callScript(() => options.respond(scriptRequestOf(request), random));
+      const answered = callScript(() =>
+        options.respond(scriptRequestOf(request, passRate), random),
+      );
       if ('problem' in answered && !problems.has(request.seed)) {
         problems.set(request.seed, `${answered.problem} (request ${request.assistantTurns + 1})`);
       }
@@ -162,7 +176,8 @@ function toTurn(turn: ScriptTurn): Turn {
   return { blocks };
 }
 
-export function scriptRequestOf(request: SimRequest): ScriptRequest {
+export function scriptRequestOf(request: SimRequest, passRate?: PassRate): ScriptRequest {
+  const rate = passRateFor(passRate, request.seed);
   return {
     prompt: request.firstUserText,
     system: request.systemText,
@@ -174,5 +189,6 @@ export function scriptRequestOf(request: SimRequest): ScriptRequest {
       ...(exchange.result && { result: exchange.result }),
     })),
     seed: request.seed,
+    passes: rate === undefined || trialPasses(request.seed, rate),
   };
 }

@@ -14,7 +14,7 @@ describe('buildReport', () => {
       generatedAt: new Date('2026-01-09T10:00:00Z'),
     });
     expect(report).toMatchObject({
-      schemaVersion: 3,
+      schemaVersion: 4,
       generatedAt: '2026-01-09T10:00:00.000Z',
       trials: 3,
       fixtureSources: ['simulator'],
@@ -30,7 +30,7 @@ describe('buildReport', () => {
     expect(report.gate.reasons).toHaveLength(3);
   });
 
-  it('records where each trial came from: source, host, model, recordedAt, cassette hash', () => {
+  it('records where each trial came from: source, host, model, recordedAt, cassette hash, cost', () => {
     const records = [
       makeRecord({
         trial: 1,
@@ -55,6 +55,8 @@ describe('buildReport', () => {
         model: 'claude-sonnet-4-5',
         recordedAt: '2026-01-01T00:00:00Z',
         cassetteHash: 'aa',
+        // 1,000 input and 100 output tokens at claude-sonnet-4-5's $3 / $15 per million.
+        costUsd: 0.0045,
       },
       {
         suite: 'refund-desk',
@@ -66,6 +68,7 @@ describe('buildReport', () => {
         host: '127.0.0.1:4010',
         model: 'claude-sonnet-4-5',
         cassetteHash: 'bb',
+        costUsd: 0.0045,
       },
     ]);
   });

@@ -1,7 +1,10 @@
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { Changes } from '../spec/changes-schema.js';
+import type { PriceTable } from '../spec/prices.js';
+import { priceTable } from '../spec/prices-file.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { type ComparableReport, compareReports, DEFAULT_ALPHA, type TaskKey } from './compare.js';
+import { costsOf, runCosts, trialCost } from './cost.js';
 import { decideRows } from './decisions.js';
 import { DEFAULT_BETA, DEFAULT_DELTA, type DecisionSettings } from './decisions-schema.js';
 import { detectionLimits } from './detection.js';
@@ -36,6 +39,8 @@ export interface BuildReportOptions {
   deltaReference?: string;
   /** What the checkout changed against the base (`--reference-from`); a lowered reference fails. */
   changes?: Changes;
+  /** Prices per model (default: the built-in table); a model without one costs "unknown". */
+  prices?: PriceTable;
 }
 
 function distinct<T extends string>(values: ReadonlyArray<T | undefined>): T[] {
@@ -58,11 +63,16 @@ export function buildReport(options: BuildReportOptions): EvalReport {
       : options.generatedAt.toISOString();
   const reference = options.deltaReference;
   const baselines = suiteBaselines(records, reference);
+  const prices = options.prices ?? priceTable();
+  const of = (pick: (record: TrialRecord) => boolean) => costsOf(records.filter(pick), prices);
   const tasks = summarizeTasks(records, {
     trials: options.trials,
     ...(reference !== undefined && { reference }),
-  });
-  const trialProvenance = listProvenance(records);
+  }).map((row) => ({
+    ...row,
+    cost: of((r) => r.suite === row.suite && r.task === row.task && r.variant === row.variant),
+  }));
+  const trialProvenance = listProvenance(records, (record) => trialCost(record, prices));
   const judges = summarizeJudges(records);
   const judgedTrials = listJudgedTrials(records);
   const comparison = options.reference
@@ -108,7 +118,10 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     statistics: STATISTICS,
     suites: distinct(records.map((record) => record.suite)),
     tasks,
-    summary: summarizeSuites(tasks, baselines),
+    summary: summarizeSuites(tasks, baselines).map((row) => ({
+      ...row,
+      cost: of((r) => r.suite === row.suite && r.variant === row.variant),
+    })),
     baselines: Object.fromEntries(
       [...baselines].filter((entry): entry is [string, string] => entry[1] !== undefined),
     ),
@@ -122,5 +135,6 @@ export function buildReport(options: BuildReportOptions): EvalReport {
     trialProvenance,
     ...(judges && { judges }),
     ...(judgedTrials && { judgedTrials }),
+    cost: runCosts(records, prices),
   };
 }

@@ -61,6 +61,13 @@ describe('reports/latest.html in headless Chromium', () => {
 
     beforeAll(async () => {
       project = scratchProject();
+      // A price for the fixtures' model (made up for the test), read by the eval from the project.
+      writeFileSync(
+        join(project, 'harness-evals.prices.json'),
+        JSON.stringify({
+          models: { 'claude-opus-5': { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 } },
+        }),
+      );
       await run(
         process.execPath,
         [join(root, 'src/cli/launch.mjs'), 'eval', '--task', 'T1', '--trials', '3'],
@@ -96,6 +103,18 @@ describe('reports/latest.html in headless Chromium', () => {
       expect(await summary.getByTestId('suite-delta').innerText()).toMatch(
         /refund-desk upgraded vs baseline \(1 task, paired\): Δ pass@1 [+−]?\d\.\d\d/,
       );
+      // What the trials cost: per row and variant (simulator estimates, ≈), and this run's $0.
+      const cost = page.getByTestId('cost');
+      expect(await cost.locator('tbody tr').allInnerTexts()).toEqual([
+        expect.stringMatching(/^T1\tbaseline\t3\t≈\$0\.\d+\t≈\$0\.\d+\t—$/),
+        expect.stringMatching(/^T1\tupgraded\t3\t≈\$0\.\d+\t≈\$0\.\d+\t—$/),
+      ]);
+      expect(await page.getByTestId('cost-variants').locator('tbody tr').count()).toBe(2);
+      const costLines = await page.getByTestId('cost-line').allInnerTexts();
+      expect(costLines).toContain(
+        'This run cost $0: it replayed recorded trials and judge verdicts, no model was called.',
+      );
+      expect(costLines.join('\n')).toContain('claude-opus-5 $5.00 / $25.00 / $6.25 / $0.50');
       const rendered = await page.locator('body').getAttribute('data-rendered-ms');
       console.info(`latest.html rendered its scores ${rendered} ms after navigation`);
       await browser.screenshot('scores');
@@ -142,6 +161,10 @@ describe('reports/latest.html in headless Chromium', () => {
       expect(await page.getByTestId('trial-count').innerText()).toBe('3 of 6 trials');
       const transcript = page.getByTestId('transcript');
       expect(await transcript.getAttribute('data-trial')).toBe('T1 baseline trial 1');
+      // The trial's own recorded cost, beside its model (at the scratch project's price).
+      expect(await page.locator('.meta', { hasText: 'model: ' }).first().innerText()).toMatch(
+        /model: claude-opus-5 · cost: ≈\$0\.\d+/,
+      );
       await page.keyboard.press('j');
       expect(await shownTrials(page)).toEqual(['T1 baseline trial 2']);
       await page.keyboard.press('k');

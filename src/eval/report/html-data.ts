@@ -1,6 +1,7 @@
 import type { TraceEvent } from '../../runtime/trace.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import type { Transcript, TranscriptBlock } from '../transcript/transcript.js';
+import { trialCostKey } from './cost-view.js';
 import type { TrialTranscript } from './load-transcripts.js';
 import { byTrial, listStaleFixtures } from './trial-lists.js';
 
@@ -95,7 +96,11 @@ function indexEntry(record: TrialRecord) {
   };
 }
 
-function detailOf({ record, transcript: loaded }: HtmlTrial, pack: (text: string) => Packed) {
+function detailOf(
+  { record, transcript: loaded }: HtmlTrial,
+  pack: (text: string) => Packed,
+  cost: string | undefined,
+) {
   const { stats: _stats, modelLatenciesMs: _latencies, ...shown } = record;
   const { trace, ...decoded } = loaded;
   // A stale or missing trial: its fixture, messages and re-record command as every report shows
@@ -112,6 +117,7 @@ function detailOf({ record, transcript: loaded }: HtmlTrial, pack: (text: string
       ? { format: decoded.format, transcript: mapTexts(decoded.transcript, pack) }
       : decoded),
     ...(trace && trace.length > 0 && { trace: shownTrace(trace) }),
+    ...(cost !== undefined && { cost }),
   };
 }
 
@@ -120,12 +126,15 @@ function detailOf({ record, transcript: loaded }: HtmlTrial, pack: (text: string
  * with the scores, one detail per trial that the page parses only when the trial is opened,
  * and the table of shared texts.
  */
-export function htmlTrialData(trials: readonly HtmlTrial[]) {
+export function htmlTrialData(
+  trials: readonly HtmlTrial[],
+  costs: Readonly<Record<string, string>> = {},
+) {
   const ordered = [...trials].sort((left, right) => byTrial(left.record, right.record));
   const { texts, pack } = sharedTexts(ordered.map((trial) => trial.transcript));
   return {
     index: ordered.map((trial) => indexEntry(trial.record)),
-    details: ordered.map((trial) => detailOf(trial, pack)),
+    details: ordered.map((trial) => detailOf(trial, pack, costs[trialCostKey(trial.record)])),
     texts,
   };
 }

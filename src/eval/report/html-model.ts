@@ -170,5 +170,7 @@ export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
     comparison: model.comparison,
     decisions: model.decisions ?? null,
     staleCommands: model.stale.commands,
+    // What the trials cost: the markdown's tables and sentences (null before costs).
+    cost: model.cost ?? null,
   };
 }

@@ -123,6 +123,18 @@ function costTable() {
     'Tool errors', 'Unconfirmed writes', 'Model p50 ms', 'Model p95 ms', 'Tool ms'], rows, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 'costs');
 }
 
+function dollarsSection(root) {
+  var d = model.cost;
+  if (!d) return;
+  root.appendChild(el('h2', { text: d.title }));
+  root.appendChild(table(d.head, d.rows, [2, 3, 4, 5], 'cost'));
+  root.appendChild(el('h3', { text: 'Per variant' }));
+  root.appendChild(table(d.variantHead, d.variants, [2, 3, 4, 5], 'cost-variants'));
+  d.lines.forEach(function (line) {
+    root.appendChild(el('p', { cls: line.indexOf('  ') === 0 ? 'muted' : null, 'data-testid': 'cost-line', text: line.trim() }));
+  });
+}
+
 function scoresView(root) {
   root.appendChild(summaryTable());
   root.appendChild(el('h2', { text: 'Scores' }));
@@ -142,6 +154,7 @@ function scoresView(root) {
   root.appendChild(el('p', { cls: 'muted', text: 'Means per counted trial; model latency as recorded; tool time is virtual when replayed.' +
     (model.header.estimatedTokens ? ' Simulator token counts are estimates.' : '') }));
   root.appendChild(costTable());
+  dollarsSection(root);
   var c = model.comparison;
   if (c) {
     root.appendChild(el('h2', { text: 'Compared with the reference (' + c.referenceGeneratedAt + ')' }));

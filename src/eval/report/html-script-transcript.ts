@@ -111,7 +111,7 @@ function trialPane(i, actions) {
   pane.appendChild(head);
   var d = detailOf(i);
   if (!d) { pane.appendChild(el('p', { cls: 'muted', 'data-testid': 'loading', text: 'Loading this trial\u2019s transcript\u2026' })); return pane; }
-  pane.appendChild(el('div', { cls: 'muted meta', text: [d.title, d.source ? 'fixtures: ' + d.source : '', d.model ? 'model: ' + d.model : '',
+  pane.appendChild(el('div', { cls: 'muted meta', text: [d.title, d.source ? 'fixtures: ' + d.source : '', d.model ? 'model: ' + d.model : '', d.cost ? 'cost: ' + d.cost : '',
     d.status ? 'stop: ' + d.status : '', d.fixture || '', d.tracePath || ''].filter(Boolean).join(' \u00b7 ') }));
   if ((t.outcome === 'failed' || t.outcome === 'errored' || t.outcome === 'judge_error') && d.messages.length) {
     pane.appendChild(el('div', { cls: 'message', 'data-testid': 'assertion' }, el('strong', { text: t.outcome === 'failed' ? 'Assertion' : t.outcome === 'judge_error' ? 'Judge error' : 'Error' }),

@@ -49,7 +49,7 @@ export const HTML_CSP = [
  */
 export function renderHtml(input: ReportModel | EvalReport, trials: readonly HtmlTrial[]): string {
   const model = 'header' in input ? input : buildReportModel(input);
-  const { index, details, texts } = htmlTrialData(trials);
+  const { index, details, texts } = htmlTrialData(trials, model.trialCosts);
   const shown = {
     ...htmlModel(
       model,

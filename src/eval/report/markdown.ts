@@ -1,6 +1,7 @@
 import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
 import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
 import { describeNotRun, keyOf } from './compare.js';
+import { costMarkdownSection } from './cost-sections.js';
 import { decisionsMarkdown } from './decisions-view.js';
 import {
   fixtureState,
@@ -384,6 +385,7 @@ export function renderMarkdown(
     summarySection(model),
     casesSection(model),
     costsSection(model),
+    costMarkdownSection(model.cost),
     ...graders.judges,
     comparisonSection(model),
     decisionsMarkdown(model.decisions, escapeText, table),

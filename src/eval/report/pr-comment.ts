@@ -1,5 +1,6 @@
 import { escapeText } from '../../core/markdown-text.js';
 import { keyOf } from './compare.js';
+import { costPrCommentSection } from './cost-sections.js';
 import { decisionsMarkdown } from './decisions-view.js';
 import { formatChange } from './format.js';
 import { dropTestCell } from './format-statistics.js';
@@ -51,10 +52,12 @@ export function renderPrComment(
     decisionsMarkdown(model.decisions, escapeText, table),
     scores(model),
     detection(model),
+    costPrCommentSection(model.cost),
   ];
   let body = [...head, ...sections].filter(Boolean).join('\n\n');
   // Too long (many changed cassettes, many rows): the folded scores go, then most cassettes.
   if (body.length > MAX_PR_COMMENT_CHARS) {
+    const cost = costPrCommentSection(model.cost, true);
     body = [
       ...head,
       gate(model),
@@ -62,6 +65,7 @@ export function renderPrComment(
       movedRows(model),
       decisionsMarkdown(model.decisions, escapeText, table),
       detection(model),
+      cost,
     ]
       .filter(Boolean)
       .join('\n\n');

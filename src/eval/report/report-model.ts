@@ -1,5 +1,6 @@
 import { groupRerecordCommands } from '../trial/rerecord.js';
 import { type ChangesView, changesView } from './changes-view.js';
+import { type CostView, costView, trialCosts } from './cost-view.js';
 import { type DecisionsView, decisionsView, referenceDecisionCells } from './decisions-view.js';
 import { type DetectionView, detectionView } from './detection.js';
 import { countedCell, describeSources, formatRate, NONE, rateCell, rateNear } from './format.js';
@@ -80,6 +81,10 @@ export interface ReportModel {
   summaryNote: string | undefined;
   detection: DetectionView;
   costs: TaskSummary[];
+  /** What the trials cost in dollars; undefined for a report from before costs. */
+  cost: CostView | undefined;
+  /** Each trial's recorded cost as shown, by trialCostKey (the HTML's trial view). */
+  trialCosts: Record<string, string>;
   comparison: Comparison | undefined;
   /** Each compared row's sequential decision, as a table (undefined when nothing was compared). */
   decisions: DecisionsView | undefined;
@@ -242,6 +247,8 @@ export function buildReportModel(report: EvalReport): ReportModel {
       new Set(report.tasks.map((row) => row.suite)).size > 1,
     ),
     costs: report.tasks,
+    cost: costView(report),
+    trialCosts: trialCosts(report),
     comparison: report.comparison,
     decisions: decisionsView(report.decisions),
     referenceDecisions: referenceDecisionCells(report.decisions),

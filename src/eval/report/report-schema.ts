@@ -8,6 +8,7 @@ import { FixtureProblemSchema } from '../spec/trial-record.js';
 import { DropTestSchema } from '../stats/drop-test.js';
 import { IntervalSchema } from '../stats/interval.js';
 import { PassCountsSchema } from '../stats/two-level-bootstrap.js';
+import { CostsSchema, RunCostsSchema } from './cost-schema.js';
 import { DecisionsSchema } from './decisions-schema.js';
 import { JudgedTrialSchema, JudgeSummarySchema, ScoreSummarySchema } from './grader-schema.js';
 
@@ -110,6 +111,8 @@ export const TaskSummarySchema = z
     cases: z.array(CaseRateSchema).optional(),
     /** Over 2-4 counted cases: its intervals undercover (a bootstrap over so few), marked †. */
     fewCases: z.literal(true).optional(),
+    /** What its trials cost in US dollars (absent in reports before schemaVersion 4). */
+    cost: CostsSchema.optional(),
   })
   .strict();
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
@@ -151,6 +154,8 @@ export const VariantSummarySchema = z
     unconfirmedWrites: MeanSchema,
     toolMs: MeanSchema,
     delta: SuiteDeltaSchema.optional(),
+    /** The variant's rows' costs summed (absent in reports before schemaVersion 4). */
+    cost: CostsSchema.optional(),
   })
   .strict();
 export type VariantSummary = z.infer<typeof VariantSummarySchema>;
@@ -266,6 +271,8 @@ export const TrialProvenanceSchema = z
     cassetteHash: z.string().optional(),
     /** sha256 of the judge cassette (`unrecorded` when the judge was asked live). */
     judgeCassetteHash: z.string().optional(),
+    /** What its agent calls cost as recorded, in US dollars; null when the model has no price. */
+    costUsd: z.number().min(0).nullable().optional(),
   })
   .strict();
 export type TrialProvenance = z.infer<typeof TrialProvenanceSchema>;
@@ -309,12 +316,16 @@ export const DetectionSchema = z
   .strict();
 export type Detection = z.infer<typeof DetectionSchema>;
 
-export const REPORT_SCHEMA_VERSION = 3;
+/** 4 added costs (`cost` on rows, variants and the run, `costUsd` per trial). */
+export const REPORT_SCHEMA_VERSION = 4;
+
+/** Versions this build reads: 3 is 4 without costs, so a committed reference stays comparable. */
+const READABLE_SCHEMA_VERSIONS: readonly number[] = [3, REPORT_SCHEMA_VERSION];
 
 /** `reports/latest.json`; bump `schemaVersion` on any incompatible change. */
 export const EvalReportSchema = z
   .object({
-    schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+    schemaVersion: z.union([z.literal(3), z.literal(REPORT_SCHEMA_VERSION)]),
     generatedAt: z.string(),
     /** Trials requested per task and variant. */
     trials: z.number().int().min(1),
@@ -343,6 +354,8 @@ export const EvalReportSchema = z
     judges: z.array(JudgeSummarySchema).optional(),
     /** Every judged check of every trial: verdict, votes, score, the first reasoning. */
     judgedTrials: z.array(JudgedTrialSchema).optional(),
+    /** What the run's trials cost, and the prices used (absent before schemaVersion 4). */
+    cost: RunCostsSchema.optional(),
   })
   .strict();
 export type EvalReport = z.infer<typeof EvalReportSchema>;
@@ -365,9 +378,9 @@ export function parseReport(json: unknown, source: string): EvalReport {
     }
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof version === 'number' && version !== REPORT_SCHEMA_VERSION) {
+  if (typeof version === 'number' && !READABLE_SCHEMA_VERSIONS.includes(version)) {
     throw new ConfigError(
-      `${source}: schemaVersion ${version} is not ${REPORT_SCHEMA_VERSION} (this version of harness-evals writes ${REPORT_SCHEMA_VERSION}); regenerate it with npm run eval -- --update-reference (or run the older version to compare)`,
+      `${source}: schemaVersion ${version} is not ${READABLE_SCHEMA_VERSIONS.join(' or ')} (this version of harness-evals writes ${REPORT_SCHEMA_VERSION}); regenerate it with npm run eval -- --update-reference (or run the older version to compare)`,
     );
   }
   return parseWith(EvalReportSchema, data, source);

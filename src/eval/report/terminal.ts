@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun, keyOf } from './compare.js';
+import { costTerminalSection } from './cost-sections.js';
 import {
   fixtureState,
   formatAmount,
@@ -391,6 +392,10 @@ export function renderTerminal(
     caseTables(model, color),
     ['Tokens (mean per counted trial)', tokenTable(model, color)].join('\n'),
     ['Steps and timing (mean per counted trial)', timingTable(model, color)].join('\n'),
+    costTerminalSection(model.cost, {
+      table: (head, rows, right) => fitTable(head, rows, { color, right }),
+      wrap: (text) => wrap(text, { indent: '  ' }),
+    }),
     ...graders.judges,
     comparisonLines(model, color).join('\n'),
     decisionLines(model, color),

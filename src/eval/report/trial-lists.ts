@@ -104,7 +104,10 @@ function withoutRerecordLines(message: string): string {
 }
 
 /** Where each trial's fixture came from, in trial order (the JSON report's `trialProvenance`). */
-export function listProvenance(records: readonly TrialRecord[]): TrialProvenance[] {
+export function listProvenance(
+  records: readonly TrialRecord[],
+  costOf?: (record: TrialRecord) => number | null | undefined,
+): TrialProvenance[] {
   return [...records].sort(byTrial).map((record) => ({
     suite: record.suite,
     task: record.task,
@@ -121,5 +124,12 @@ export function listProvenance(records: readonly TrialRecord[]): TrialProvenance
     ...(record.judgeCassetteHash !== undefined && {
       judgeCassetteHash: record.judgeCassetteHash,
     }),
+    ...costField(costOf?.(record)),
   }));
+}
+
+/** `costUsd` rounded to micro-dollars; absent for a trial without token counts. */
+function costField(usd: number | null | undefined): { costUsd?: number | null } {
+  if (usd === undefined) return {};
+  return { costUsd: usd === null ? null : Math.round(usd * 1e6) / 1e6 };
 }

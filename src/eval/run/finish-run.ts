@@ -18,8 +18,12 @@ import { type EvalReport, parseReport } from '../report/report-schema.js';
 import { renderTerminal } from '../report/terminal.js';
 import { byTrial, reportMessage } from '../report/trial-lists.js';
 import type { Changes } from '../spec/changes-schema.js';
+import type { PricesFile } from '../spec/prices.js';
+import { priceTable } from '../spec/prices-file.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { referenceFileOf } from './reference-file.js';
+
+export { readPricesFile } from '../spec/prices-file.js';
 
 export interface ReportOptions {
   /** A report to compare against; defaults to reports/reference.json when it exists. */
@@ -70,31 +74,28 @@ function statisticsOf(options: ReportOptions) {
   };
 }
 
-/**
- * From the trial records to the report: compare with the reference, gate, render, and write
- * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
- * whole run and by `--merge` of shard results, so both give the same report.
- */
-export async function finishRun(
-  input: {
-    projectDir: string;
-    records: readonly TrialRecord[];
-    floors: readonly TaskFloor[];
-    loadErrors: readonly string[];
-    /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
-    declared: ReadonlySet<string>;
-    trials: number;
-    reference?: LoadedReference | undefined;
-    /** What this checkout changed against the base (`--reference-from`). */
-    changes?: Changes;
-    /** Why the gate cannot compare with the base's reference, when it cannot. */
-    baseProblem?: string;
-    /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
-    transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
-  },
-  options: ReportOptions,
-): Promise<FinishedRun> {
-  maskConfiguredKeys(process.env);
+/** What finishRun reports on: the run's records and what it is compared with. */
+export interface FinishRunInput {
+  projectDir: string;
+  records: readonly TrialRecord[];
+  floors: readonly TaskFloor[];
+  loadErrors: readonly string[];
+  /** Every (suite, task, variant) a task file declares, selected or not: "not run" vs "gone". */
+  declared: ReadonlySet<string>;
+  trials: number;
+  reference?: LoadedReference | undefined;
+  /** What this checkout changed against the base (`--reference-from`). */
+  changes?: Changes;
+  /** Why the gate cannot compare with the base's reference, when it cannot. */
+  baseProblem?: string;
+  /** The project's harness-evals.prices.json, read before any trial ran. */
+  prices?: PricesFile | undefined;
+  /** Transcripts already being read (EvalReporter's `transcripts`); the rest are read here. */
+  transcripts?: ReadonlyMap<TrialRecord, Promise<TrialTranscript>>;
+}
+
+/** What the user should know about the reference, and its rows no task declares any more. */
+function referenceNotes(input: FinishRunInput, options: ReportOptions) {
   const { reference, trials } = input;
   const notes: string[] = [];
   if (reference && reference.report.trials !== trials) {
@@ -111,6 +112,21 @@ export async function finishRun(
       `the new reference drops ${gone.map((row) => `${row.task} ${row.variant}`).join(', ')}: no task declares them any more`,
     );
   }
+  return { notes, gone };
+}
+
+/**
+ * From the trial records to the report: compare with the reference, gate, render, and write
+ * reports/latest.{json,md} (and the reference, and the job summary) when asked. Shared by a
+ * whole run and by `--merge` of shard results, so both give the same report.
+ */
+export async function finishRun(
+  input: FinishRunInput,
+  options: ReportOptions,
+): Promise<FinishedRun> {
+  maskConfiguredKeys(process.env);
+  const { reference, trials } = input;
+  const { notes, gone } = referenceNotes(input, options);
   const report = buildReport({
     records: input.records,
     trials,
@@ -122,6 +138,7 @@ export async function finishRun(
     ...statisticsOf(options),
     ...(options.deltaReference !== undefined && { deltaReference: options.deltaReference }),
     ...(input.changes && { changes: input.changes }),
+    prices: priceTable(input.prices),
   });
   if (input.baseProblem) {
     report.gate = {

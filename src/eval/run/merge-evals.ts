@@ -3,7 +3,13 @@ import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { recordsFromCheckout } from '../shard/checkout-records.js';
 import { readShardResults } from '../shard/shard-result.js';
 import type { TrialRecord } from '../spec/trial-record.js';
-import { type FinishedRun, finishRun, loadComparison, type ReportOptions } from './finish-run.js';
+import {
+  type FinishedRun,
+  finishRun,
+  loadComparison,
+  type ReportOptions,
+  readPricesFile,
+} from './finish-run.js';
 import { checkWholeSuiteReference } from './reference-file.js';
 
 export interface MergeEvalsResult extends FinishedRun {
@@ -22,6 +28,7 @@ export async function mergeEvals(
   // Reports and gate reasons mask the configured keys' exact values, whatever their shape.
   maskConfiguredKeys(process.env);
   const comparison = await loadComparison(projectDir, options);
+  const prices = await readPricesFile(projectDir);
   const merged = await readShardResults(resolve(options.dir));
   checkWholeSuiteReference(merged.selection, options.updateReference, 'the shards select');
   const records = await recordsFromCheckout(projectDir, merged);
@@ -34,6 +41,7 @@ export async function mergeEvals(
       declared: merged.declared,
       trials: merged.trials,
       ...comparison,
+      prices,
     },
     options,
   );

@@ -116,3 +116,34 @@ describe('--update-reference from part of the suite', () => {
     expect(readdirSync(dir)).not.toContain('reports');
   });
 });
+
+describe('harness-evals.prices.json, read before any trial runs', () => {
+  it('stops an eval (and a recording) whose prices file is wrong, naming the file and field', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'vitest.evals.config.ts'), 'export default {};\n');
+    writeFileSync(
+      join(dir, 'harness-evals.prices.json'),
+      JSON.stringify({ models: { 'claude-opus-5': { input: 5, output: 25 } } }),
+    );
+    for (const mode of ['replay', 'record'] as const) {
+      const error = await rejectionOf(
+        runEvals({ projectDir: dir, mode, trials: 1, writeReports: false }),
+        ConfigError,
+      );
+      expect(error.message).toMatch(
+        /^harness-evals\.prices\.json: models\.claude-opus-5\.cacheWrite: /,
+      );
+    }
+    expect(readdirSync(dir)).not.toContain('runs');
+  });
+
+  it('stops a merge whose prices file is wrong', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'harness-evals.prices.json'), '{"models": []}');
+    const error = await rejectionOf(
+      mergeEvals({ projectDir: dir, dir: join(dir, 'shards') }),
+      ConfigError,
+    );
+    expect(error.message).toMatch(/^harness-evals\.prices\.json: models: /);
+  });
+});

@@ -9,6 +9,7 @@ import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
 import { encodeModelChoice, type ModelChoice } from '../spec/model-choice.js';
+import { PRICES_FILE } from '../spec/price-table.js';
 import { checkSelection, missingNames, suiteMatches, unselectedRows } from '../spec/selection.js';
 import {
   ALL_RECORDED_TRIALS,
@@ -93,6 +94,10 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
       ? await (await loadReportSide()).loadComparison(projectDir, options)
       : {};
   const { reference } = comparison;
+  // A wrong prices file is bad input before any trial runs (or is paid for), not after.
+  const prices = existsSync(join(projectDir, PRICES_FILE))
+    ? await (await loadReportSide()).readPricesFile(projectDir)
+    : undefined;
   const config = evalConfigOf(projectDir);
   await checkWritesInside(projectDir, options);
   await checkTracesFolder(projectDir, options);
@@ -131,7 +136,7 @@ export async function runEvals(options: RunEvalsOptions): Promise<RunEvalsResult
     };
   }
   const finished = await finishRun(
-    { ...input, ...comparison, transcripts: reporter.transcripts },
+    { ...input, ...comparison, prices, transcripts: reporter.transcripts },
     options,
   );
   return {

@@ -9,9 +9,12 @@
  *   call it once more with the same input before answering (at most once).
  * - misses a rule, p=0.1 per rule per answer (draws `miss_<rule>`): behaves as if that
  *   system-prompt rule were absent (overdue, mask, amount, screenshot, resubmit).
+ *   With a `passRate` for the trial's variant, this habit is replaced by one draw per trial
+ *   (`trialPasses`): it follows every rule of its prompt with that probability, else none.
  * - narrates, p=0.3: a short sentence before a tool call.
  * - phrasing: each answer sentence has 2-3 templates, picked by draw.
  */
+import { checkPassRate, type PassRate, passRateFor, trialPasses } from '../pass-rate.js';
 import { answer, callTools, type Policy, type Turn } from '../policy.js';
 import type { SimRequest } from '../request.js';
 import type { Rng } from '../rng.js';
@@ -51,9 +54,26 @@ export const REFUND_DESK_HABITS: Readonly<RefundDeskHabits> = {
 const MAX_TURNS = 8;
 const RESUBMIT_REASON = 'customer confirmed a new payee account';
 
-/** The refund desk with its habits; `overrides` changes probabilities (e.g. `{ missRule: 0 }`). */
-export function createRefundDeskPolicy(overrides: Partial<RefundDeskHabits> = {}): Policy {
-  const habits: RefundDeskHabits = { ...REFUND_DESK_HABITS, ...overrides };
+export interface RefundDeskOptions extends Partial<RefundDeskHabits> {
+  /**
+   * The chance a trial follows its prompt's rules, for every variant or per variant
+   * (`{ upgraded: 0.7 }`): a row whose check needs those rules (T1) then passes at that rate.
+   */
+  passRate?: PassRate;
+}
+
+/**
+ * The refund desk with its habits; `options` changes probabilities (e.g. `{ missRule: 0 }`), or
+ * gives rows a chosen pass rate (`{ passRate: { upgraded: 0.7 } }`).
+ */
+export function createRefundDeskPolicy(options: RefundDeskOptions = {}): Policy {
+  const { passRate, ...overrides } = options;
+  const habits: RefundDeskHabits & { passRate?: PassRate } = {
+    ...REFUND_DESK_HABITS,
+    ...overrides,
+  };
+  const checked = checkPassRate(passRate, 'createRefundDeskPolicy');
+  if (checked !== undefined) habits.passRate = checked;
   return {
     name: 'refund-desk',
     matches: (request) => request.toolNames.includes('get_order'),
@@ -63,12 +83,22 @@ export function createRefundDeskPolicy(overrides: Partial<RefundDeskHabits> = {}
 
 export const refundDeskPolicy: Policy = createRefundDeskPolicy();
 
-function nextTurn(request: SimRequest, rng: Rng, habits: RefundDeskHabits): Turn {
+function nextTurn(
+  request: SimRequest,
+  rng: Rng,
+  habits: RefundDeskHabits & { passRate?: PassRate },
+): Turn {
   const orderId = /ORD\d{4}/.exec(request.firstUserText)?.[0];
   if (orderId === undefined) return answer(askForOrderNumber(rng));
   const offered = (name: string) => request.toolNames.includes(name);
   const callsOf = (name: string) => request.exchanges.filter((call) => call.name === name);
-  const rules = effectiveRules(readRules(request.systemText), rng, habits.missRule);
+  const rate = passRateFor(habits.passRate, request.seed);
+  const rules =
+    rate === undefined
+      ? effectiveRules(readRules(request.systemText), rng, habits.missRule)
+      : trialPasses(request.seed, rate)
+        ? readRules(request.systemText)
+        : NO_RULES;
   const order = readOrderState(request.exchanges);
   const narrate = (text: string) => (rng.chance('narrate', habits.narrate) ? text : undefined);
   const input = { order_id: orderId };
@@ -130,6 +160,14 @@ function effectiveRules(rules: RuleFlags, rng: Rng, missRule: number): RuleFlags
     amount: keep('amount'),
   };
 }
+
+const NO_RULES: RuleFlags = {
+  overdue: false,
+  mask: false,
+  resubmit: false,
+  screenshot: false,
+  amount: false,
+};
 
 function resubmitOutcome(request: SimRequest): ResubmitOutcome {
   const calls = request.exchanges.filter((call) => call.name === 'resubmit_refund');
