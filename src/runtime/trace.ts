@@ -58,7 +58,18 @@ export type TraceEvent =
   /** The run continues from its checkpoint after `step` completed steps. */
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
-  | { type: 'approval_pending'; step: number; tool: string; input: unknown; reason: string }
+  | {
+      type: 'approval_pending';
+      step: number;
+      tool: string;
+      /** After every PreToolUse hook: what runs on a yes. */
+      input: unknown;
+      key?: string;
+      reason: string;
+      /** What `--approve` names, and what the approval binds. */
+      hash: string;
+      changed?: string;
+    }
   /** The run's lock was left by a process that is gone (pid, host, since): this one took it over. */
   | {
       type: 'run_lock_taken_over';

@@ -3,7 +3,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { openRegularFileHandle, readRegularFile } from '../../core/regular-file.js';
-import { acquireRunLock, type RunLock } from '../../core/run-lock.js';
+import { acquireRunLock, type RunLock, RunLockedError } from '../../core/run-lock.js';
 import { journalLine, type ReadJournal, readJournalText } from './journal-text.js';
 import { JournalError, type JournalRecord } from './records.js';
 
@@ -141,13 +141,15 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
 
 /**
  * Journals kept as text in memory: the same read path as files, for tests and for runs that
- * only need resume within one process.
+ * only need resume within one process. It locks a run as the file store does: two resumes of
+ * one run in this process cannot both continue it.
  */
 export function createMemoryJournalStore(): JournalStore & {
   /** The text per run: tests cut and damage it. */
   readonly texts: Map<string, string>;
 } {
   const texts = new Map<string, string>();
+  const held = new Set<string>();
   const sink = (runId: string, intact?: string): JournalSink => {
     let torn = intact;
     return {
@@ -175,6 +177,27 @@ export function createMemoryJournalStore(): JournalStore & {
     },
     async list() {
       return [...texts.keys()].sort();
+    },
+    async lock(runId) {
+      if (held.has(runId)) {
+        throw new RunLockedError(
+          `run '${runId}' is being continued by another call in this process; wait for it to end`,
+          undefined,
+        );
+      }
+      held.add(runId);
+      let mine = true;
+      const release = () => {
+        if (mine) held.delete(runId);
+        mine = false;
+      };
+      const holder = { pid: process.pid, host: 'memory', startedAt: new Date(0).toISOString() };
+      return {
+        file: `memory:${runId}.lock`,
+        holder,
+        release: async () => release(),
+        releaseSync: release,
+      };
     },
   };
   return store;
