@@ -19,7 +19,7 @@ import {
 import { createFileJournalStore, type JournalStore } from '../runtime/journal/journal-store.js';
 import { JournalError } from '../runtime/journal/records.js';
 import type { WriteState } from '../runtime/journal/run-view.js';
-import { resumeAgent } from '../runtime/resume-agent.js';
+import { type ApprovalDecisions, resumeAgent } from '../runtime/resume-agent.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { pendingApprovals } from '../runtime/run-end.js';
 import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
@@ -32,7 +32,7 @@ import { type ApprovalTerminal, createTerminalApprover } from './terminal-approv
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
-       npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
+       npm run agent -- --resume <run-id> [--approve [HASH] | --reject [HASH]] [--resolve-write KEY=done|retry]
 
 Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Every step
 is kept in the run's journal (runs/journals/<run-id>.jsonl): a crashed, cancelled or paused
@@ -51,7 +51,10 @@ run continues with --resume.
   --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
   --resume RUN_ID       continue a run from its journal; a finished run just prints its
                         result (the model is not called again)
-  --approve, --reject   the answer for the calls a paused run showed as waiting for approval
+  --approve [HASH], --reject [HASH]
+                        the answer for a call listed as waiting for approval, named by the
+                        hash shown beside it (repeatable); alone, for every call listed. A
+                        call whose arguments changed since they were listed waits again
   --resolve-write KEY=done|retry
                         decide a write whose outcome is unknown (it timed out or the run was
                         interrupted): done = it took effect, never run it again; retry = it did
@@ -83,8 +86,13 @@ function printingTrace(file: TraceSink, first: () => void, verbose: boolean): Tr
         return `step ${event.step} model ${event.model}: ${event.error}; retry ${event.attempt} in ${event.wait_ms}ms`;
       case 'model_fallback':
         return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
-      case 'approval_pending':
-        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason}`;
+      case 'approval_pending': {
+        const key = event.key === undefined ? '' : `write ${event.key}; `;
+        const changed = event.changed === undefined ? '' : `; ${event.changed}`;
+        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason} (${key}hash ${event.hash}${changed})`;
+      }
+      case 'approval_recorded':
+        return `approval of ${event.hash} (${event.tool}) recorded: ${event.answer}`;
       case 'run_lock_taken_over':
         return `run ${event.run_id}: took over its lock from process ${event.pid} (started ${event.started_at}), which is no longer running`;
       case 'write_resolved':
@@ -165,8 +173,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (values.approve && values.reject)
-    throw new ConfigError('give --approve or --reject, not both');
+  const approvals = approvalFlags(values.approve, values.reject);
   const resolveWrites = writeResolutions(values['resolve-write']);
   if (resolveWrites && values.resume === undefined) {
     throw new ConfigError(
@@ -179,7 +186,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     if (positionals.length > 0) {
       throw new ConfigError('--resume continues the run with its own question; drop the question');
     }
-    ran = await resumeRun(session, values.resume, resolveWrites);
+    ran = await resumeRun(session, values.resume, resolveWrites, approvals);
   } else {
     ran = await newRun(session, positionals.join(' ').trim());
   }
@@ -274,6 +281,7 @@ async function resumeRun(
   session: Session,
   runId: string,
   resolveWrites: ReturnType<typeof writeResolutions>,
+  approvals: ApprovalDecisions | undefined,
 ) {
   const { values, journals, at } = session;
   const { view } = await openJournal(journals, runId, at);
@@ -281,7 +289,7 @@ async function resumeRun(
   if (!REFUND_DESK_VARIANTS.includes(variant)) {
     throw new ConfigError(`run '${runId}' used harness '${variant}', which this CLI does not know`);
   }
-  if ((values.approve || values.reject) && pendingApprovals(view).length === 0) {
+  if (approvals !== undefined && pendingApprovals(view).length === 0) {
     console.log(`run ${runId} shows no call waiting for approval; --approve / --reject is ignored`);
   }
   // A finished run is answered from its journal: no key needed, no model call made.
@@ -296,7 +304,7 @@ async function resumeRun(
     ...(values.model !== undefined && { modelId: values.model }),
     clock: session.clock,
     ...(session.approver && { approver: session.approver }),
-    ...((values.approve || values.reject) && { approvals: values.approve === true }),
+    ...(approvals !== undefined && { approvals }),
     ...(resolveWrites && { resolveWrites }),
     trace: printingTrace(file, session.printHeader, values.verbose ?? false),
   });
@@ -342,11 +350,15 @@ function report(session: Session, result: RunResult, traceFile: string): number 
     console.log(terminalLine(writeLine(write, result.runId)));
   const detail = result.detail ? ` ${terminalLine(result.detail)}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
-  if (result.status === 'awaiting_approval') {
+  const pending = result.pendingApprovals ?? [];
+  if (pending.length > 0) {
     const resume = `npm run agent -- --resume ${result.runId}`;
-    console.log(`decide later: ${resume} --approve   (or --reject)`);
-    return EXIT_AWAITING_APPROVAL;
+    const hash = pending[0]!.hash;
+    console.log(
+      `decide later: ${resume} --approve ${hash}   (or --reject ${hash}; --approve alone answers every call listed above)`,
+    );
   }
+  if (result.status === 'awaiting_approval') return EXIT_AWAITING_APPROVAL;
   if (result.status === 'error')
     console.log(`continue it: npm run agent -- --resume ${result.runId}`);
   return result.status === 'done' ? 0 : 1;
@@ -393,9 +405,46 @@ const notCalled: ModelClient = {
   createMessage: () => Promise.reject(new Error('a finished run does not call the model')),
 };
 
+/** `--approve` / `--reject` with no hash after them answer every listed call: given as ''. */
+const bareDecisions = (argv: string[]) =>
+  argv.map((arg, index) =>
+    (arg === '--approve' || arg === '--reject') && (argv[index + 1] ?? '-').startsWith('-')
+      ? `${arg}=`
+      : arg,
+  );
+
+/** The answers `--approve` / `--reject` give: all listed calls, or per hash. */
+function approvalFlags(
+  approve: readonly string[] | undefined,
+  reject: readonly string[] | undefined,
+): ApprovalDecisions | undefined {
+  if (approve === undefined && reject === undefined) return undefined;
+  const named = (values: readonly string[] | undefined) =>
+    (values ?? []).flatMap((value) => value.split(',')).map((hash) => hash.trim());
+  const yes = named(approve);
+  const no = named(reject);
+  const all = [...yes, ...no];
+  if (all.includes('')) {
+    if (all.length > 1) {
+      throw new ConfigError(
+        'give --approve or --reject alone (every listed call), or each with the hashes the listing shows, not both',
+      );
+    }
+    return yes.length === 1;
+  }
+  const twice = yes.filter((hash) => no.includes(hash));
+  if (twice.length > 0) {
+    throw new ConfigError(`hash ${twice.join(', ')} is given to both --approve and --reject`);
+  }
+  return Object.fromEntries([
+    ...yes.map((hash) => [hash, true]),
+    ...no.map((hash) => [hash, false]),
+  ]);
+}
+
 function parse(argv: string[]) {
   return parseCliArgs({
-    args: argv,
+    args: bareDecisions(argv),
     allowPositionals: true,
     options: {
       baseline: { type: 'boolean' },
@@ -408,8 +457,8 @@ function parse(argv: string[]) {
       verbose: { type: 'boolean' },
       'approve-later': { type: 'boolean' },
       resume: { type: 'string' },
-      approve: { type: 'boolean' },
-      reject: { type: 'boolean' },
+      approve: { type: 'string', multiple: true },
+      reject: { type: 'string', multiple: true },
       'resolve-write': { type: 'string', multiple: true },
       journals: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

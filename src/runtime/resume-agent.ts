@@ -181,5 +181,7 @@ async function recordDecisions(
       hash,
       value: { tool, input, ...(key !== undefined && { key }) },
     });
+    // Said only once the answer is durable: a process killed before this line recorded nothing.
+    trace.write({ type: 'approval_recorded', hash, tool, answer: answer ? 'yes' : 'no', ts: at });
   }
 }

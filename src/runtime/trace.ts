@@ -81,6 +81,8 @@ export type TraceEvent =
     }
   /** A human decided a write whose outcome was unknown (`--resolve-write`). */
   | { type: 'write_resolved'; key: string; resolution: string; ts: string }
+  /** A human's answer to a listed call is durable in the journal (`--approve` / `--reject`). */
+  | { type: 'approval_recorded'; hash: string; tool: string; answer: 'yes' | 'no'; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
   | { type: 'summary_skipped'; step: number; error: string };
 
