@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Clock, createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { outsideProblem } from '../core/inside-folder.js';
 import { releaseHeldLocksSync } from '../core/run-lock.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import {
@@ -181,6 +182,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     );
   }
   const session = startSession(values, env, context);
+  await checkRunFolders(session);
   let ran: { result: RunResult; traceFile: string } | number;
   if (values.resume !== undefined) {
     if (positionals.length > 0) {
@@ -340,6 +342,25 @@ async function newRun(session: Session, question: string) {
     journals,
   });
   return { result, traceFile };
+}
+
+/**
+ * Journals and traces are written only inside the project: a folder on their way that is a
+ * symlink leading out is refused (as runs/eval and fixtures/ are). A --journals folder given
+ * outside the project is the user's choice.
+ */
+async function checkRunFolders(session: Session): Promise<void> {
+  const folders = [
+    ['runs', 'the trace'],
+    [session.values.journals ?? 'runs/journals', 'the run journal'],
+  ] as const;
+  for (const [folder, doing] of folders) {
+    const path = resolve(session.cwd, folder);
+    const inside = relative(session.cwd, path);
+    if (inside.startsWith('..') || isAbsolute(inside)) continue;
+    const problem = await outsideProblem(session.cwd, path, folder, doing);
+    if (problem !== undefined) throw new ConfigError(problem);
+  }
 }
 
 /** The run's answer, its writes a human must hear of, its status line, and the exit code. */

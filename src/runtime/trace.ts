@@ -181,13 +181,22 @@ export function writeWholeLine(
   });
 }
 
+/** Appends never follow a symlink planted at the trace's path (`wx` and `w` never do). */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
 function openTrace(file: string, flags: 'a' | 'w' | 'wx'): number {
-  const open = () => (flags === 'w' ? createEmpty(file) : openSync(file, flags));
+  const open = () =>
+    flags === 'w' ? createEmpty(file) : openSync(file, flags === 'a' ? APPEND : flags, 0o666);
   try {
     return open();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new TraceExistsError(file);
+    if (code === 'ELOOP') {
+      throw new Error(
+        `${file} is a symlink: harness-evals does not write traces through links; remove it`,
+      );
+    }
     if (code !== 'ENOENT') throw error;
     mkdirSync(dirname(file), { recursive: true });
     try {

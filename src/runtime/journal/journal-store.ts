@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { openRegularFileHandle, readRegularFile } from '../../core/regular-file.js';
+import { openRegularFileHandle } from '../../core/regular-file.js';
 import { acquireRunLock, type RunLock, RunLockedError } from '../../core/run-lock.js';
 import { journalLine, type ReadJournal, readJournalText } from './journal-text.js';
 import { JournalError, type JournalRecord } from './records.js';
@@ -71,7 +71,7 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
       source: path,
       async append(record) {
         // Only into a regular file: a FIFO planted at the journal's path would hold the run.
-        const handle = await openRegularFileHandle(path, constants.O_WRONLY | constants.O_APPEND);
+        const handle = await openRunFile(path, constants.O_WRONLY | constants.O_APPEND);
         try {
           if (torn !== undefined) {
             if ((await handle.stat()).size > torn) await handle.truncate(torn);
@@ -89,10 +89,10 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
     describe: file,
     async create(runId, first) {
       const path = file(runId);
-      await mkdir(dir, { recursive: true });
+      await privateFolder(dir);
       let handle: Awaited<ReturnType<typeof openRegularFileHandle>>;
       try {
-        handle = await openRegularFileHandle(
+        handle = await openRunFile(
           path,
           constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
           0o600,
@@ -107,6 +107,8 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
       } finally {
         await handle.close();
       }
+      // The new file's name is durable too: a crash cannot leave a run without its journal.
+      await syncFolder(dir);
       return sink(path);
     },
     async open(runId) {
@@ -132,7 +134,7 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
         .sort();
     },
     async lock(runId) {
-      await mkdir(dir, { recursive: true });
+      await privateFolder(dir);
       return acquireRunLock({ file: join(dir, `${checkRunId(runId)}.lock`), runId });
     },
   };
@@ -222,9 +224,45 @@ export async function unknownRunError(store: JournalStore, runId: string): Promi
   );
 }
 
+/**
+ * A run file opened as a regular file, never through a symlink (one planted at its path would
+ * send the run's records, exact values included, elsewhere).
+ */
+async function openRunFile(path: string, flags: number, mode?: number) {
+  try {
+    return await openRegularFileHandle(path, flags | constants.O_NOFOLLOW, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new JournalError(
+      'journal_corrupt',
+      `${path} is a symlink: harness-evals does not read or write run files through links; remove it (or restore the journal it pointed to in its place)`,
+    );
+  }
+}
+
+/** The journals' folder, made private (0700): it holds exact arguments, card numbers included. */
+async function privateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (((await stat(dir)).mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
-    return (await readRegularFile(path)).toString('utf8');
+    const handle = await openRunFile(path, constants.O_RDONLY);
+    try {
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
