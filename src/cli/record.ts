@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import { shownUrl } from '../core/shown-url.js';
 import { groupRerecordCommands } from '../eval/fixtures/rerecord.js';
 import { verifyFixtures } from '../eval/fixtures/verify-fixtures.js';
 import { JUDGE_ENV } from '../eval/grade/judge-model.js';
@@ -234,16 +235,6 @@ async function openUpstream(
   process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
   console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
   return simulator;
-}
-
-/** A base URL as printed: origin and path, never a password it carries. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(not a URL)';
-  }
 }
 
 /** Record the selected trials, printing each as it ends; 1 when any failed. */
