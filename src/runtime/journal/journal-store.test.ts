@@ -225,3 +225,14 @@ describe('createFileJournalStore: links and modes under runs/', () => {
     expect(statSync(journals).mode & 0o777).toBe(0o700);
   });
 });
+
+describe('createFileJournalStore: a file where the folder should be', () => {
+  it('says so in one line, for a new run and for a resume', async () => {
+    const notFolder = join(dir, 'journals.json');
+    writeFileSync(notFolder, '{}');
+    const store = createFileJournalStore({ dir: notFolder });
+    const message = `the journals folder ${notFolder} is not a folder`;
+    await expect(store.create('run-1', started())).rejects.toThrow(message);
+    await expect(store.open('run-1')).rejects.toThrow(message);
+  });
+});

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { openRegularFileHandle } from '../../core/regular-file.js';
 import { acquireRunLock, type RunLock, RunLockedError } from '../../core/run-lock.js';
@@ -242,8 +242,21 @@ async function openRunFile(path: string, flags: number, mode?: number) {
 
 /** The journals' folder, made private (0700): it holds exact arguments, card numbers included. */
 async function privateFolder(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw notAFolder(dir, error);
+  }
   if (((await stat(dir)).mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** A file where the journals' folder (or a folder on its path) should be: one line, not a stack. */
+function notAFolder(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EEXIST' && code !== 'ENOTDIR') return error;
+  return new ConfigError(
+    `the journals folder ${dir} is not a folder (a file is in its place or on its path): give a folder with --journals DIR`,
+  );
 }
 
 async function syncFolder(dir: string): Promise<void> {
@@ -265,7 +278,7 @@ async function readIfExists(path: string): Promise<string | undefined> {
     }
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw error;
+    throw notAFolder(dirname(path), error);
   }
 }
 
