@@ -1,89 +1,19 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { ModelClient } from '../model-api/model-client.js';
 import { textTurn, toolTurn } from '../simulator/scripted-model.js';
-import { defineTool } from './define-tool.js';
-import type { Harness } from './harness.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
 import { readJournalText } from './journal/journal-text.js';
-import { createPermissionPolicy } from './permissions.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { deskClock, stepOf } from './testing/journal-desk.js';
+import { deskClock } from './testing/journal-desk.js';
+import { byStep, onFile, PAY, PAY_TURNS, payoutDesk } from './testing/payout-desk.js';
 import type { TraceEvent } from './trace.js';
-import type { Approver, PreToolUseHook, ToolDefinition } from './types.js';
+import type { Approver, PreToolUseHook } from './types.js';
 
 // Issue 34, "Why": the five defects of the journal and approval path, each asserting the safe
 // behaviour (each of these failed on the code before the fix).
 
 const RUN = 'bound';
-
-function byStep(turns: readonly Anthropic.Message[]): ModelClient {
-  return {
-    async createMessage(request) {
-      const turn = turns[stepOf(request) - 1];
-      if (!turn) throw new Error(`no answer for step ${stepOf(request)}`);
-      return structuredClone(turn);
-    },
-  };
-}
-
-/** A payout desk: `remember` keeps a value in the store, `payout` (asks a human) sends it. */
-function desk(paid: Array<Record<string, unknown>>, hooks: PreToolUseHook[] = []): Harness {
-  const remember = defineTool({
-    name: 'remember',
-    description: 'Keep a value',
-    effect: 'read',
-    parameters: z.object({ name: z.string(), value: z.string() }),
-    execute: ({ name, value }, { run }) => {
-      run.store.set(name, name === 'big' ? 10n : value);
-      return 'kept';
-    },
-  });
-  const payout = defineTool({
-    name: 'payout',
-    description: 'Pay',
-    effect: 'write',
-    parameters: z.object({ account: z.string(), amount: z.number() }),
-    execute: (args, { run }) => {
-      const token = run.store.get('token');
-      paid.push({ ...args, ...(token !== undefined && { token }) });
-      return `paid ${args.amount}`;
-    },
-  });
-  const hang = defineTool({
-    name: 'hang',
-    description: 'Wait until the run is cancelled',
-    effect: 'read',
-    parameters: z.object({}),
-    execute: (_, { signal }) =>
-      new Promise((_resolve, reject) =>
-        signal.addEventListener('abort', () => reject(signal.reason)),
-      ),
-  });
-  return {
-    name: 'desk',
-    tools: [remember, payout, hang] as unknown as ToolDefinition[],
-    system: () => 'desk',
-    validate: true,
-    hooks: { preToolUse: hooks },
-    permissions: createPermissionPolicy([
-      { effect: 'ask', tool: 'payout', reason: 'a payout' },
-      { effect: 'allow', tool: '*' },
-    ]),
-    limits: { maxSteps: 6 },
-  };
-}
-
-const PAY = { name: 'payout', input: { account: 'ACC-1', amount: 5 }, id: 'toolu_pay' };
-const PAY_TURNS = [toolTurn([PAY]), textTurn('Paid.')];
-
-/** The hook that puts the account on file in place of the model's. */
-const onFile =
-  (account: string): PreToolUseHook =>
-  (call) =>
-    call.name === 'payout' ? { updatedInput: { ...(call.input as object), account } } : undefined;
 
 async function start(options: {
   turns: readonly Anthropic.Message[];
@@ -95,7 +25,7 @@ async function start(options: {
 }) {
   const journals = createMemoryJournalStore();
   const result = await runAgent({
-    harness: desk(options.paid, options.hooks),
+    harness: payoutDesk(options.paid, options.hooks, true),
     model: byStep(options.turns),
     modelId: 'm',
     prompt: 'Pay.',
@@ -119,7 +49,7 @@ const resume = (
   return resumeAgent({
     runId: RUN,
     journals,
-    harness: desk(paid, hooks),
+    harness: payoutDesk(paid, hooks),
     model: byStep(PAY_TURNS),
     clock: deskClock(),
     ...rest,
@@ -170,7 +100,7 @@ describe('the journal and approval path (issue 34)', () => {
     const result = await resumeAgent({
       runId: RUN,
       journals,
-      harness: desk(paid),
+      harness: payoutDesk(paid),
       model: byStep(turns),
       clock: deskClock(),
       approvals: true,
