@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Clock, createRealClock } from '../core/clock.js';
 import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
-import { outsideProblem } from '../core/inside-folder.js';
 import { releaseHeldLocksSync } from '../core/run-lock.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import {
@@ -23,12 +22,15 @@ import type { WriteState } from '../runtime/journal/run-view.js';
 import { type ApprovalDecisions, resumeAgent } from '../runtime/resume-agent.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { pendingApprovals } from '../runtime/run-end.js';
-import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
+import { createJsonlTrace } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
+import { printingTrace } from './agent-trace.js';
+import { approvalFlags, bareDecisions } from './approve-flag.js';
 import { listFlag, parseCliArgs, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
+import { checkRunFolders } from './run-folders.js';
 import { type ApprovalTerminal, createTerminalApprover } from './terminal-approver.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
@@ -67,60 +69,6 @@ const EXIT_AWAITING_APPROVAL = 3;
 /** `[y/N/later]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
 function terminalApprover(terminal: AgentTerminal): Approver | undefined {
   return terminal.stdin.isTTY ? createTerminalApprover(terminal) : undefined;
-}
-
-/**
- * Mirrors the trace file and prints what a person watching the run wants to see. `first`
- * runs before the first printed line (the run's header: a run that fails before any step
- * prints one line, not a header and an error). Retries show only with `verbose`.
- */
-function printingTrace(file: TraceSink, first: () => void, verbose: boolean): TraceSink {
-  const line = (event: TraceEvent): string | undefined => {
-    switch (event.type) {
-      case 'tool_call': {
-        const error = event.is_error ? ' [is_error]' : '';
-        const replayed = event.replayed ? ' [answered from the journal]' : '';
-        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error}${replayed} ${event.ms}ms`;
-      }
-      case 'model_retry':
-        if (!verbose) return undefined;
-        return `step ${event.step} model ${event.model}: ${event.error}; retry ${event.attempt} in ${event.wait_ms}ms`;
-      case 'model_fallback':
-        return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
-      case 'approval_pending': {
-        const key = event.key === undefined ? '' : `write ${event.key}; `;
-        const changed = event.changed === undefined ? '' : `; ${event.changed}`;
-        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason} (${key}hash ${event.hash}${changed})`;
-      }
-      case 'approval_recorded':
-        return `approval of ${event.hash} (${event.tool}) recorded: ${event.answer}`;
-      case 'run_lock_taken_over':
-        return `run ${event.run_id}: took over its lock from process ${event.pid} (started ${event.started_at}), which is no longer running`;
-      case 'write_resolved':
-        return `write ${event.key} resolved by a human: ${event.resolution}`;
-      case 'run_resume':
-        if (event.state === 'finished') {
-          return `run ${event.run_id} already finished at step ${event.step}; its recorded result (the model is not called again):`;
-        }
-        return event.state === 'awaiting_approval'
-          ? `resuming run ${event.run_id} at step ${event.step}, which waits for approval`
-          : event.step === 0
-            ? `resuming run ${event.run_id} from its start (no step had completed)`
-            : `resuming run ${event.run_id} after step ${event.step}`;
-      default:
-        return undefined;
-    }
-  };
-  return {
-    write(event) {
-      file.write(event);
-      const text = line(event);
-      if (text === undefined) return;
-      first();
-      // Built from the event before the file sink redacted its copy: server and model text.
-      console.log(terminalLine(text));
-    },
-  };
 }
 
 /** Where the CLI runs: the environment it reads and the directory its relative paths use. */
@@ -182,7 +130,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     );
   }
   const session = startSession(values, env, context);
-  await checkRunFolders(session);
+  await checkRunFolders(session.cwd, session.values.journals);
   let ran: { result: RunResult; traceFile: string } | number;
   if (values.resume !== undefined) {
     if (positionals.length > 0) {
@@ -344,25 +292,6 @@ async function newRun(session: Session, question: string) {
   return { result, traceFile };
 }
 
-/**
- * Journals and traces are written only inside the project: a folder on their way that is a
- * symlink leading out is refused (as runs/eval and fixtures/ are). A --journals folder given
- * outside the project is the user's choice.
- */
-async function checkRunFolders(session: Session): Promise<void> {
-  const folders = [
-    ['runs', 'the trace'],
-    [session.values.journals ?? 'runs/journals', 'the run journal'],
-  ] as const;
-  for (const [folder, doing] of folders) {
-    const path = resolve(session.cwd, folder);
-    const inside = relative(session.cwd, path);
-    if (inside.startsWith('..') || isAbsolute(inside)) continue;
-    const problem = await outsideProblem(session.cwd, path, folder, doing);
-    if (problem !== undefined) throw new ConfigError(problem);
-  }
-}
-
 /** The run's answer, its writes a human must hear of, its status line, and the exit code. */
 function report(session: Session, result: RunResult, traceFile: string): number {
   session.printHeader();
@@ -425,43 +354,6 @@ function isSetupFailure(error: unknown): error is ModelApiError {
 const notCalled: ModelClient = {
   createMessage: () => Promise.reject(new Error('a finished run does not call the model')),
 };
-
-/** `--approve` / `--reject` with no hash after them answer every listed call: given as ''. */
-const bareDecisions = (argv: string[]) =>
-  argv.map((arg, index) =>
-    (arg === '--approve' || arg === '--reject') && (argv[index + 1] ?? '-').startsWith('-')
-      ? `${arg}=`
-      : arg,
-  );
-
-/** The answers `--approve` / `--reject` give: all listed calls, or per hash. */
-function approvalFlags(
-  approve: readonly string[] | undefined,
-  reject: readonly string[] | undefined,
-): ApprovalDecisions | undefined {
-  if (approve === undefined && reject === undefined) return undefined;
-  const named = (values: readonly string[] | undefined) =>
-    (values ?? []).flatMap((value) => value.split(',')).map((hash) => hash.trim());
-  const yes = named(approve);
-  const no = named(reject);
-  const all = [...yes, ...no];
-  if (all.includes('')) {
-    if (all.length > 1) {
-      throw new ConfigError(
-        'give --approve or --reject alone (every listed call), or each with the hashes the listing shows, not both',
-      );
-    }
-    return yes.length === 1;
-  }
-  const twice = yes.filter((hash) => no.includes(hash));
-  if (twice.length > 0) {
-    throw new ConfigError(`hash ${twice.join(', ')} is given to both --approve and --reject`);
-  }
-  return Object.fromEntries([
-    ...yes.map((hash) => [hash, true]),
-    ...no.map((hash) => [hash, false]),
-  ]);
-}
 
 function parse(argv: string[]) {
   return parseCliArgs({
