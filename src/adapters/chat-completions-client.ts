@@ -1,4 +1,5 @@
 import { ModelApiError } from '../core/errors.js';
+import { shownUrl } from '../core/shown-url.js';
 import { CHAT_COMPLETIONS_API, malformedAnswer, serverText } from '../model-api/call-failure.js';
 import { chatCompletionProblem } from '../model-api/chat-completion-check.js';
 import { type ChatStreamError, foldChatStream } from '../model-api/chat-stream.js';
@@ -158,7 +159,7 @@ function streamError(error: ChatStreamError, baseURL: string, apiKey: string): M
   const named = [type, code !== undefined && `code ${code}`].filter(Boolean).join(', ');
   const said = serverText(`${named ? ` (${named})` : ''}: ${error.detail}`, apiKey);
   return new ModelApiError(
-    `${CHAT_COMPLETIONS_API.name} at ${baseURL} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
+    `${CHAT_COMPLETIONS_API.name} at ${shownUrl(baseURL)} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
     { kind: 'stream_error', ...(status !== undefined && { status }) },
   );
 }

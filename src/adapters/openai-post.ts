@@ -1,4 +1,5 @@
 import { ModelApiError } from '../core/errors.js';
+import { shownUrl } from '../core/shown-url.js';
 import {
   checkCallTimeout,
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -62,7 +63,7 @@ export async function postToModelApi(
   );
   if (!response.ok) {
     throw new ModelApiError(
-      `${post.label} at ${baseURL} answered ${response.status}: ${serverText(text, post.apiKey)}`,
+      `${post.label} at ${shownUrl(baseURL)} answered ${response.status}: ${serverText(text, post.apiKey)}`,
       { status: response.status, headers: response.headers },
     );
   }

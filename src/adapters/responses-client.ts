@@ -1,4 +1,5 @@
 import { ModelApiError } from '../core/errors.js';
+import { shownUrl } from '../core/shown-url.js';
 import { malformedAnswer, RESPONSES_API, serverText } from '../model-api/call-failure.js';
 import { responseProblem } from '../model-api/responses-check.js';
 import { foldResponsesStream, type ResponsesStreamError } from '../model-api/responses-stream.js';
@@ -94,7 +95,7 @@ function readStream(text: string, { baseURL, apiKey }: ResponsesCallOptions): Re
 function streamError(error: ResponsesStreamError, baseURL: string, apiKey: string): ModelApiError {
   const said = serverText(`${error.code ? ` (code ${error.code})` : ''}: ${error.detail}`, apiKey);
   return new ModelApiError(
-    `${RESPONSES_API.name} at ${baseURL} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
+    `${RESPONSES_API.name} at ${shownUrl(baseURL)} sent an error inside its stream${said}; the server failed mid-answer: check its logs, or the gateway in between`,
     { kind: 'stream_error', ...(error.status !== undefined && { status: error.status }) },
   );
 }

@@ -46,10 +46,21 @@ describe('npm run agent -- --resume', { timeout: 60_000 }, () => {
     );
     expect(pausedAt, paused.stdout).toBeGreaterThanOrEqual(2);
     const runId = /^run (\S+) \(journal: /m.exec(paused.stdout)?.[1];
-    expect(paused.stdout).toContain(`npm run agent -- --resume ${runId} --approve`);
+    const hash = /waits for approval: .*hash ([0-9a-f]{12})\)$/m.exec(paused.stdout)?.[1];
+    expect(paused.stdout).toContain(`npm run agent -- --resume ${runId} --approve ${hash}`);
 
-    const approved = await agentCli(['--resume', runId!, '--approve']);
+    // A hash the listing did not show approves nothing, in one line.
+    const stray = await agentCli(['--resume', runId!, '--approve', '0123456789ab']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(
+      /approvals name '0123456789ab', which is not waiting for approval/,
+    );
+
+    const approved = await agentCli(['--resume', runId!, '--approve', hash!]);
     expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(
+      new RegExp(`^approval of ${hash} \\(resubmit_refund\\) recorded: yes$`, 'm'),
+    );
     expect(approved.stdout).toMatch(
       new RegExp(`^step ${pausedAt} resubmit_refund\\(.*\\) -> ask_approved \\d+ms$`, 'm'),
     );

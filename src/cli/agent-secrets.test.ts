@@ -123,10 +123,27 @@ describe('npm run agent with a key a server echoes', { timeout: 60_000 }, () => 
     );
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /^agent: model_api: cannot reach .*\[redacted ANTHROPIC_BASE_URL password\]/,
+      /^agent: model_api: cannot reach .* at http:\/\/\[redacted\]@127\.0\.0\.1:1/,
     );
     expect(stdout).toMatch(/retry 1 in/);
     expect(`${stdout}${stderr}`).not.toContain(password);
     expect(filesOnDisk()).not.toContain(password);
+  });
+
+  it.each([
+    ['a user token', (token: string) => `http://${token}@127.0.0.1:1`],
+    ['a query key', (token: string) => `http://127.0.0.1:1/?api_key=${token}`],
+    ['a percent-encoded query key', (token: string) => `http://127.0.0.1:1/?api%5Fkey=${token}%2F`],
+    ['a fragment', (token: string) => `http://127.0.0.1:1/#${token}`],
+  ])('keeps %s of the base URL out of every line and file', async (_, baseUrl) => {
+    const token = 'tok_live_0123456789abcdef';
+    const env = { ANTHROPIC_BASE_URL: baseUrl(token), ANTHROPIC_API_KEY: GATEWAY_KEY };
+    const { code, stdout, stderr } = await captureCli(() =>
+      runAgentCli(['hi', '--unattended', '--verbose', '--max-retries', '1'], { cwd, env }),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^agent: model_api: cannot reach /);
+    expect(`${stdout}${stderr}`).not.toContain(token);
+    expect(filesOnDisk()).not.toContain(token);
   });
 });

@@ -19,20 +19,23 @@ import {
 import { createFileJournalStore, type JournalStore } from '../runtime/journal/journal-store.js';
 import { JournalError } from '../runtime/journal/records.js';
 import type { WriteState } from '../runtime/journal/run-view.js';
-import { resumeAgent } from '../runtime/resume-agent.js';
+import { type ApprovalDecisions, resumeAgent } from '../runtime/resume-agent.js';
 import { type RunResult, runAgent } from '../runtime/run-agent.js';
 import { pendingApprovals } from '../runtime/run-end.js';
-import { createJsonlTrace, type TraceEvent, type TraceSink } from '../runtime/trace.js';
+import { createJsonlTrace } from '../runtime/trace.js';
 import type { Approver } from '../runtime/types.js';
+import { printingTrace } from './agent-trace.js';
+import { approvalFlags, bareDecisions } from './approve-flag.js';
 import { listFlag, parseCliArgs, positiveInteger } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
+import { checkRunFolders } from './run-folders.js';
 import { type ApprovalTerminal, createTerminalApprover } from './terminal-approver.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
-       npm run agent -- --resume <run-id> [--approve | --reject] [--resolve-write KEY=done|retry]
+       npm run agent -- --resume <run-id> [--approve [HASH] | --reject [HASH]] [--resolve-write KEY=done|retry]
 
 Runs the refund-desk agent once against ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL. Every step
 is kept in the run's journal (runs/journals/<run-id>.jsonl): a crashed, cancelled or paused
@@ -51,7 +54,10 @@ run continues with --resume.
   --approve-later       do not ask now: pause at the first approval and exit (decide on resume)
   --resume RUN_ID       continue a run from its journal; a finished run just prints its
                         result (the model is not called again)
-  --approve, --reject   the answer for the calls a paused run showed as waiting for approval
+  --approve [HASH], --reject [HASH]
+                        the answer for a call listed as waiting for approval, named by the
+                        hash shown beside it (repeatable); alone, for every call listed. A
+                        call whose arguments changed since they were listed waits again
   --resolve-write KEY=done|retry
                         decide a write whose outcome is unknown (it timed out or the run was
                         interrupted): done = it took effect, never run it again; retry = it did
@@ -63,55 +69,6 @@ const EXIT_AWAITING_APPROVAL = 3;
 /** `[y/N/later]` on the terminal; without a TTY nobody can approve, so `ask` is refused. */
 function terminalApprover(terminal: AgentTerminal): Approver | undefined {
   return terminal.stdin.isTTY ? createTerminalApprover(terminal) : undefined;
-}
-
-/**
- * Mirrors the trace file and prints what a person watching the run wants to see. `first`
- * runs before the first printed line (the run's header: a run that fails before any step
- * prints one line, not a header and an error). Retries show only with `verbose`.
- */
-function printingTrace(file: TraceSink, first: () => void, verbose: boolean): TraceSink {
-  const line = (event: TraceEvent): string | undefined => {
-    switch (event.type) {
-      case 'tool_call': {
-        const error = event.is_error ? ' [is_error]' : '';
-        const replayed = event.replayed ? ' [answered from the journal]' : '';
-        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) -> ${event.decision}${error}${replayed} ${event.ms}ms`;
-      }
-      case 'model_retry':
-        if (!verbose) return undefined;
-        return `step ${event.step} model ${event.model}: ${event.error}; retry ${event.attempt} in ${event.wait_ms}ms`;
-      case 'model_fallback':
-        return `step ${event.step} model ${event.from} ${event.reason}: falling back to ${event.to}`;
-      case 'approval_pending':
-        return `step ${event.step} ${event.tool}(${JSON.stringify(event.input)}) waits for approval: ${event.reason}`;
-      case 'run_lock_taken_over':
-        return `run ${event.run_id}: took over its lock from process ${event.pid} (started ${event.started_at}), which is no longer running`;
-      case 'write_resolved':
-        return `write ${event.key} resolved by a human: ${event.resolution}`;
-      case 'run_resume':
-        if (event.state === 'finished') {
-          return `run ${event.run_id} already finished at step ${event.step}; its recorded result (the model is not called again):`;
-        }
-        return event.state === 'awaiting_approval'
-          ? `resuming run ${event.run_id} at step ${event.step}, which waits for approval`
-          : event.step === 0
-            ? `resuming run ${event.run_id} from its start (no step had completed)`
-            : `resuming run ${event.run_id} after step ${event.step}`;
-      default:
-        return undefined;
-    }
-  };
-  return {
-    write(event) {
-      file.write(event);
-      const text = line(event);
-      if (text === undefined) return;
-      first();
-      // Built from the event before the file sink redacted its copy: server and model text.
-      console.log(terminalLine(text));
-    },
-  };
 }
 
 /** Where the CLI runs: the environment it reads and the directory its relative paths use. */
@@ -165,8 +122,7 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (values.approve && values.reject)
-    throw new ConfigError('give --approve or --reject, not both');
+  const approvals = approvalFlags(values.approve, values.reject);
   const resolveWrites = writeResolutions(values['resolve-write']);
   if (resolveWrites && values.resume === undefined) {
     throw new ConfigError(
@@ -174,12 +130,13 @@ async function main(argv: string[], context: AgentCliContext): Promise<number> {
     );
   }
   const session = startSession(values, env, context);
+  await checkRunFolders(session.cwd, session.values.journals);
   let ran: { result: RunResult; traceFile: string } | number;
   if (values.resume !== undefined) {
     if (positionals.length > 0) {
       throw new ConfigError('--resume continues the run with its own question; drop the question');
     }
-    ran = await resumeRun(session, values.resume, resolveWrites);
+    ran = await resumeRun(session, values.resume, resolveWrites, approvals);
   } else {
     ran = await newRun(session, positionals.join(' ').trim());
   }
@@ -274,6 +231,7 @@ async function resumeRun(
   session: Session,
   runId: string,
   resolveWrites: ReturnType<typeof writeResolutions>,
+  approvals: ApprovalDecisions | undefined,
 ) {
   const { values, journals, at } = session;
   const { view } = await openJournal(journals, runId, at);
@@ -281,7 +239,7 @@ async function resumeRun(
   if (!REFUND_DESK_VARIANTS.includes(variant)) {
     throw new ConfigError(`run '${runId}' used harness '${variant}', which this CLI does not know`);
   }
-  if ((values.approve || values.reject) && pendingApprovals(view).length === 0) {
+  if (approvals !== undefined && pendingApprovals(view).length === 0) {
     console.log(`run ${runId} shows no call waiting for approval; --approve / --reject is ignored`);
   }
   // A finished run is answered from its journal: no key needed, no model call made.
@@ -296,7 +254,7 @@ async function resumeRun(
     ...(values.model !== undefined && { modelId: values.model }),
     clock: session.clock,
     ...(session.approver && { approver: session.approver }),
-    ...((values.approve || values.reject) && { approvals: values.approve === true }),
+    ...(approvals !== undefined && { approvals }),
     ...(resolveWrites && { resolveWrites }),
     trace: printingTrace(file, session.printHeader, values.verbose ?? false),
   });
@@ -342,11 +300,15 @@ function report(session: Session, result: RunResult, traceFile: string): number 
     console.log(terminalLine(writeLine(write, result.runId)));
   const detail = result.detail ? ` ${terminalLine(result.detail)}` : '';
   console.log(`[${result.status}]${detail} trace: ${traceFile}`);
-  if (result.status === 'awaiting_approval') {
+  const pending = result.pendingApprovals ?? [];
+  if (pending.length > 0) {
     const resume = `npm run agent -- --resume ${result.runId}`;
-    console.log(`decide later: ${resume} --approve   (or --reject)`);
-    return EXIT_AWAITING_APPROVAL;
+    const hash = pending[0]!.hash;
+    console.log(
+      `decide later: ${resume} --approve ${hash}   (or --reject ${hash}; --approve alone answers every call listed above)`,
+    );
   }
+  if (result.status === 'awaiting_approval') return EXIT_AWAITING_APPROVAL;
   if (result.status === 'error')
     console.log(`continue it: npm run agent -- --resume ${result.runId}`);
   return result.status === 'done' ? 0 : 1;
@@ -395,7 +357,7 @@ const notCalled: ModelClient = {
 
 function parse(argv: string[]) {
   return parseCliArgs({
-    args: argv,
+    args: bareDecisions(argv),
     allowPositionals: true,
     options: {
       baseline: { type: 'boolean' },
@@ -408,8 +370,8 @@ function parse(argv: string[]) {
       verbose: { type: 'boolean' },
       'approve-later': { type: 'boolean' },
       resume: { type: 'string' },
-      approve: { type: 'boolean' },
-      reject: { type: 'boolean' },
+      approve: { type: 'string', multiple: true },
+      reject: { type: 'string', multiple: true },
       'resolve-write': { type: 'string', multiple: true },
       journals: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

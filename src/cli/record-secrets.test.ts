@@ -116,7 +116,7 @@ describe('npm run record with a base URL that carries a password', () => {
       runRecordCli(['--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
     );
     expect(stdout).toMatch(
-      /^recording live: Anthropic agents at http:\/\/127\.0\.0\.1:\d+ \(ANTHROPIC_BASE_URL\) \(source: live\)$/m,
+      /^recording live: Anthropic agents at http:\/\/\[redacted\]@127\.0\.0\.1:\d+ \(ANTHROPIC_BASE_URL\) \(source: live\)$/m,
     );
     expect(stdout + stderr).not.toContain(password);
     expect(stdout + stderr).not.toContain('gateway-user');

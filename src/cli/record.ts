@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
+import { shownUrl } from '../core/shown-url.js';
 import { DEFAULT_ALPHA } from '../eval/report/compare.js';
 import { spentLines } from '../eval/report/cost-view.js';
 import { DEFAULT_BETA, DEFAULT_DELTA } from '../eval/report/decisions-schema.js';
@@ -303,16 +304,6 @@ async function openUpstream(
   process.env.ANTHROPIC_API_KEY = 'simulator-placeholder';
   console.log(`recording against the simulator at ${simulator.url} (source: simulator)`);
   return simulator;
-}
-
-/** A base URL as printed: origin and path, never a password it carries. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return '(not a URL)';
-  }
 }
 
 /** Record the selected trials, printing each as it ends; 1 when any failed. */

@@ -23,6 +23,7 @@ describe('npm run view', () => {
       /reports\/latest.html does not exist yet: run npm run eval/,
     );
     expect(() => resolveReport(dir, 'other.html')).toThrow(/other.html: no such file/);
+    expect(() => resolveReport(tmpdir(), dir)).toThrow(/: a directory; give an HTML report/);
     expect(resolveReport(dir, 'report.html')).toBe(report);
   });
 

@@ -13,10 +13,12 @@ export const LATEST_HTML = 'reports/latest.html';
 export function resolveReport(projectDir: string, given?: string): string {
   const file = resolve(projectDir, given ?? LATEST_HTML);
   if (!existsSync(file) || !statSync(file).isFile()) {
+    const shown = relative(projectDir, file) || file;
+    const what = existsSync(file) && statSync(file).isDirectory() ? 'a directory' : 'no such file';
     throw new ConfigError(
       given === undefined
         ? `${LATEST_HTML} does not exist yet: run npm run eval first (it writes the HTML report)`
-        : `${relative(projectDir, file) || file}: no such file; give an HTML report written by npm run eval`,
+        : `${shown}: ${what}; give an HTML report written by npm run eval`,
     );
   }
   return file;

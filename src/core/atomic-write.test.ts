@@ -24,6 +24,12 @@ describe('writeFileAtomic', () => {
     expect(error.message).not.toContain('.tmp');
     expect(typeof error.code).toBe('string');
   });
+
+  it('says a directory given where the file goes is a directory (comment --out DIR)', async () => {
+    const dir = scratch();
+    const error = await writeFileAtomic(dir, 'body').catch((e) => e);
+    expect(error.message).toBe(`could not write ${dir}: it is a directory; name a file to write`);
+  });
 });
 
 describe('writeFilesAtomic', () => {

@@ -106,9 +106,11 @@ function failedWrite(file: string, error: unknown): Error {
       ? `permission denied (${code}): make ${dirname(file)} writable`
       : code === 'ENOTDIR' || code === 'EEXIST'
         ? `${code}: a part of ${dirname(file)} is not a folder`
-        : code === 'ENOSPC'
-          ? 'the disk is full (ENOSPC)'
-          : (code ?? String(message ?? error));
+        : code === 'EISDIR'
+          ? 'it is a directory; name a file to write'
+          : code === 'ENOSPC'
+            ? 'the disk is full (ENOSPC)'
+            : (code ?? String(message ?? error));
   return Object.assign(new Error(`could not write ${file}: ${why}`, { cause: error }), {
     ...(code !== undefined && { code }),
   });

@@ -6,14 +6,17 @@ import {
   SECRET_HEADER_NAMES,
 } from './credentials.js';
 import { maskSecretValues } from './secret-values.js';
+import { maskUserinfoIn } from './shown-url.js';
 
 /**
- * Card numbers masked (`6222****3445`), credential-shaped strings and the values registered
- * with `maskSecretValue` (the configured API key, whatever its shape) replaced, in one text.
+ * Card numbers masked (`6222****3445`), credential-shaped strings, URLs' userinfo and the values
+ * registered with `maskSecretValue` (the configured API key, whatever its shape) replaced, in
+ * one text.
  */
 export function redactText(text: string): string {
-  // Exact values first: a card or credential mask inside a key would hide it from the match.
-  return maskCredentials(maskCardNumber(maskSecretValues(text)));
+  // A URL's userinfo first (a user-token has no known shape), then exact values: a card or
+  // credential mask inside a key would hide it from the match.
+  return maskCredentials(maskCardNumber(maskSecretValues(maskUserinfoIn(text))));
 }
 
 /** `redactText` plus the values after secret header names: for diffs and reports people read. */

@@ -72,7 +72,7 @@ describe('maskConfiguredKeys', () => {
       HARNESS_JUDGE_BASE_URL: 'https://u:judgepass0123@gateway.test/v1',
     });
     expect(redactText('judge-gateway-0123 at https://u:judgepass0123@gateway.test/v1')).toBe(
-      '[redacted HARNESS_JUDGE_API_KEY] at https://u:[redacted HARNESS_JUDGE_BASE_URL password]@gateway.test/v1',
+      '[redacted HARNESS_JUDGE_API_KEY] at https://[redacted]@gateway.test/v1',
     );
   });
 
@@ -80,9 +80,7 @@ describe('maskConfiguredKeys', () => {
     maskConfiguredKeys({ ANTHROPIC_BASE_URL: 'http://user:gw%2Fpass0123456789@127.0.0.1:1' });
     expect(
       redactText('at http://user:gw%2Fpass0123456789@127.0.0.1:1/v1 (gw/pass0123456789)'),
-    ).toBe(
-      'at http://user:[redacted ANTHROPIC_BASE_URL password]@127.0.0.1:1/v1 ([redacted ANTHROPIC_BASE_URL password])',
-    );
+    ).toBe('at http://[redacted]@127.0.0.1:1/v1 ([redacted ANTHROPIC_BASE_URL password])');
   });
 });
 

@@ -1,3 +1,5 @@
+import { secretPartsOf } from './shown-url.js';
+
 /** Shorter values would match ordinary text. */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -53,25 +55,15 @@ export function maskValue(text: string, value: string, name: string): string {
 }
 
 /**
- * `maskSecretValue` for each API key the environment configures, and for the password of a
- * base URL that carries one (`http://user:password@gateway`): error messages quote the URL.
+ * `maskSecretValue` for each API key the environment configures, and for the parts of a base
+ * URL that may carry a credential (its password or user-token, query values, fragment; as
+ * written and decoded): error messages quote the URL.
  */
 export function maskConfiguredKeys(env: NodeJS.ProcessEnv): void {
   for (const name of CONFIGURED_KEYS) maskSecretValue(env[name], name);
   for (const name of BASE_URLS) {
-    const password = passwordIn(env[name]);
-    if (password === undefined) continue;
-    maskSecretValue(password, `${name} password`);
-    maskSecretValue(decodeURIComponent(password), `${name} password`);
-  }
-}
-
-function passwordIn(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).password || undefined;
-  } catch {
-    return undefined;
+    // The password, a user-token, query values and the fragment: each may be a credential.
+    for (const part of secretPartsOf(env[name])) maskSecretValue(part, `${name} password`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { ModelApiError } from '../core/errors.js';
 import { redactForDisplay } from '../core/redact.js';
 import { maskSecretValues, maskValue } from '../core/secret-values.js';
+import { shownUrl } from '../core/shown-url.js';
 import { escapeForTerminal } from '../core/terminal-text.js';
 
 /** A model API as error messages name it: what it is and where its base URL is set. */
@@ -42,7 +43,7 @@ export function malformedAnswer(
   cause?: unknown,
 ): ModelApiError {
   return new ModelApiError(
-    `malformed response from ${api.name} at ${baseURL}: ${problem}; check that ${api.baseUrlVariable} points at ${api.expected} (a gateway or proxy may have answered)`,
+    `malformed response from ${api.name} at ${shownUrl(baseURL)}: ${problem}; check that ${api.baseUrlVariable} points at ${api.expected} (a gateway or proxy may have answered)`,
     { kind: 'malformed_response', ...(cause !== undefined && { cause }) },
   );
 }
@@ -54,7 +55,7 @@ export function cutAnswer(
   cause: unknown,
 ): ModelApiError {
   return new ModelApiError(
-    `the connection to ${api.name} at ${baseURL} was cut before the response was complete (${cut}); check the network or the gateway in between`,
+    `the connection to ${api.name} at ${shownUrl(baseURL)} was cut before the response was complete (${cut}); check the network or the gateway in between`,
     { cause, kind: 'cut_response' },
   );
 }
@@ -62,7 +63,7 @@ export function cutAnswer(
 export function unreachableApi(api: ModelApiName, baseURL: string, cause: unknown): ModelApiError {
   const root = rootCause(cause);
   return new ModelApiError(
-    `cannot reach ${api.name} at ${baseURL}${root ? `: ${root}` : ''}; check ${api.baseUrlVariable} and the network`,
+    `cannot reach ${api.name} at ${shownUrl(baseURL)}${root ? `: ${root}` : ''}; check ${api.baseUrlVariable} and the network`,
     { cause, kind: 'unreachable' },
   );
 }
@@ -104,7 +105,7 @@ export function deadlineError(
   fix: string,
 ): ModelApiError {
   return new ModelApiError(
-    `no complete answer from ${api.name} at ${baseURL} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (${fix})`,
+    `no complete answer from ${api.name} at ${shownUrl(baseURL)} within ${timeoutMs / 1000} s (the deadline covers the whole call, headers and body); raise it with HARNESS_MODEL_TIMEOUT=SECONDS (${fix})`,
     { kind: 'deadline' },
   );
 }

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
+import { shownUrl } from '../core/shown-url.js';
 import { checkCallTimeout, DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from './call-deadline.js';
 import {
   cutAnswer,
@@ -151,10 +152,13 @@ function callError(
 export function toModelApiError(error: unknown, baseURL: string, apiKey = ''): ModelApiError {
   if (error instanceof ModelApiError) return error;
   if (error instanceof Anthropic.AuthenticationError) {
-    return new ModelApiError(`authentication failed (401) at ${baseURL}: check ANTHROPIC_API_KEY`, {
-      cause: error,
-      status: 401,
-    });
+    return new ModelApiError(
+      `authentication failed (401) at ${shownUrl(baseURL)}: check ANTHROPIC_API_KEY`,
+      {
+        cause: error,
+        status: 401,
+      },
+    );
   }
   if (error instanceof Anthropic.APIConnectionError) {
     // Our own fetch wrapper refused the response (e.g. a simulator met while recording live): say that.

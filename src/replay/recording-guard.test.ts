@@ -110,7 +110,7 @@ describe('the recording guard', () => {
       return 'done';
     });
     const message = refusal(recorded.error);
-    expect(message).toContain('POST https://api.example.invalid/v1/responses around');
+    expect(message).toContain('POST https://api.example.invalid/v1/responses?[redacted] around');
     expect(message).not.toContain('sk-query');
     expect(kept).toBe(true);
   });

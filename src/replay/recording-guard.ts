@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
 import { HarnessError } from '../core/errors.js';
+import { shownUrl } from '../core/shown-url.js';
 import { type ClientIdentity, clientOf } from './client-identity.js';
 
 /** Marks a request as sent through a recording's own fetch; stripped before it goes upstream, never taped. */
@@ -109,14 +110,4 @@ function watchUndici(): void {
       `${String(request?.method)} ${shownUrl(`${String(request?.origin)}${String(request?.path)}`)}`,
     );
   });
-}
-
-/** Origin and path: never a query or a password, which may hold a key. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(an unreadable URL)';
-  }
 }

@@ -14,8 +14,10 @@ export interface ApprovalAsk {
   mode: RunMode;
   /** The run's: once it aborts, no one is asked, and an open question is not waited for. */
   signal?: AbortSignal | undefined;
-  /** The latest answer the run's journal holds for exactly this call. */
+  /** The latest answer the run's journal holds for exactly this call with exactly this value. */
   recorded?: RecordedApproval | undefined;
+  /** A human was asked about this call before (maybe about another value): it keeps waiting. */
+  asked?: boolean | undefined;
   /** Durable runs: keeps a human's answer, so `later` can pause the run. */
   record?: ((answer: RecordedApproval) => Promise<void>) | undefined;
 }
@@ -31,9 +33,9 @@ export type ApprovalVerdict =
 const FOLLOW_UP = 'Tell the user a human agent will follow up.';
 
 /**
- * Whether an `ask` call may run. Only a "yes" given to this exact call runs it: one kept in the
- * journal (a resumed run does not ask again), or the approver's, which is kept before the call
- * runs. A "no" stays a "no". A cancelled run asks no one; a question open when it is cancelled
+ * Whether an `ask` call may run. Only a "yes" given to this exact call and value runs it: one
+ * kept in the journal (a resumed run does not ask again), or the approver's, which is kept
+ * before the call runs. A "no" stays a "no". A cancelled run asks no one; a question open when it is cancelled
  * is withdrawn (the approver's signal aborts) and its answer, whenever it comes, is not kept.
  */
 export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalVerdict> {
@@ -41,11 +43,11 @@ export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalVerdict> {
   if (recorded === 'yes') return { kind: 'yes' };
   if (recorded === 'no') return declined(tool);
   if (mode === 'unattended') return refused(tool, reason, 'this run is unattended');
-  // Nobody to ask now: a question already waiting for a human keeps waiting.
+  // Nobody to ask now: a question already put to a human keeps waiting, with its value now.
   if (!approver) {
-    return recorded === 'later'
-      ? { kind: 'later' }
-      : refused(tool, reason, 'no one can approve it');
+    if (!ask.asked || !ask.record) return refused(tool, reason, 'no one can approve it');
+    if (recorded !== 'later') await ask.record('later');
+    return { kind: 'later' };
   }
   if (ask.signal?.aborted) return { kind: 'withdrawn' };
   const answer = await openQuestion(ask, approver);

@@ -117,9 +117,14 @@ export function holds(
   input: Record<string, unknown>,
   failClosed = false,
 ): boolean {
-  const actual = lookup(input, condition.path);
-  // A missing field never matches, not even `!=`: the rule cannot know what was meant.
-  if (actual === undefined || actual === null) return false;
+  const [first = '', ...rest] = condition.path;
+  // A missing first field never matches, not even `!=`: the rule (maybe for every tool) cannot
+  // know what was meant. Past it, what the path cannot follow makes a deny or ask rule apply.
+  if (!Object.hasOwn(input, first)) return false;
+  const top = input[first];
+  if (top === undefined || top === null) return false;
+  const actual = follow(top, rest);
+  if (unreadable(actual)) return failClosed;
   const { operator, number } = condition;
   const actualNumber = toNumber(actual);
   switch (operator) {
@@ -166,15 +171,25 @@ function equalityHolds(condition: Condition, actual: unknown, failClosed: boolea
   return condition.operator === '=' ? equal : !equal;
 }
 
-function lookup(input: unknown, path: readonly string[]): unknown {
-  let current = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
+/** A value the path could not reach: a missing field, null, or a field of a non-object. */
+const UNREADABLE: unique symbol = Symbol('unreadable');
+
+/**
+ * The value at `path` below `value`. Through a list, the list of what each item holds (nested
+ * lists stay nested), so `payees.account` reads every payee's account; UNREADABLE where the
+ * path stops.
+ */
+function follow(value: unknown, path: readonly string[]): unknown {
+  if (path.length === 0) return value === null || value === undefined ? UNREADABLE : value;
+  if (Array.isArray(value)) return value.map((item) => follow(item, path));
+  const [key = '', ...rest] = path;
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return UNREADABLE;
+  return follow((value as Record<string, unknown>)[key], rest);
 }
+
+/** The value, or an item of it at any depth, could not be reached. */
+const unreadable = (value: unknown): boolean =>
+  value === UNREADABLE || (Array.isArray(value) && value.some(unreadable));
 
 /** A finite JSON number, or a string of ASCII decimal digits (`-12.5`, `1e3`); nothing else. */
 function toNumber(value: unknown): number | undefined {

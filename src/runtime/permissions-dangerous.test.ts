@@ -92,3 +92,50 @@ describe('permission rules on dangerous argument content', () => {
     expect(read.record.decision).toBe('allow');
   });
 });
+
+describe('a deny rule on a dotted path through a list, through the pipeline', () => {
+  const paid: unknown[] = [];
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pay several payees',
+    effect: 'write',
+    parameters: z.object({
+      payees: z.array(z.object({ account: z.string(), amount: z.number() })),
+    }),
+    execute: (args) => {
+      paid.push(args);
+      return 'paid';
+    },
+  });
+  const pipeline = createToolPipeline({
+    tools: [pay as never],
+    validate: true,
+    permissions: createPermissionPolicy([
+      parseRule('pay(payees.account!=6222*)', 'deny', 'only accounts of our bank'),
+      { effect: 'allow', tool: '*' },
+    ]),
+  });
+
+  it.each([
+    [[{ account: '9999000011112222', amount: 5000 }]],
+    [
+      [
+        { account: '6222020200112233', amount: 1 },
+        { account: '9999000011112222', amount: 5000 },
+      ],
+    ],
+  ])('refuses a payment to an account outside the glob, unattended: %j', async (payees) => {
+    const outcome = await pipeline.run({ id: 't', name: 'pay', input: { payees } }, run, 0);
+    assert(outcome.kind === 'result');
+    expect(outcome.record.decision).toBe('deny');
+    expect(paid).toEqual([]);
+  });
+
+  it('lets a payment to accounts that all match run', async () => {
+    const payees = [{ account: '6222020200112233', amount: 1 }];
+    const outcome = await pipeline.run({ id: 't', name: 'pay', input: { payees } }, run, 0);
+    assert(outcome.kind === 'result');
+    expect(outcome.record.decision).toBe('allow');
+    expect(paid).toEqual([{ payees }]);
+  });
+});

@@ -198,7 +198,8 @@ describe('createPermissionPolicy', () => {
     it('reads nested fields through a dotted path', () => {
       const rules = [{ effect: 'deny' as const, tool: '*', when: 'customer.country=XX' }];
       expect(decide(rules, 'update_customer', { customer: { country: 'XX' } }).effect).toBe('deny');
-      expect(decide(rules, 'update_customer', { customer: 'XX' }).effect).toBe('ask');
+      // A wrong type past the first field cannot be read: a deny rule fails closed.
+      expect(decide(rules, 'update_customer', { customer: 'XX' }).effect).toBe('deny');
     });
   });
 

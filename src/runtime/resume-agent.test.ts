@@ -111,7 +111,9 @@ describe('resumeAgent: approvals', () => {
         id: 'toolu_pay',
         tool: 'payout',
         input: { account: ACCOUNT, amount: 428 },
+        key: expect.stringMatching(/^payout:[0-9a-f]+$/),
         reason: 'a payout is a write',
+        hash: expect.stringMatching(/^[0-9a-f]{12}$/),
       },
     ]);
     const { result } = await resume(paused, PAY_TURNS, { approvals: true });
@@ -157,11 +159,14 @@ describe('resumeAgent: approvals', () => {
     expect(result.toolCalls.map((call) => call.decision)).toEqual(['ask_approved', 'ask_denied']);
   });
 
-  it('refuses approvals for call ids that are not waiting, recording nothing', async () => {
+  it('refuses approvals for hashes that are not listed as waiting, recording nothing', async () => {
     const paused = await start({ turns: PAY_TURNS, approver: async () => 'defer' });
     const before = paused.journals.texts.get(RUN);
-    await expect(resume(paused, PAY_TURNS, { approvals: { toolu_other: true } })).rejects.toThrow(
-      /approvals name 'toolu_other', which is not waiting for approval; waiting: toolu_pay \(payout\) \(nothing was recorded\)/,
+    const hash = paused.result.pendingApprovals?.[0]?.hash;
+    await expect(resume(paused, PAY_TURNS, { approvals: { toolu_pay: true } })).rejects.toThrow(
+      new RegExp(
+        `approvals name 'toolu_pay', which is not waiting for approval; waiting: ${hash} \\(payout\\) \\(nothing was recorded\\)`,
+      ),
     );
     expect(paused.journals.texts.get(RUN)).toBe(before);
   });

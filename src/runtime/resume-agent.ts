@@ -15,7 +15,7 @@ import { type GuardedTrace, guardTrace } from './trace-guard.js';
 import type { Approver } from './types.js';
 import { interruptedMessage } from './write-call.js';
 
-/** Answers for the calls a paused run waits on: one for all, or per tool_use id. */
+/** Answers for the calls a run lists as waiting: one for all listed, or per value hash. */
 export type ApprovalDecisions = boolean | Record<string, boolean>;
 
 /** What a human decided about a write whose outcome is unknown. */
@@ -139,15 +139,15 @@ function checkDecisions(journal: RunJournal, options: ResumeAgentOptions): void 
   const { approvals } = options;
   if (typeof approvals !== 'object') return;
   const shown = pendingApprovals(journal.view);
-  const strays = Object.keys(approvals).filter((id) => !shown.some((call) => call.id === id));
+  const strays = Object.keys(approvals).filter((hash) => !shown.some((call) => call.hash === hash));
   if (strays.length > 0) {
     throw new ConfigError(
-      `approvals name ${strays.map((id) => `'${id}'`).join(', ')}, which ${strays.length === 1 ? 'is' : 'are'} not waiting for approval; ${shown.length === 0 ? 'no call of this run waits for one' : `waiting: ${shown.map((call) => `${call.id} (${call.tool})`).join(', ')}`} (nothing was recorded)`,
+      `approvals name ${strays.map((hash) => `'${hash}'`).join(', ')}, which ${strays.length === 1 ? 'is' : 'are'} not waiting for approval; ${shown.length === 0 ? 'no call of this run waits for one' : `waiting: ${shown.map((call) => `${call.hash} (${call.tool})`).join(', ')}`} (nothing was recorded)`,
     );
   }
 }
 
-/** R5, R6: answers only for the calls shown as waiting; resolutions change a key, never a result. */
+/** R5, R6: answers only for the calls listed as waiting; resolutions change a key, never a result. */
 async function recordDecisions(
   journal: RunJournal,
   options: ResumeAgentOptions,
@@ -167,15 +167,21 @@ async function recordDecisions(
   if (approvals === undefined) return;
   const open = journal.view.open;
   for (const call of pendingApprovals(journal.view)) {
-    const answer = typeof approvals === 'boolean' ? approvals : approvals[call.id];
+    const answer = typeof approvals === 'boolean' ? approvals : approvals[call.hash];
     if (answer === undefined || !open) continue;
     const index = open.calls.findIndex((each) => each.id === call.id);
+    // Bound to the value listed: the call runs only if it still has this hash.
+    const { tool, input, key, hash, reason } = call;
     await journal.append({
       type: 'approval',
       step: open.step,
       index,
       answer: answer ? 'yes' : 'no',
-      reason: call.reason,
+      reason,
+      hash,
+      value: { tool, input, ...(key !== undefined && { key }) },
     });
+    // Said only once the answer is durable: a process killed before this line recorded nothing.
+    trace.write({ type: 'approval_recorded', hash, tool, answer: answer ? 'yes' : 'no', ts: at });
   }
 }

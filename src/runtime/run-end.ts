@@ -1,19 +1,26 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
+import { approvalHash } from './approval-value.js';
 import type { FactOf } from './journal/records.js';
 import type { RunJournal } from './journal/run-journal.js';
 import { countCall, type RunView, toCallRecord, type WriteState } from './journal/run-view.js';
 import { type GuardedTrace, reportedEnd } from './trace-guard.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
 
-/** A call that waits for a human's decision (status `awaiting_approval`). */
+/** A call that waits for a human's decision: the value the human is asked about, and its hash. */
 export interface PendingApproval {
   id: string;
   tool: string;
-  /** The arguments as the model sent them. */
+  /** The arguments after every PreToolUse hook: what the call runs with. */
   input: unknown;
+  /** A write's idempotency key. */
+  key?: string;
   reason: string;
+  /** What an approval names (`--approve HASH`) and binds (approval-value.ts). */
+  hash: string;
+  /** Asked again because the value differs from the one answered before: what changed. */
+  changed?: string;
 }
 
 export interface RunResult {
@@ -34,7 +41,7 @@ export interface RunResult {
    * the outcome was unknown, and the tool settled it since.
    */
   writes?: readonly WriteState[];
-  /** With status `awaiting_approval`: the calls a human must approve or reject. */
+  /** The calls a human must approve or reject (whatever the status: a cancelled run lists them too). */
   pendingApprovals?: readonly PendingApproval[];
 }
 
@@ -72,14 +79,18 @@ export async function endRun(
     }
   }
   view.stats.steps = view.step;
-  const pending = ended.status === 'awaiting_approval' ? pendingApprovals(view) : [];
+  // Listed whatever the status: only a listed call can be approved (by its hash).
+  const pending = pendingApprovals(view);
   for (const request of pending) {
     trace?.write({
       type: 'approval_pending',
       step: view.step,
       tool: request.tool,
       input: request.input ?? null,
+      ...(request.key !== undefined && { key: request.key }),
       reason: request.reason,
+      hash: request.hash,
+      ...(request.changed !== undefined && { changed: request.changed }),
     });
   }
   trace?.write({
@@ -151,6 +162,18 @@ export function pendingApprovals(view: RunView): PendingApproval[] {
   return open.calls.flatMap((call, index) => {
     const approval = open.approvals[index];
     if (open.results[index] || approval?.answer !== 'later') return [];
-    return [{ id: call.id, tool: call.name, input: call.input, reason: approval.reason }];
+    // An older journal kept no value: the model's arguments, which a resume checks again.
+    const value = approval.value ?? { tool: call.name, input: call.input };
+    return [
+      {
+        id: call.id,
+        tool: value.tool,
+        input: value.input,
+        ...(value.key !== undefined && { key: value.key }),
+        reason: approval.reason,
+        hash: approval.hash ?? approvalHash(value),
+        ...(approval.changed !== undefined && { changed: approval.changed }),
+      },
+    ];
   });
 }

@@ -1,4 +1,5 @@
 import { approvalGate } from './approval-gate.js';
+import { approvalHash, whatChanged } from './approval-value.js';
 import { executeTool } from './execute-tool.js';
 import { HARNESS_FAULT, runPostToolUse } from './pipeline-guards.js';
 import type { CallContext, Done, Ended, WriteFields } from './tool-call.js';
@@ -16,20 +17,29 @@ export async function runTool(context: CallContext): Promise<Ended> {
   return execute(context, decision);
 }
 
-/** `allow` / `ask_approved`, or how the call ends without running. */
-export async function approval(context: CallContext): Promise<Decision | Ended> {
+/**
+ * `allow` / `ask_approved`, or how the call ends without running. The human answers one value
+ * (approval-value.ts): a yes kept for another value (hooks or the store changed it since) does
+ * not run this one, which goes back to waiting, saying what changed.
+ */
+export async function approval(context: CallContext, key?: string): Promise<Decision | Ended> {
   const { permission, options, state, tool, index, finish } = context;
   if (permission?.effect !== 'ask') return 'allow';
   const { journal } = options;
   const open = journal?.view.open;
+  const value = { tool: tool.name, input: context.input, ...(key !== undefined && { key }) };
+  const hash = approvalHash(value);
+  const prior = open?.step === state.step ? open.approvals[index] : undefined;
+  const changed = prior && prior.hash !== hash ? whatChanged(prior.value, value) : undefined;
   const verdict = await approvalGate({
     tool: tool.name,
     call: { ...context.call, input: context.input },
-    reason: permission.reason,
+    reason: changed ? `${permission.reason}; ${changed}` : permission.reason,
     approver: options.approver,
     mode: state.mode,
     signal: options.signal,
-    recorded: open?.step === state.step ? open.approvals[index]?.answer : undefined,
+    recorded: changed ? undefined : prior?.answer,
+    asked: prior !== undefined,
     record:
       journal?.durable === true
         ? (answer) =>
@@ -39,6 +49,9 @@ export async function approval(context: CallContext): Promise<Decision | Ended> 
               index,
               answer,
               reason: permission.reason,
+              hash,
+              value,
+              ...(changed && { changed }),
             })
         : undefined,
   });

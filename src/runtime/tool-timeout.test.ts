@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { assert, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Clock, VirtualClock } from '../core/clock.js';
-import { ToolTimeoutError } from '../core/errors.js';
+import { ToolTimeoutError, WriteNotMadeError } from '../core/errors.js';
 import { defineTool } from './define-tool.js';
 import type { RunJournal } from './journal/run-journal.js';
 import { createToolPipeline, type ToolOutcome } from './pipeline.js';
@@ -206,7 +206,7 @@ describe('a write whose timeout cut it off', () => {
       execute: async () => {
         executions += 1;
         if (executions > 1) return 'written';
-        throw new Error('downstream refused the request');
+        throw new WriteNotMadeError('downstream refused the request');
       },
     });
     const durable = await durablePipeline({ tools: [tool], timeouts: true });

@@ -184,6 +184,20 @@ describe('createJsonlTrace', () => {
   });
 });
 
+describe('createJsonlTrace: a symlink at the trace path', () => {
+  it('refuses to append through a trace that is a symlink (resume), leaving its target as it was', () => {
+    const file = tempFile();
+    mkdirSync(dirname(file), { recursive: true });
+    const victim = join(dirname(file), 'victim.txt');
+    writeFileSync(victim, 'keep\n');
+    symlinkSync(victim, file);
+    expect(() => createJsonlTrace(file, { append: true })).toThrow(
+      /run\.jsonl is a symlink: harness-evals does not write traces through links; remove it/,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('keep\n');
+  });
+});
+
 describe('createBufferedJsonlTrace (eval trials)', () => {
   it('writes nothing until flushed, then the whole file, creating its folder', async () => {
     const file = tempFile();

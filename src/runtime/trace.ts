@@ -58,7 +58,18 @@ export type TraceEvent =
   /** The run continues from its checkpoint after `step` completed steps. */
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
-  | { type: 'approval_pending'; step: number; tool: string; input: unknown; reason: string }
+  | {
+      type: 'approval_pending';
+      step: number;
+      tool: string;
+      /** After every PreToolUse hook: what runs on a yes. */
+      input: unknown;
+      key?: string;
+      reason: string;
+      /** What `--approve` names, and what the approval binds. */
+      hash: string;
+      changed?: string;
+    }
   /** The run's lock was left by a process that is gone (pid, host, since): this one took it over. */
   | {
       type: 'run_lock_taken_over';
@@ -70,6 +81,8 @@ export type TraceEvent =
     }
   /** A human decided a write whose outcome was unknown (`--resolve-write`). */
   | { type: 'write_resolved'; key: string; resolution: string; ts: string }
+  /** A human's answer to a listed call is durable in the journal (`--approve` / `--reject`). */
+  | { type: 'approval_recorded'; hash: string; tool: string; answer: 'yes' | 'no'; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
   | { type: 'summary_skipped'; step: number; error: string };
 
@@ -168,13 +181,22 @@ export function writeWholeLine(
   });
 }
 
+/** Appends never follow a symlink planted at the trace's path (`wx` and `w` never do). */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+
 function openTrace(file: string, flags: 'a' | 'w' | 'wx'): number {
-  const open = () => (flags === 'w' ? createEmpty(file) : openSync(file, flags));
+  const open = () =>
+    flags === 'w' ? createEmpty(file) : openSync(file, flags === 'a' ? APPEND : flags, 0o666);
   try {
     return open();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new TraceExistsError(file);
+    if (code === 'ELOOP') {
+      throw new Error(
+        `${file} is a symlink: harness-evals does not write traces through links; remove it`,
+      );
+    }
     if (code !== 'ENOENT') throw error;
     mkdirSync(dirname(file), { recursive: true });
     try {

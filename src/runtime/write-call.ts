@@ -46,7 +46,7 @@ export async function durableWrite(context: CallContext): Promise<Ended> {
       write: { key, made: 'unknown', replayed: true },
     });
   }
-  const decision = await approval(context);
+  const decision = await approval(context, key);
   if (typeof decision !== 'string') return decision;
   if (context.options.signal?.aborted) return { kind: 'not_run' };
   try {
@@ -83,13 +83,18 @@ async function writeOutcome(
     });
   }
   if (executed.kind === 'failed') {
-    if (!context.options.signal?.aborted)
-      return failed(context, executed.message, { key, made: 'no' });
-    // Cut off by the run's cancel, it may have written first, unless it says it did not.
-    if (executed.notMade) return notMade();
-    return finish('outcome_unknown', stoppedWriteMessage(tool.name), true, {
-      write: { key, made: 'unknown' },
-    });
+    const aborted = context.options.signal?.aborted;
+    // A write that throws may have taken effect first (a 500 after the commit), unless it says
+    // it did not (WriteNotMadeError).
+    if (executed.notMade)
+      return aborted ? notMade() : failed(context, executed.message, { key, made: 'no' });
+    if (aborted) {
+      return finish('outcome_unknown', stoppedWriteMessage(tool.name), true, {
+        write: { key, made: 'unknown' },
+      });
+    }
+    const unknown = `${executed.message}. It may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
+    return failed(context, unknown, { key, made: 'unknown' });
   }
   const text = resultText(executed.value);
   if (!text.ok) {

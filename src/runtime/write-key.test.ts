@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createVirtualClock } from '../core/clock.js';
+import { WriteNotMadeError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
 import { defineTool } from './define-tool.js';
 import { durablePipeline } from './testing/durable-pipeline.js';
@@ -135,7 +136,7 @@ describe('the pipeline with a durable journal', () => {
     ]);
   });
 
-  it('does not keep a write whose tool threw as made: the next identical call runs it', async () => {
+  it('keeps a write whose tool threw as of unknown outcome (a 502 after the commit): the next identical call does not run it', async () => {
     let attempts = 0;
     const flaky = defineTool({
       name: 'flaky',
@@ -154,7 +155,33 @@ describe('the pipeline with a durable journal', () => {
       const outcome = await desk.call({ id, name: 'flaky', input: {} });
       if (outcome.kind === 'result') results.push(outcome.result.content);
     }
-    expect(results).toEqual(['flaky failed: 502 from the ledger', 'booked']);
+    expect(results[0]).toMatch(
+      /^flaky failed: 502 from the ledger\. It may already have taken effect: its outcome is unknown/,
+    );
+    expect(results[1]).toMatch(/already started in this run .* its outcome is unknown/);
+    expect(attempts).toBe(1);
+  });
+
+  it('frees the key of a write whose tool says it was not made (WriteNotMadeError): the next identical call runs it', async () => {
+    let attempts = 0;
+    const flaky = defineTool({
+      name: 'flaky',
+      description: 'Refused once',
+      effect: 'write',
+      parameters: z.object({}),
+      execute: () => {
+        attempts += 1;
+        if (attempts === 1) throw new WriteNotMadeError('the ledger refused it before booking');
+        return 'booked';
+      },
+    }) as ToolDefinition;
+    const desk = await durablePipeline({ tools: [flaky] });
+    const results: string[] = [];
+    for (const id of ['toolu_1', 'toolu_2']) {
+      const outcome = await desk.call({ id, name: 'flaky', input: {} });
+      if (outcome.kind === 'result') results.push(outcome.result.content);
+    }
+    expect(results).toEqual(['flaky failed: the ledger refused it before booking', 'booked']);
     expect(attempts).toBe(2);
   });
 });

@@ -58,4 +58,9 @@ describe('trialsNeeded', () => {
     expect(trialsNeeded(0.9, 0.89, 0.05)).toBeUndefined();
     expect(trialsNeeded(0.5, 0.6, 0.05)).toBeUndefined();
   });
+
+  it('takes an alpha too small for 1 - alpha to differ from 1 (--alpha 1e-300)', () => {
+    expect(trialsNeeded(1, 0.5, 1e-300)).toBeGreaterThan(trialsNeeded(1, 0.5, 0.05)!);
+    expect(detectableDrop(30, 1, 1e-300)).toBeDefined();
+  });
 });

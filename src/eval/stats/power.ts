@@ -97,7 +97,8 @@ export function trialsNeeded(before: number, after: number, alpha: number): numb
 
 /** Fleiss, Tytun and Ury (1980): n per side for two proportions, continuity-corrected, one-sided. */
 function fleiss(p1: number, p2: number, alpha: number): number {
-  const za = normalQuantile(1 - alpha);
+  // -q(alpha), not q(1 - alpha): 1 - 1e-300 is 1, outside the quantile's domain.
+  const za = -normalQuantile(alpha);
   const zb = normalQuantile(DETECTION_POWER);
   const d = p1 - p2;
   const mean = (p1 + p2) / 2;

@@ -1,10 +1,12 @@
+import { rmSync } from 'node:fs';
 import type Anthropic from '@anthropic-ai/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../core/canonical-json.js';
 import type { MessageRequest } from '../../model-api/model-client.js';
 import { resumeAgent } from '../resume-agent.js';
 import { runAgent } from '../run-agent.js';
 import type { RunResult } from '../run-end.js';
+import { type StoreKind, storeHolding } from '../testing/cut-journal.js';
 import {
   ACCOUNT,
   type Downstream,
@@ -71,8 +73,18 @@ async function uninterrupted(): Promise<Reference> {
   return { lines, result, before, requests, writes: downstream.writes };
 }
 
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Resumes the run from its first `k` records (plus a torn piece of the next one). */
-async function resumeAt(reference: Reference, k: number, torn: boolean) {
+async function resumeAt(
+  reference: Reference,
+  k: number,
+  torn: boolean,
+  kind: StoreKind = 'memory',
+) {
   const { lines } = reference;
   const prefix = lines
     .slice(0, k)
@@ -80,8 +92,7 @@ async function resumeAt(reference: Reference, k: number, torn: boolean) {
     .join('');
   const tornTail =
     torn && k < lines.length ? lines[k]!.slice(0, Math.ceil(lines[k]!.length / 2)) : '';
-  const journals = createMemoryJournalStore();
-  journals.texts.set(RUN, prefix + tornTail);
+  const { journals, text } = storeHolding(kind, RUN, prefix + tornTail, scratch);
   // What the downstream holds at this crash: everything done before record k + 1.
   const crash = reference.before[k + 1] ?? {
     writes: reference.writes,
@@ -102,8 +113,7 @@ async function resumeAt(reference: Reference, k: number, torn: boolean) {
     },
     approvals: true,
   });
-  const records = journals.texts
-    .get(RUN)!
+  const records = text()
     .split('\n')
     .slice(0, -1)
     .map((line) => JSON.parse(line) as JournalRecord);
@@ -135,15 +145,17 @@ describe('a run cut after every journal record, then resumed', async () => {
     ]);
   });
 
-  const cuts = reference.lines.flatMap((_, index) => [
-    { k: index + 1, torn: false },
-    ...(index + 1 < reference.lines.length ? [{ k: index + 1, torn: true }] : []),
-  ]);
+  const cuts = (['memory', 'file'] as const).flatMap((store) =>
+    reference.lines.flatMap((_, index) => [
+      { k: index + 1, torn: false, store },
+      ...(index + 1 < reference.lines.length ? [{ k: index + 1, torn: true, store }] : []),
+    ]),
+  );
 
   it.each(cuts)(
-    'holds invariants 1-6 when the journal ends after record $k (torn next line: $torn)',
-    async ({ k, torn }) => {
-      const resumed = await resumeAt(reference, k, torn);
+    'holds invariants 1-6 when the journal ends after record $k (torn next line: $torn, $store store)',
+    async ({ k, torn, store }) => {
+      const resumed = await resumeAt(reference, k, torn, store);
       const { result, records, downstream, crash, requests } = resumed;
       const finalWrites = downstream.writes;
 

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -189,5 +198,41 @@ describe('a damaged or foreign journal', () => {
     journals.texts.set('run-1', `${text}${line(answered)}`);
     await expect(journals.open('run-1')).rejects.toThrow();
     expect(journals.texts.get('run-1')).toBe(`${text}${line(answered)}`);
+  });
+});
+
+describe('createFileJournalStore: links and modes under runs/', () => {
+  it('refuses to read or append through a journal file that is a symlink, leaving its target as it was', async () => {
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'not a journal\n');
+    const journals = join(dir, 'journals');
+    const store = createFileJournalStore({ dir: journals });
+    const sink = await store.create('run-1', started());
+    rmSync(join(journals, 'run-1.jsonl'));
+    symlinkSync(outside, join(journals, 'run-1.jsonl'));
+    await expect(sink.append(answered)).rejects.toThrow(/is a symlink/);
+    await expect(store.open('run-1')).rejects.toThrow(
+      /run-1\.jsonl is a symlink: .* does not read or write run files through links; remove it/,
+    );
+    expect(readFileSync(outside, 'utf8')).toBe('not a journal\n');
+  });
+
+  it('makes a world-writable journal folder private (0700) before it keeps a journal there', async () => {
+    const journals = join(dir, 'journals');
+    mkdirSync(journals, { mode: 0o777 });
+    chmodSync(journals, 0o777);
+    await createFileJournalStore({ dir: journals }).create('run-1', started());
+    expect(statSync(journals).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('createFileJournalStore: a file where the folder should be', () => {
+  it('says so in one line, for a new run and for a resume', async () => {
+    const notFolder = join(dir, 'journals.json');
+    writeFileSync(notFolder, '{}');
+    const store = createFileJournalStore({ dir: notFolder });
+    const message = `the journals folder ${notFolder} is not a folder`;
+    await expect(store.create('run-1', started())).rejects.toThrow(message);
+    await expect(store.open('run-1')).rejects.toThrow(message);
   });
 });

@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
-import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, open, readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { openRegularFileHandle, readRegularFile } from '../../core/regular-file.js';
-import { acquireRunLock, type RunLock } from '../../core/run-lock.js';
+import { openRegularFileHandle } from '../../core/regular-file.js';
+import { acquireRunLock, type RunLock, RunLockedError } from '../../core/run-lock.js';
 import { journalLine, type ReadJournal, readJournalText } from './journal-text.js';
 import { JournalError, type JournalRecord } from './records.js';
 
@@ -71,7 +71,7 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
       source: path,
       async append(record) {
         // Only into a regular file: a FIFO planted at the journal's path would hold the run.
-        const handle = await openRegularFileHandle(path, constants.O_WRONLY | constants.O_APPEND);
+        const handle = await openRunFile(path, constants.O_WRONLY | constants.O_APPEND);
         try {
           if (torn !== undefined) {
             if ((await handle.stat()).size > torn) await handle.truncate(torn);
@@ -89,10 +89,10 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
     describe: file,
     async create(runId, first) {
       const path = file(runId);
-      await mkdir(dir, { recursive: true });
+      await privateFolder(dir);
       let handle: Awaited<ReturnType<typeof openRegularFileHandle>>;
       try {
-        handle = await openRegularFileHandle(
+        handle = await openRunFile(
           path,
           constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
           0o600,
@@ -107,6 +107,8 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
       } finally {
         await handle.close();
       }
+      // The new file's name is durable too: a crash cannot leave a run without its journal.
+      await syncFolder(dir);
       return sink(path);
     },
     async open(runId) {
@@ -132,7 +134,7 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
         .sort();
     },
     async lock(runId) {
-      await mkdir(dir, { recursive: true });
+      await privateFolder(dir);
       return acquireRunLock({ file: join(dir, `${checkRunId(runId)}.lock`), runId });
     },
   };
@@ -141,13 +143,15 @@ export function createFileJournalStore(options: { dir: string }): JournalStore {
 
 /**
  * Journals kept as text in memory: the same read path as files, for tests and for runs that
- * only need resume within one process.
+ * only need resume within one process. It locks a run as the file store does: two resumes of
+ * one run in this process cannot both continue it.
  */
 export function createMemoryJournalStore(): JournalStore & {
   /** The text per run: tests cut and damage it. */
   readonly texts: Map<string, string>;
 } {
   const texts = new Map<string, string>();
+  const held = new Set<string>();
   const sink = (runId: string, intact?: string): JournalSink => {
     let torn = intact;
     return {
@@ -176,6 +180,27 @@ export function createMemoryJournalStore(): JournalStore & {
     async list() {
       return [...texts.keys()].sort();
     },
+    async lock(runId) {
+      if (held.has(runId)) {
+        throw new RunLockedError(
+          `run '${runId}' is being continued by another call in this process; wait for it to end`,
+          undefined,
+        );
+      }
+      held.add(runId);
+      let mine = true;
+      const release = () => {
+        if (mine) held.delete(runId);
+        mine = false;
+      };
+      const holder = { pid: process.pid, host: 'memory', startedAt: new Date(0).toISOString() };
+      return {
+        file: `memory:${runId}.lock`,
+        holder,
+        release: async () => release(),
+        releaseSync: release,
+      };
+    },
   };
   return store;
 }
@@ -199,12 +224,61 @@ export async function unknownRunError(store: JournalStore, runId: string): Promi
   );
 }
 
+/**
+ * A run file opened as a regular file, never through a symlink (one planted at its path would
+ * send the run's records, exact values included, elsewhere).
+ */
+async function openRunFile(path: string, flags: number, mode?: number) {
+  try {
+    return await openRegularFileHandle(path, flags | constants.O_NOFOLLOW, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new JournalError(
+      'journal_corrupt',
+      `${path} is a symlink: harness-evals does not read or write run files through links; remove it (or restore the journal it pointed to in its place)`,
+    );
+  }
+}
+
+/** The journals' folder, made private (0700): it holds exact arguments, card numbers included. */
+async function privateFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw notAFolder(dir, error);
+  }
+  if (((await stat(dir)).mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** A file where the journals' folder (or a folder on its path) should be: one line, not a stack. */
+function notAFolder(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EEXIST' && code !== 'ENOTDIR') return error;
+  return new ConfigError(
+    `the journals folder ${dir} is not a folder (a file is in its place or on its path): give a folder with --journals DIR`,
+  );
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
-    return (await readRegularFile(path)).toString('utf8');
+    const handle = await openRunFile(path, constants.O_RDONLY);
+    try {
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if (isMissing(error)) return undefined;
-    throw error;
+    throw notAFolder(dirname(path), error);
   }
 }
 

@@ -89,6 +89,15 @@ const RecordSchema = z.discriminatedUnion('type', [
       answer: z.enum(['yes', 'no', 'later']),
       /** Why a human is asked (the permission rule's reason). */
       reason: z.string(),
+      /** The hash of `value`: the call runs on a yes only while its value has this hash. */
+      hash: z.string().optional(),
+      /** What the human was asked about (approval-value.ts); absent in older journals. */
+      value: z
+        .object({ tool: z.string(), input: z.unknown(), key: key.optional() })
+        .strict()
+        .optional(),
+      /** The value differs from the one answered before: what changed. */
+      changed: z.string().optional(),
     })
     .strict(),
   z.object({ type: z.literal('intent'), step, index, key }).strict(),

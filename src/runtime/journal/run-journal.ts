@@ -50,11 +50,15 @@ export function createRunJournal(
       close() {},
     };
   }
-  let next = view.seq;
   let tail: Promise<void> = Promise.resolve();
-  let broken: JournalError | undefined;
+  let broken: Error | undefined;
   let closed = false;
   let savedStore = JSON.stringify(Object.fromEntries(view.store));
+  /** Any failed append breaks the journal: nothing more is appended, so no seq is skipped. */
+  const breaks = (error: unknown): never => {
+    broken ??= error instanceof Error ? error : new Error(errorMessage(error));
+    throw broken;
+  };
   return {
     view,
     durable: true,
@@ -69,24 +73,31 @@ export function createRunJournal(
           `the run journal ${sink.source} is closed: the run has ended`,
         );
       if (broken) throw broken;
-      next += 1;
-      const record = { ...withStore(fact), seq: next, at: at() } as JournalRecord;
+      // Built whole before it takes a seq: a record that cannot be made leaves no gap.
+      let built: JournalFact;
+      try {
+        built = withStore(fact);
+      } catch (error) {
+        return breaks(error);
+      }
       const written = tail.then(async () => {
         if (broken) throw broken;
+        const record = { ...built, seq: view.seq + 1, at: at() } as JournalRecord;
         // Checked before it reaches the disk: a record the journal cannot take would damage it.
         const problem = refusal(view, record);
         if (problem !== undefined)
-          throw new Error(`the run journal refused its own record: ${problem}`);
+          breaks(new Error(`the run journal refused its own record: ${problem}`));
         try {
           await sink.append(record);
         } catch (error) {
           // The line may be half-written: nothing more is appended after it.
-          broken = new JournalError(
-            'journal_write',
-            `could not append to the run journal ${sink.source} (${errorMessage(error)})`,
-            { cause: error },
+          breaks(
+            new JournalError(
+              'journal_write',
+              `could not append to the run journal ${sink.source} (${errorMessage(error)})`,
+              { cause: error },
+            ),
           );
-          throw broken;
         }
         apply(record);
       });

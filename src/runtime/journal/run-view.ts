@@ -4,6 +4,7 @@ import { toolCallsOf } from '../model-turn.js';
 import { addUsage, emptyStats } from '../stop-rules.js';
 import type { RunStats, ToolCall, ToolCallRecord } from '../types.js';
 import type { FactOf, JournalRecord, ModelAnswered, ResultRecord, RunStarted } from './records.js';
+import { RunStore } from './run-store.js';
 
 /** Where a write stands, per idempotency key: intended (started, no outcome yet), made, not made, unknown. */
 export interface WriteState {
@@ -62,7 +63,7 @@ export function startView(started: RunStarted): RunView {
     history: [],
     errorTexts: [],
     stats: emptyStats(),
-    store: new Map(),
+    store: new RunStore(),
     open: undefined,
     last: undefined,
     writes: new Map(),

@@ -2,22 +2,6 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import type { ToolDefinition } from '../types.js';
 
-/** A write that records each order it refunds, in call order. */
-export function refundTool(): { tool: ToolDefinition; executed: string[] } {
-  const executed: string[] = [];
-  const tool = defineTool({
-    name: 'refund',
-    description: 'Refund an order',
-    effect: 'write',
-    parameters: z.object({ order_id: z.string() }),
-    execute: ({ order_id }) => {
-      executed.push(order_id);
-      return `refunded ${order_id}`;
-    },
-  }) as ToolDefinition;
-  return { tool, executed };
-}
-
 /**
  * A well-behaved write: it throws on an aborted signal before it writes. `afterCharge` runs
  * once the charge is made (a test cancels the run there).
