@@ -1,7 +1,10 @@
+import type { Cost } from '../eval/report/cost-schema.js';
+import { formatUsd } from '../eval/report/cost-view.js';
 import { decideRecords } from '../eval/report/decisions.js';
 import type { DecisionSettings, Decisions, RowDecision } from '../eval/report/decisions-schema.js';
 import { decisionStateText } from '../eval/report/decisions-view.js';
 import { trialLabel } from '../eval/report/format.js';
+import type { EvalReport } from '../eval/report/report-schema.js';
 import type { LoadedReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { keyOf } from '../eval/spec/selection.js';
@@ -37,12 +40,42 @@ export function openRows(decisions: Decisions): string[] {
   return [...open].sort();
 }
 
-function progressLines(decisions: Decisions, round: number, trials: number): string[] {
-  const lines = [`round ${round}: ${trials} trials per open row`];
+/** What recording each row's trials cost so far, by keyOf, and what this command spent. */
+interface Spending {
+  rows: Map<string, Cost>;
+  spent: Cost;
+}
+
+function addCost(into: Cost, cost: Cost): Cost {
+  return {
+    usd: into.usd === null || cost.usd === null ? null : into.usd + cost.usd,
+    calls: into.calls + cost.calls,
+    estimate: into.estimate || cost.estimate,
+    unpriced: [...new Set([...into.unpriced, ...cost.unpriced])],
+  };
+}
+
+/** A round's report: its rows' recorded cost (all their trials ran in it), what it wrote. */
+function spendingAfter(spending: Spending, report: EvalReport): Spending {
+  for (const row of report.tasks) if (row.cost) spending.rows.set(keyOf(row), row.cost.recorded);
+  const run = report.cost?.run;
+  return { rows: spending.rows, spent: run ? addCost(spending.spent, run) : spending.spent };
+}
+
+function progressLines(
+  decisions: Decisions,
+  round: number,
+  trials: number,
+  spending: Spending,
+): string[] {
+  const lines = [
+    `round ${round}: ${trials} trials per open row; spent so far ${formatUsd(spending.spent)}`,
+  ];
   for (const row of decisions.rows) {
     const against = row.kind === 'reference' ? 'the reference' : row.against;
+    const cost = spending.rows.get(keyOf(row));
     lines.push(
-      `  ${row.task} ${row.variant} vs ${against}: ${decisionStateText(row, decisions.delta)}, ${row.recorded} trial${row.recorded === 1 ? '' : 's'}`,
+      `  ${row.task} ${row.variant} vs ${against}: ${decisionStateText(row, decisions.delta)}, ${row.recorded} trial${row.recorded === 1 ? '' : 's'}${cost ? `, recorded for ${formatUsd(cost)}` : ''}`,
     );
   }
   return lines.map((line) => terminalLine(line));
@@ -71,6 +104,10 @@ export async function recordUntilDecided(options: UntilDecidedOptions): Promise<
   const kept = new Map<string, TrialRecord>();
   let open: string[] | undefined;
   let decisions: Decisions | undefined;
+  let spending: Spending = {
+    rows: new Map(),
+    spent: { usd: 0, calls: 0, estimate: false, unpriced: [] },
+  };
   for (let round = 1, trials = 0; ; round++) {
     trials = Math.min(trials + options.batch, settings.maxTrials);
     const result = await runEvals({
@@ -82,6 +119,7 @@ export async function recordUntilDecided(options: UntilDecidedOptions): Promise<
       ...(open && { rows: open }),
     });
     for (const record of result.records) kept.set(recordKey(record), record);
+    spending = spendingAfter(spending, result.report);
     const problems = roundProblems(result);
     if (problems.length > 0) {
       for (const problem of problems) log(terminalLine(`  ✗ ${problem}`));
@@ -91,11 +129,13 @@ export async function recordUntilDecided(options: UntilDecidedOptions): Promise<
       return 1;
     }
     decisions = decideRecords([...kept.values()], options.reference?.report, settings);
-    for (const line of progressLines(decisions, round, trials)) log(line);
+    for (const line of progressLines(decisions, round, trials, spending)) log(line);
     open = openRows(decisions);
     if (open.length === 0 || trials >= settings.maxTrials) break;
   }
-  log(summaryLine(decisions, settings.maxTrials));
+  log(
+    `${summaryLine(decisions, settings.maxTrials)}; this command spent ${formatUsd(spending.spent)}`,
+  );
   log('Replay them as recorded, each row with all its trials: npm run eval -- --trials all');
   return 0;
 }
