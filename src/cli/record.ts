@@ -281,7 +281,7 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
     );
     return 2;
   }
-  return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
+  return counts.failed > 0 || counts.judgeFailed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
 async function verify(selection: {

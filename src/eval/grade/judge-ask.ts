@@ -48,9 +48,11 @@ async function askModel(
       const endpoint = upstream.endpoint(model, seed);
       host ??= new URL(endpoint.baseURL).host;
       const exchange = await sendJudgeRequest(endpoint, request, sleep);
-      samples.push(sampleVerdictOf(exchange, model, sample));
-      if (recordable(exchange, request)) exchanges.push(exchange);
-      else failure ??= samples.at(-1)?.error ?? 'an answer that is not a complete judge answer';
+      const verdict = sampleVerdictOf(exchange, model, sample);
+      samples.push(verdict);
+      // Only verdicts are kept: a cassette of judge errors would replay as judge errors.
+      if (verdict.error === undefined && recordable(exchange, request)) exchanges.push(exchange);
+      else failure ??= verdict.error ?? 'an answer that is not a complete judge answer';
     } catch (error) {
       const message = errorMessage(error);
       samples.push({ model: model.id, sample, error: message });
@@ -103,12 +105,8 @@ export async function askAll(
     }
   }
   if (options.mode !== 'record') return { judgments };
-  if (failures.length > 0) {
-    return {
-      judgments,
-      unrecorded: `the judge calls were not recorded, nothing written: ${failures[0]}`,
-    };
-  }
+  const [failure] = failures;
+  if (failure !== undefined) return { judgments, unrecorded: failure };
   return { judgments, ...(await writeTapes(tapes, options, host ?? 'unknown')) };
 }
 
@@ -142,6 +140,6 @@ async function writeTapes(
     );
     return { hash };
   } catch (error) {
-    return { unrecorded: `the judge calls were not recorded: ${errorMessage(error)}` };
+    return { unrecorded: errorMessage(error) };
   }
 }

@@ -29,7 +29,7 @@ export interface JudgeTrialResult {
   judgments: JudgmentRecord[];
   /** The judge cassette is missing or stale: neither a pass nor a fail. */
   problem?: FixtureError;
-  /** Recording: why the judge cassette was not written (an API error, a leaked key). */
+  /** Recording: why the judge cassette was not written (an API error, no verdict, a leaked key); nothing was. */
   unrecorded?: string;
   /** sha256 of the judge cassette replayed or written; undefined when asked live, unrecorded. */
   hash?: string;
