@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+import { callWithin, DeadlinePassedError } from '../core/bounded-call.js';
 import { errorMessage } from '../core/errors.js';
 import { valueKind } from '../core/value-kind.js';
 /**
@@ -19,23 +20,34 @@ export type ResultText = { ok: true; text: string } | { ok: false; reason: strin
  * call closed with a reason naming the value and where it is, as does a toJSON or a getter
  * that throws.
  */
-export function resultText(value: unknown): ResultText {
+export function resultText(value: unknown, options: { deadlineMs?: number } = {}): ResultText {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '(no output)' };
   let problem: string;
   try {
-    const plain = plainJson(value, '', '', new Set());
+    // A getter, toJSON or Proxy trap that never returns would hold the whole run.
+    const plain = callWithin(
+      () => plainJson(value, '', '', new Set()),
+      options.deadlineMs ?? RESULT_READ_DEADLINE_MS,
+    );
     if (plain !== undefined) return { ok: true, text: JSON.stringify(plain) };
     problem = `${valueKind(value)} whose toJSON returned nothing`;
   } catch (error) {
     problem =
-      error instanceof Unsendable ? error.problem : `reading it threw: ${errorMessage(error)}`;
+      error instanceof Unsendable
+        ? error.problem
+        : error instanceof DeadlinePassedError
+          ? `reading it ${error.message} (does a getter, toJSON or Proxy in it loop forever?)`
+          : `reading it threw: ${errorMessage(error)}`;
   }
   return {
     ok: false,
     reason: `its result cannot be sent as JSON (${problem}); a tool must return a plain object or array (or text), so this one is broken: do not retry it, tell the user what you could not look up`,
   };
 }
+
+/** How long reading a tool's result may take: plain data takes milliseconds. */
+export const RESULT_READ_DEADLINE_MS = 5_000;
 
 /** Why a value cannot be sent, thrown from deep inside it. */
 class Unsendable {

@@ -49,12 +49,18 @@ async function askModel(
       host ??= new URL(endpoint.baseURL).host;
       const exchange = await sendJudgeRequest(endpoint, request, sleep);
       const verdict = sampleVerdictOf(exchange, model, sample);
-      samples.push(verdict);
       // Only verdicts are kept: a cassette of judge errors would replay as judge errors.
-      if (verdict.error === undefined && recordable(exchange, request)) exchanges.push(exchange);
-      else failure ??= verdict.error ?? 'an answer that is not a complete judge answer';
+      if (verdict.error === undefined && recordable(exchange, request)) {
+        samples.push(verdict);
+        exchanges.push(exchange);
+        continue;
+      }
+      const error = upstream.problem(seed) ?? verdict.error;
+      samples.push(error === undefined ? verdict : { ...verdict, error });
+      failure ??= error ?? 'an answer that is not a complete judge answer';
     } catch (error) {
-      const message = errorMessage(error);
+      // The judge script's own reason (it looped past the deadline) before the call's.
+      const message = upstream.problem(seed) ?? errorMessage(error);
       samples.push({ model: model.id, sample, error: message });
       failure ??= message;
     }

@@ -243,6 +243,33 @@ describe('judge errors are never a pass, and a failed recording writes nothing',
     expect(readFileSync(file)).toEqual(before);
   });
 
+  // A judge script ran in the worker unbounded: one that looped held record for good.
+  it('a judge script that loops, or whose verdict loops when read, is stopped at the deadline, naming it', async () => {
+    vi.stubEnv('HARNESS_MODEL_TIMEOUT', '0.2');
+    // Bounded, so that without the deadline this test fails (after a minute) instead of hanging.
+    const spin = () => {
+      const until = Date.now() + 60_000;
+      while (Date.now() < until) {}
+      return 'pass' as const;
+    };
+    const looping = defineJudgeScript({
+      name: 'looping',
+      respond: () => ({ label: spin(), score: 1, reasoning: 'late' }),
+    });
+    const proxied = defineJudgeScript({
+      name: 'proxied',
+      respond: () => new Proxy({ label: 'pass', score: 1, reasoning: 'x' } as const, { get: spin }),
+    });
+    for (const script of [looping, proxied]) {
+      const judge = polite({ samples: 1, modelScript: script });
+      const { judgments } = await judgeTrial([judge], material(ANSWER), options({ mode: 'live' }));
+      expect(judgments[0]!.verdict).toBe('error');
+      expect(judgments[0]!.samples[0]!.error).toContain(
+        `judge script '${script.name}' ran past the model call deadline (0.2 s, --model-timeout) and was stopped: does it loop forever?`,
+      );
+    }
+  }, 150_000);
+
   it('a tie between votes is a fail', async () => {
     const alternating = defineJudgeScript({
       respond: ({ seed }) =>

@@ -14,6 +14,8 @@ export interface JudgeUpstream {
   source: FixtureSource;
   /** The endpoint of one call; `seed` seeds a simulator's draws (task/variant/trial/check/model/sample). */
   endpoint(model: JudgeModel, seed: string): JudgeEndpoint;
+  /** Why the judge's script gave the call of `seed` no verdict (it looped, it threw), when it did. */
+  problem(seed: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -54,7 +56,12 @@ export async function openJudgeUpstream(
 ): Promise<JudgeUpstream> {
   const fetch = await passthroughFetch();
   if (source === 'live') {
-    return { source, endpoint: (model) => liveEndpoint(model, fetch), close: async () => {} };
+    return {
+      source,
+      endpoint: (model) => liveEndpoint(model, fetch),
+      problem: () => undefined,
+      close: async () => {},
+    };
   }
   const own = judge.modelScript
     ? await startSimulator({ policies: [judge.modelScript], unmatched: 'error' })
@@ -78,6 +85,7 @@ export async function openJudgeUpstream(
         return fetch(input, { ...init, headers });
       },
     }),
+    problem: (seed) => judge.modelScript?.problemFor?.(seed),
     close: async () => {
       await own?.close();
     },
