@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -30,7 +32,7 @@ let mode = 'ok';
 const held: ServerResponse[] = [];
 const PLANTED = `sk-ant-api03-${'PLANTED'.repeat(6)}`;
 
-const AGENT = `import { defineAgent, defineJudge, defineModelScript } from 'harness-evals';
+const AGENT = `import { defineAgent, defineJudge, defineJudgeScript, defineModelScript } from 'harness-evals';
 async function ask(context) {
   const response = await context.fetch(\`\${context.baseURL}/v1/messages\`, {
     method: 'POST',
@@ -54,12 +56,15 @@ export const keeper = defineAgent({
 });
 export const gap = defineModelScript({ name: 'gappy', respond: () => undefined });
 export const polite = defineJudge({ name: 'polite', rubric: '- is polite', samples: 2 });
+export const scripted = defineJudge({ name: 'scripted', rubric: '- is polite', samples: 2,
+  modelScript: defineJudgeScript({ name: 'kind', respond: () => ({ label: 'pass', score: 1, reasoning: 'kind' }) }) });
 `;
 const TASKS = `import { defineTask } from 'harness-evals';
-import { gap, keeper, polite } from './keep.agent.js';
+import { gap, keeper, polite, scripted } from './keep.agent.js';
 defineTask({ agent: keeper, id: 'K1', title: 'K1', prompt: 'hello K1', modelScript: gap, check: () => {} });
 defineTask({ agent: keeper, id: 'K2', title: 'K2', prompt: 'hello K2', check: () => {} });
 defineTask({ agent: keeper, id: 'J1', title: 'J1', prompt: 'hello J1', judges: [polite], check: () => {} });
+defineTask({ agent: keeper, id: 'J2', title: 'J2', prompt: 'hello J2', judges: [scripted], check: () => {} });
 `;
 
 /** A Messages API answer: text for the agent, a verdict (tool call) for the judge. */
@@ -86,8 +91,12 @@ function answer(judge: boolean, text: string) {
   };
 }
 
+const judgeCalls: string[] = [];
+/** Called when a request is held (mode 'hang'): the Ctrl-C test interrupts record then. */
+let onHeld: (() => void) | undefined;
 function respond(request: IncomingMessage, response: ServerResponse, body: string) {
   const judge = body.includes('submit_verdict');
+  if (judge) judgeCalls.push(body);
   const failing = judge ? mode.replace(/^judge-/, '') : mode;
   const json = (status: number, data: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json', 'x-should-retry': 'false' });
@@ -100,7 +109,10 @@ function respond(request: IncomingMessage, response: ServerResponse, body: strin
   }
   if (failing === 'status400') return error(400);
   if (failing === 'status500') return error(500);
-  if (failing === 'hang') return void held.push(response);
+  if (failing === 'hang') {
+    held.push(response);
+    return void onHeld?.();
+  }
   if (failing === 'secret') return json(200, answer(false, `here: ${PLANTED}`));
   if (failing === 'text') return json(200, answer(false, 'I would rather not use the tool.'));
   throw new Error(`unknown mode ${mode} (${request.url})`);
@@ -210,5 +222,109 @@ describe('npm run record: a judge that fails writes no judge cassette and keeps 
       `record only the judge: npm run record -- --judge-only --task J1 --variant v1 --trial 1${samples}`,
     );
     expect(stdout).toMatch(/the judge of 1 trial not recorded \(its agent cassette kept\)/);
+  });
+});
+
+describe('npm run record --judge-simulated / --judge-script: the agent live, its judges offline', () => {
+  const meta = (file: string) =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { meta: { source: string } }).meta.source;
+
+  it('records the agent live and the judge with its judge script, or the built-in judge', {
+    timeout: 120_000,
+  }, async () => {
+    mode = 'ok';
+    const calls = judgeCalls.length;
+    const scriptOnly = await record(['--task', 'J2', '--trial', '1', '--judge-script']);
+    expect(scriptOnly.code, scriptOnly.stdout + scriptOnly.stderr).toBe(0);
+    const simulated = await record(['--task', 'J1', '--trial', '2', '--judge-simulated']);
+    expect(simulated.code, simulated.stdout + simulated.stderr).toBe(0);
+    expect(judgeCalls.length).toBe(calls);
+    for (const [task, trial] of [
+      ['J2', 1],
+      ['J1', 2],
+    ] as const) {
+      const base = join(project, `fixtures/${task}/v1/trial-${trial}`);
+      expect([meta(`${base}.json`), meta(`${base}.judge.json`)]).toEqual(['live', 'simulator']);
+    }
+  });
+
+  it('--judge-script refuses a judge without a judge script, keeping the agent cassette, with one line', {
+    timeout: 120_000,
+  }, async () => {
+    mode = 'ok';
+    const { code, stdout } = await record(['--task', 'J1', '--trial', '3', '--judge-script']);
+    expect(code, stdout).toBe(1);
+    expect(stdout).toContain(
+      "the judge's calls were not recorded, nothing written for them (judge 'polite' has no judge script (modelScript on defineJudge) to answer it with --judge-script: give it one, or record with --judge-simulated for the built-in judge)",
+    );
+    expect(stdout).toContain(
+      'record only the judge: npm run record -- --judge-only --task J1 --variant v1 --trial 3 --simulated',
+    );
+  });
+
+  it('refuses --judge-simulated with --simulated, --judge-script with --judge-simulated, and both with --verify', async () => {
+    for (const [flags, problem] of [
+      [
+        ['--simulated', '--judge-simulated'],
+        '--simulated already answers the judges offline: drop --judge-simulated',
+      ],
+      [
+        ['--judge-script', '--judge-simulated'],
+        'give --judge-script or --judge-simulated, not both',
+      ],
+      [
+        ['--verify', '--judge-script'],
+        '--verify checks the cassettes already recorded: drop --judge-script',
+      ],
+    ] as const) {
+      const { code, stderr } = await record([...flags]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(problem);
+    }
+  });
+});
+
+describe('npm run record: Ctrl-C', () => {
+  it('keeps the old cassettes byte for byte, leaves no temp file, and says what it kept', {
+    timeout: 120_000,
+  }, async () => {
+    const files = [fixture('K2'), fixture('J1'), fixture('J1', true)];
+    const before = files.map(bytes);
+    mode = 'hang';
+    const child = spawn(
+      process.execPath,
+      [join(root, 'src/cli/launch.mjs'), 'record', '--task', 'K2,J1', '--trial', '1'],
+      {
+        cwd: project,
+        env: {
+          ...process.env,
+          CI: '',
+          ANTHROPIC_API_KEY: 'test-key-not-secret',
+          ANTHROPIC_BASE_URL: url,
+          HARNESS_JUDGE_BASE_URL: url,
+        },
+      },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    onHeld = () => {
+      onHeld = undefined;
+      child.kill('SIGINT');
+    };
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, stdout).toBe(130);
+    expect(files.map(bytes)).toEqual(before);
+    for (const task of ['K2', 'J1']) {
+      const folder = join(project, `fixtures/${task}/v1`);
+      expect(readdirSync(folder).filter((name) => !name.endsWith('.json'))).toEqual([]);
+    }
+    expect(stdout).toContain(
+      'record: interrupted (Ctrl-C): the trials listed above as recorded are kept; every other trial wrote nothing and keeps its old cassette',
+    );
   });
 });

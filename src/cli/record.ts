@@ -20,6 +20,7 @@ import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
+import { exitAfterFlush } from './exit-after-flush.js';
 import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl } from './model-config.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
@@ -29,6 +30,7 @@ const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task 
                          [--suite NAME] [--case ID[,ID...] | --cases N] [--simulated] [--missing-only] [--concurrency K]
                          [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
                          [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
+                         [--judge-simulated | --judge-script]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -42,6 +44,9 @@ body (default 600, or HARNESS_MODEL_TIMEOUT).
 Judged checks are recorded with their trial, into trial-<n>.judge.json beside its cassette;
 --judge-only replays the agent's cassettes and records only the judge calls (the agent's
 cassettes stay byte for byte). --judge-model and --judge-samples (1 to 100) override every judge's own.
+--judge-simulated records the agent live while its judges answer offline (each judge's judge
+script, else the simulator's built-in judge); --judge-script answers each with its own judge
+script only. A judge that fails writes no judge cassette; the agent's cassette is kept.
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
@@ -65,6 +70,8 @@ const FLAGS = {
   'judge-only': { type: 'boolean' },
   'judge-model': { type: 'string' },
   'judge-samples': { type: 'string' },
+  'judge-simulated': { type: 'boolean' },
+  'judge-script': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -122,6 +129,8 @@ async function main(argv: string[]): Promise<number> {
   // Before anything is printed: a base URL's password, a key a server echoes.
   maskConfiguredKeys(process.env);
   const simulator = await openUpstream(simulated, judge.only === true);
+  // --judge-simulated: the built-in judge answers from a simulator of its own, the agent live.
+  const judgeSimulator = judge.offline === 'simulator' ? await openJudgeSimulator() : undefined;
   maskConfiguredKeys(process.env);
   try {
     return await record({
@@ -141,7 +150,16 @@ async function main(argv: string[]): Promise<number> {
     });
   } finally {
     await simulator?.close();
+    await judgeSimulator?.close();
   }
+}
+
+/** The simulator that answers judges offline while the agent records live (its built-in judge). */
+async function openJudgeSimulator(): Promise<RunningSimulator> {
+  const simulator = await startSimulator({ unmatched: 'error' });
+  process.env[SIMULATOR_URL_ENV] = simulator.url;
+  console.log(`judges answer offline, from the simulator at ${simulator.url} (source: simulator)`);
+  return simulator;
 }
 
 /** --judge-only, --judge-model, --judge-samples: checked before anything runs. */
@@ -152,11 +170,26 @@ function recordJudgeFlags(values: RecordFlags): NonNullable<RunEvalsOptions['jud
     );
   }
   const overrides = judgeOverrides(values);
+  const offline = judgeOffline(values);
   return {
     mode: 'record',
     ...overrides,
     ...(values['judge-only'] && { only: true }),
+    ...(offline && { offline }),
   };
+}
+
+/** `--judge-simulated` / `--judge-script`: the judges answer offline while the agent records live. */
+function judgeOffline(values: RecordFlags): 'simulator' | 'script' | undefined {
+  const given = (['judge-simulated', 'judge-script'] as const).filter((flag) => values[flag]);
+  if (given.length === 2)
+    throw new ConfigError('give --judge-script or --judge-simulated, not both');
+  const [flag] = given;
+  if (flag === undefined) return undefined;
+  if (values.simulated) {
+    throw new ConfigError(`--simulated already answers the judges offline: drop --${flag}`);
+  }
+  return flag === 'judge-script' ? 'script' : 'simulator';
 }
 
 /** `--verify`: the selection's cassettes checked, nothing recorded. */
@@ -177,6 +210,8 @@ function verifyWith(
     'judge-only',
     'judge-model',
     'judge-samples',
+    'judge-simulated',
+    'judge-script',
   ] as const;
   const given = recordingOnly.filter((flag) => values[flag] !== undefined);
   if (given.length > 0) {
@@ -254,11 +289,20 @@ function shownUrl(url: string): string {
 async function record(options: RunEvalsOptions & { models: ModelChoice }): Promise<number> {
   const started = performance.now();
   const counts = emptyCounts();
+  // Ctrl-C: a cassette is renamed into place whole or not at all, so every trial not listed as
+  // recorded still has its old one; the line says so, and record ends (its worker threads too).
+  const interrupted = () => {
+    console.log(
+      '\nrecord: interrupted (Ctrl-C): the trials listed above as recorded are kept; every other trial wrote nothing and keeps its old cassette (a judge whose agent was recorded before Ctrl-C may now be stale: eval names it, with its --judge-only command)',
+    );
+    void exitAfterFlush(130);
+  };
+  process.once('SIGINT', interrupted);
   const result = await runEvals({
     ...options,
     onTrial: (record, ms) =>
       console.log(recordLine(record, ms, counts, options.judge?.only === true)),
-  });
+  }).finally(() => process.removeListener('SIGINT', interrupted));
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;

@@ -71,7 +71,8 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
       },
       models: settings.judge.models,
       samples: settings.judge.samples,
-      source: settings.source,
+      source: settings.mode === 'record' && settings.judge.offline ? 'simulator' : settings.source,
+      ...(settings.judge.offline === 'script' && { scriptOnly: true }),
       variant,
       trial,
       seed: simulatorSeed({ task: task.id, variant, trial, ...(caseId && { case: caseId }) }),
@@ -79,9 +80,10 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
   );
 }
 
+/** The judges answer offline: recording --simulated, --judge-simulated or --judge-script; else as the agent was recorded. */
 function judgeSimulated({ settings, record }: GradeInput): boolean {
   return settings.mode === 'record'
-    ? settings.source === 'simulator'
+    ? settings.source === 'simulator' || settings.judge.offline !== undefined
     : record.source === 'simulator';
 }
 

@@ -92,7 +92,13 @@ export async function askAll(
   const failures: string[] = [];
   let host: string | undefined;
   for (const planned of plan(judges, options, undefined)) {
-    const upstream = await openJudgeUpstream(planned.judge, options.source);
+    let upstream: Awaited<ReturnType<typeof openJudgeUpstream>>;
+    try {
+      upstream = await openJudgeUpstream(planned.judge, options.source, options.scriptOnly);
+    } catch (error) {
+      // No judge script for --judge-script, no simulator: nothing to ask, nothing written.
+      return { judgments, unrecorded: errorMessage(error) };
+    }
     try {
       const samples: SampleVerdict[] = [];
       for (const model of planned.models) {

@@ -18,8 +18,10 @@ export interface JudgeTrialOptions {
   models: readonly JudgeModel[] | undefined;
   /** `--judge-samples`: overrides every judge's own sample count. */
   samples: number | undefined;
-  /** Live and record: the live API, or the simulator (`--simulated`). */
+  /** Live and record: the live API, or the simulator (`--simulated`, `--judge-simulated`). */
   source: FixtureSource;
+  /** `record --judge-script`: only a judge's own script answers it; a judge without one is not recorded. */
+  scriptOnly?: boolean;
   variant: string;
   trial: number;
   seed: string;

@@ -53,7 +53,13 @@ function liveEndpoint(model: JudgeModel, fetch: typeof globalThis.fetch): JudgeE
 export async function openJudgeUpstream(
   judge: JudgeCheck,
   source: FixtureSource,
+  scriptOnly = false,
 ): Promise<JudgeUpstream> {
+  if (scriptOnly && !judge.modelScript) {
+    throw new ConfigError(
+      `judge '${judge.name}' has no judge script (modelScript on defineJudge) to answer it with --judge-script: give it one, or record with --judge-simulated for the built-in judge`,
+    );
+  }
   const fetch = await passthroughFetch();
   if (source === 'live') {
     return {

@@ -10,7 +10,7 @@ import type { Matching } from '../../replay/replay-cursor.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
 import { encodeModelChoice, type ModelChoice } from '../spec/model-choice.js';
 import { checkSelection, missingNames, suiteMatches, unselectedRows } from '../spec/selection.js';
-import { EVAL_ENV, type EvalMode, readEvalSettings } from '../spec/settings.js';
+import { EVAL_ENV, type EvalMode, type JudgeOffline, readEvalSettings } from '../spec/settings.js';
 import { formatShard, type Shard } from '../spec/shard.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { filesNamingTasks } from '../task/task-files.js';
@@ -47,6 +47,8 @@ export interface RunEvalsOptions extends ReportOptions {
     samples?: number;
     /** `record --judge-only`: replay the agent, record only the judge calls. */
     only?: boolean;
+    /** `record --judge-simulated` / `--judge-script`: the agent live, its judges offline. */
+    offline?: JudgeOffline;
   };
   log?: (line: string) => void;
   onTrial?: (record: TrialRecord, ms: number) => void;
@@ -383,6 +385,7 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.judgeSamples]:
       options.judge?.samples === undefined ? undefined : String(options.judge.samples),
     [EVAL_ENV.judgeOnly]: options.judge?.only ? '1' : undefined,
+    [EVAL_ENV.judgeOffline]: options.judge?.offline,
     [EVAL_ENV.cases]: options.cases?.join(','),
     [EVAL_ENV.caseSample]:
       options.caseSample === undefined ? undefined : String(options.caseSample),
