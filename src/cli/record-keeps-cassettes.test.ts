@@ -75,7 +75,7 @@ function answer(judge: boolean, text: string) {
           type: 'tool_use',
           id: 'toolu_1',
           name: 'submit_verdict',
-          input: { label: 'pass', score: 1, reasoning: 'polite' },
+          input: { label: 'pass', score: 1, reasoning: text },
         },
       ]
     : [{ type: 'text', text }];
@@ -105,7 +105,7 @@ function respond(request: IncomingMessage, response: ServerResponse, body: strin
   const error = (status: number) =>
     json(status, { type: 'error', error: { type: 'api_error', message: `failed ${status}` } });
   if (judge !== mode.startsWith('judge-') || failing === 'ok') {
-    return json(200, answer(judge, 'Hello, how can I help?'));
+    return json(200, answer(judge, judge ? 'polite' : 'Hello, how can I help?'));
   }
   if (failing === 'status400') return error(400);
   if (failing === 'status500') return error(500);
@@ -113,7 +113,7 @@ function respond(request: IncomingMessage, response: ServerResponse, body: strin
     held.push(response);
     return void onHeld?.();
   }
-  if (failing === 'secret') return json(200, answer(false, `here: ${PLANTED}`));
+  if (failing === 'secret') return json(200, answer(judge, `here: ${PLANTED}`));
   if (failing === 'text') return json(200, answer(false, 'I would rather not use the tool.'));
   throw new Error(`unknown mode ${mode} (${request.url})`);
 }
@@ -198,6 +198,7 @@ describe('npm run record: a judge that fails writes no judge cassette and keeps 
     ['the judge API answering 500', 'judge-status500', [], {}],
     ['a judge call past --model-timeout', 'judge-hang', ['--model-timeout', '0.5'], {}],
     ['a judge answer with no verdict', 'judge-text', [], {}],
+    ['a credential in a verdict (the writer refuses it)', 'judge-secret', [], {}],
     [
       "the judge's key missing once the agent is recorded",
       'ok',
