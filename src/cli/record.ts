@@ -21,8 +21,8 @@ import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { isEntryPoint } from './entry-point.js';
 import { exitAfterFlush } from './exit-after-flush.js';
-import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl } from './model-config.js';
+import { openJudgeSimulator, recordJudgeFlags } from './record-judge.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { terminalLine } from './terminal-text.js';
 
@@ -152,44 +152,6 @@ async function main(argv: string[]): Promise<number> {
     await simulator?.close();
     await judgeSimulator?.close();
   }
-}
-
-/** The simulator that answers judges offline while the agent records live (its built-in judge). */
-async function openJudgeSimulator(): Promise<RunningSimulator> {
-  const simulator = await startSimulator({ unmatched: 'error' });
-  process.env[SIMULATOR_URL_ENV] = simulator.url;
-  console.log(`judges answer offline, from the simulator at ${simulator.url} (source: simulator)`);
-  return simulator;
-}
-
-/** --judge-only, --judge-model, --judge-samples: checked before anything runs. */
-function recordJudgeFlags(values: RecordFlags): NonNullable<RunEvalsOptions['judge']> {
-  if (values['judge-only'] && values['missing-only']) {
-    throw new ConfigError(
-      '--judge-only records the judge of every selected trial: drop --missing-only',
-    );
-  }
-  const overrides = judgeOverrides(values);
-  const offline = judgeOffline(values);
-  return {
-    mode: 'record',
-    ...overrides,
-    ...(values['judge-only'] && { only: true }),
-    ...(offline && { offline }),
-  };
-}
-
-/** `--judge-simulated` / `--judge-script`: the judges answer offline while the agent records live. */
-function judgeOffline(values: RecordFlags): 'simulator' | 'script' | undefined {
-  const given = (['judge-simulated', 'judge-script'] as const).filter((flag) => values[flag]);
-  if (given.length === 2)
-    throw new ConfigError('give --judge-script or --judge-simulated, not both');
-  const [flag] = given;
-  if (flag === undefined) return undefined;
-  if (values.simulated) {
-    throw new ConfigError(`--simulated already answers the judges offline: drop --${flag}`);
-  }
-  return flag === 'judge-script' ? 'script' : 'simulator';
 }
 
 /** `--verify`: the selection's cassettes checked, nothing recorded. */
