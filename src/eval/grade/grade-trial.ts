@@ -53,7 +53,6 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
   if (judges.length === 0) return { judgments: [] };
   const caseId = testCase?.id;
   const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial, caseId);
-
   return judgeTrial(
     judges,
     {

@@ -96,7 +96,8 @@ export async function askAll(
     try {
       upstream = await openJudgeUpstream(planned.judge, options.source, options.scriptOnly);
     } catch (error) {
-      // No judge script for --judge-script, no simulator: nothing to ask, nothing written.
+      // Recording: no judge script for --judge-script, no simulator; nothing asked, nothing written.
+      if (options.mode !== 'record') throw error;
       return { judgments, unrecorded: errorMessage(error) };
     }
     try {
