@@ -47,7 +47,7 @@ describe('record lines', () => {
     expect(threw).toContain('! fixtures/T1/v1/trial-1.json: recorded, 0 requests');
     expect(threw).toContain('the check errored: boom');
     for (const line of [failed, threw]) expect(line).not.toContain('✓');
-    expect(counts).toEqual({ written: 3, checksFailed: 2, kept: 0, judged: 0, failed: 0 });
+    expect(counts).toEqual({ ...emptyCounts(), written: 3, checksFailed: 2 });
   });
 
   it('counts a trial that wrote nothing as failed, and the summary never says "nothing written" of a written one', () => {
@@ -62,7 +62,7 @@ describe('record lines', () => {
     expect(summaryLine(counts, '1.0')).toBe(
       '1 trial recorded (1 with failed checks: the cassettes are written), 1 failed (nothing written for those) in 1.0 s',
     );
-    expect(summaryLine({ written: 2, checksFailed: 0, kept: 1, judged: 0, failed: 0 }, '2.0')).toBe(
+    expect(summaryLine({ ...emptyCounts(), written: 2, kept: 1 }, '2.0')).toBe(
       '2 trials recorded, 1 kept, 0 failed (nothing written for those) in 2.0 s',
     );
   });

@@ -11,6 +11,8 @@ export interface RecordCounts {
   checksFailed: number;
   kept: number;
   judged: number;
+  /** Agent cassettes recorded and kept whose judge calls were not recorded. */
+  judgeFailed: number;
   failed: number;
 }
 
@@ -19,6 +21,7 @@ export const emptyCounts = (): RecordCounts => ({
   checksFailed: 0,
   kept: 0,
   judged: 0,
+  judgeFailed: 0,
   failed: 0,
 });
 
@@ -55,6 +58,12 @@ export function recordLine(
   // Messages may quote a server or a model: masked and stripped of control sequences.
   const first = terminalLine(record.messages[0] ?? record.outcome);
   const label = trialLabel(record);
+  if (record.outcome === 'judge_error' && record.written === true && !judgeOnly) {
+    // The agent's cassette is written and kept; the line says so, and how to record the judge.
+    counts.written += 1;
+    counts.judgeFailed += 1;
+    return `  ✗ ${label}: ${first} (${seconds})`;
+  }
   if (notRecorded(record, judgeOnly)) {
     counts.failed += 1;
     return `  ✗ ${label}: ${first} (${seconds})`;
@@ -88,6 +97,11 @@ export function summaryLine(counts: RecordCounts, seconds: string): string {
         ]),
     ...(counts.judged > 0
       ? [`the judge of ${plural(counts.judged, 'trial')} recorded (their agent cassettes replayed)`]
+      : []),
+    ...(counts.judgeFailed > 0
+      ? [
+          `the judge of ${plural(counts.judgeFailed, 'trial')} not recorded (${counts.judgeFailed === 1 ? 'its agent cassette' : 'their agent cassettes'} kept)`,
+        ]
       : []),
     ...(counts.kept > 0 ? [`${counts.kept} kept`] : []),
     `${counts.failed} failed (nothing written for those)`,

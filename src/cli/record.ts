@@ -25,8 +25,9 @@ import { type RunningSimulator, startSimulator } from '../simulator/server.js';
 import { caseFlags, fraction, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
-import { judgeOverrides } from './judge-flags.js';
+import { exitAfterFlush } from './exit-after-flush.js';
 import { checkBaseUrl } from './model-config.js';
+import { openJudgeSimulator, recordJudgeFlags } from './record-judge.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { planWith } from './record-plan.js';
 import { DEFAULT_MAX_TRIALS, recordUntilDecided } from './record-until-decided.js';
@@ -39,6 +40,7 @@ const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task 
        npm run record -- --until-decided [--batch 3] [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
                          [--task ...] [--variant ...] [--simulated] ...
        npm run record -- --plan [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--task ...]
+                         [--judge-simulated | --judge-script]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -58,6 +60,9 @@ from its trials in order (drop, no drop larger than --delta, undecided), and sto
 decided or at --max-trials. What is recorded is kept: run again, it goes on from there, to the
 same decisions. Replay them with npm run eval -- --trials all.
 --plan spends nothing: per row, the trials a decision would likely take, fixed-n and sequential.
+--judge-simulated records the agent live while its judges answer offline (each judge's judge
+script, else the simulator's built-in judge); --judge-script answers each with its own judge
+script only. A judge that fails writes no judge cassette; the agent's cassette is kept.
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
@@ -86,6 +91,8 @@ const FLAGS = {
   alpha: { type: 'string' },
   ...DECISION_FLAGS,
   plan: { type: 'boolean' },
+  'judge-simulated': { type: 'boolean' },
+  'judge-script': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -145,6 +152,8 @@ async function main(argv: string[]): Promise<number> {
   // Before anything is printed: a base URL's password, a key a server echoes.
   maskConfiguredKeys(process.env);
   const simulator = await openUpstream(simulated, judge.only === true);
+  // --judge-simulated: the built-in judge answers from a simulator of its own, the agent live.
+  const judgeSimulator = judge.offline === 'simulator' ? await openJudgeSimulator() : undefined;
   maskConfiguredKeys(process.env);
   const run: RunEvalsOptions & { models: ModelChoice } = {
     judge,
@@ -173,6 +182,7 @@ async function main(argv: string[]): Promise<number> {
     return await record(run);
   } finally {
     await simulator?.close();
+    await judgeSimulator?.close();
   }
 }
 
@@ -210,21 +220,6 @@ function untilDecidedFlags(values: RecordFlags) {
   };
 }
 
-/** --judge-only, --judge-model, --judge-samples: checked before anything runs. */
-function recordJudgeFlags(values: RecordFlags): NonNullable<RunEvalsOptions['judge']> {
-  if (values['judge-only'] && values['missing-only']) {
-    throw new ConfigError(
-      '--judge-only records the judge of every selected trial: drop --missing-only',
-    );
-  }
-  const overrides = judgeOverrides(values);
-  return {
-    mode: 'record',
-    ...overrides,
-    ...(values['judge-only'] && { only: true }),
-  };
-}
-
 /** `--verify`: the selection's cassettes checked, nothing recorded. */
 function verifyWith(
   values: RecordFlags,
@@ -243,6 +238,8 @@ function verifyWith(
     'judge-only',
     'judge-model',
     'judge-samples',
+    'judge-simulated',
+    'judge-script',
   ] as const;
   const given = recordingOnly.filter((flag) => values[flag] !== undefined);
   if (given.length > 0) {
@@ -310,11 +307,20 @@ async function openUpstream(
 async function record(options: RunEvalsOptions & { models: ModelChoice }): Promise<number> {
   const started = performance.now();
   const counts = emptyCounts();
+  // Ctrl-C: a cassette is renamed into place whole or not at all, so every trial not listed as
+  // recorded still has its old one; the line says so, and record ends (its worker threads too).
+  const interrupted = () => {
+    console.log(
+      '\nrecord: interrupted (Ctrl-C): the trials listed above as recorded are kept; every other trial wrote nothing and keeps its old cassette (a judge whose agent was recorded before Ctrl-C may now be stale: eval names it, with its --judge-only command)',
+    );
+    void exitAfterFlush(130);
+  };
+  process.once('SIGINT', interrupted);
   const result = await runEvals({
     ...options,
     onTrial: (record, ms) =>
       console.log(recordLine(record, ms, counts, options.judge?.only === true)),
-  });
+  }).finally(() => process.removeListener('SIGINT', interrupted));
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;
@@ -338,7 +344,7 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
     );
     return 2;
   }
-  return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
+  return counts.failed > 0 || counts.judgeFailed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
 async function verify(selection: {

@@ -245,3 +245,37 @@ describe('resultText and errorMessage', () => {
     }
   });
 });
+
+// A getter or a Proxy trap that never returns held the whole recording: reading a result is
+// now stopped at a deadline, and the call fails closed with a line saying why.
+describe('resultText: a result whose reading never ends', () => {
+  it('stops a looping getter, Proxy trap or toJSON at the deadline and names it', () => {
+    const forever = (): never => {
+      for (;;) {
+        // spins
+      }
+    };
+    const values: Array<[string, unknown]> = [
+      [
+        'a getter',
+        {
+          get total() {
+            return forever();
+          },
+        },
+      ],
+      ['a Proxy get trap', new Proxy({ a: 1 }, { get: forever })],
+      ['a Proxy ownKeys trap', { nested: [new Proxy({}, { ownKeys: forever })] }],
+      ['a toJSON', { toJSON: forever }],
+    ];
+    for (const [what, value] of values) {
+      const started = performance.now();
+      const text = resultText(value, { deadlineMs: 50 });
+      expect(text.ok, what).toBe(false);
+      expect(text.ok ? '' : text.reason, what).toContain(
+        'reading it ran past 0.05 s and was stopped (does a getter, toJSON or Proxy in it loop forever?)',
+      );
+      expect(performance.now() - started, what).toBeLessThan(5_000);
+    }
+  });
+});

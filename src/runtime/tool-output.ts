@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+import { callWithin, DeadlinePassedError } from '../core/bounded-call.js';
 import { errorMessage } from '../core/errors.js';
 import { valueKind } from '../core/value-kind.js';
 /**
@@ -19,22 +20,57 @@ export type ResultText = { ok: true; text: string } | { ok: false; reason: strin
  * call closed with a reason naming the value and where it is, as does a toJSON or a getter
  * that throws.
  */
-export function resultText(value: unknown): ResultText {
+export function resultText(value: unknown, options: { deadlineMs?: number } = {}): ResultText {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '(no output)' };
   let problem: string;
   try {
-    const plain = plainJson(value, '', '', new Set());
+    // A getter, toJSON or Proxy trap that never returns would hold the whole run: a value in
+    // which any of those can run is read under a deadline (about 0.3 ms a call); plain data,
+    // the usual result, is read as it is.
+    const read = () => plainJson(value, '', '', new Set());
+    const plain = runsNoCode(value, 0)
+      ? read()
+      : callWithin(read, options.deadlineMs ?? RESULT_READ_DEADLINE_MS);
     if (plain !== undefined) return { ok: true, text: JSON.stringify(plain) };
     problem = `${valueKind(value)} whose toJSON returned nothing`;
   } catch (error) {
     problem =
-      error instanceof Unsendable ? error.problem : `reading it threw: ${errorMessage(error)}`;
+      error instanceof Unsendable
+        ? error.problem
+        : error instanceof DeadlinePassedError
+          ? `reading it ${error.message} (does a getter, toJSON or Proxy in it loop forever?)`
+          : `reading it threw: ${errorMessage(error)}`;
   }
   return {
     ok: false,
     reason: `its result cannot be sent as JSON (${problem}); a tool must return a plain object or array (or text), so this one is broken: do not retry it, tell the user what you could not look up`,
   };
+}
+
+/** How long reading a tool's result may take: plain data takes milliseconds. */
+export const RESULT_READ_DEADLINE_MS = 5_000;
+
+/**
+ * True when reading `value` as JSON runs none of the tool's code: plain objects and arrays
+ * (no Proxy, no getter, no toJSON), text, numbers, booleans and null, not too deep. Checked
+ * without reading a property through a getter or touching a Proxy.
+ */
+function runsNoCode(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function';
+  if (depth > 64 || types.isProxy(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  const array = Array.isArray(value);
+  if (prototype !== (array ? Array.prototype : Object.prototype) && prototype !== null) {
+    return false;
+  }
+  for (const key of Reflect.ownKeys(value)) {
+    if (key === 'toJSON') return false;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (!descriptor || !('value' in descriptor)) return false;
+    if (!runsNoCode(descriptor.value, depth + 1)) return false;
+  }
+  return true;
 }
 
 /** Why a value cannot be sent, thrown from deep inside it. */

@@ -1,5 +1,7 @@
+import { callWithin } from '../core/bounded-call.js';
 import { ConfigError } from '../core/errors.js';
 import { readJudgeSections, VERDICT_TOOL_NAME, type Verdict } from '../model-api/judge-wire.js';
+import { plainCopy, scriptDeadlineMs, scriptProblemOf } from './model-script.js';
 import { callTools, type Policy } from './policy.js';
 import type { SimRequest } from './request.js';
 import { createRng, type Rng } from './rng.js';
@@ -43,11 +45,13 @@ export function defineJudgeScript(options: {
   }
   const name = options.name ?? 'judge-script';
   const verdicts = new WeakMap<SimRequest, Verdict | undefined>();
+  // Why a call got no verdict (by seed: each sample has its own), for the judge's error line.
+  const problems = new Map<string, string>();
   const verdictOf = (request: SimRequest) => {
     if (!verdicts.has(request)) {
       const read = readJudgeSections(request.firstUserText);
       const { rubric, task, answer, reference, transcript } = read?.sections ?? {};
-      const verdict =
+      const ask = () =>
         read && rubric !== undefined && answer !== undefined
           ? options.respond(
               {
@@ -65,6 +69,13 @@ export function defineJudgeScript(options: {
               createRng(request.seed, request.assistantTurns),
             )
           : undefined;
+      let verdict: Verdict | undefined;
+      try {
+        // Run, and its verdict read, under the model call deadline: a loop is stopped.
+        verdict = callWithin(() => plainCopy(ask()) as Verdict | undefined, scriptDeadlineMs());
+      } catch (error) {
+        problems.set(request.seed, scriptProblemOf(error));
+      }
       verdicts.set(request, verdict);
     }
     return verdicts.get(request);
@@ -73,5 +84,9 @@ export function defineJudgeScript(options: {
     name,
     matches: (request) => isJudgeCall(request) && verdictOf(request) !== undefined,
     next: (request) => callTools([{ name: VERDICT_TOOL_NAME, input: { ...verdictOf(request) } }]),
+    problemFor: (seed) => {
+      const problem = problems.get(seed);
+      return problem && `judge script '${name}' ${problem}`;
+    },
   };
 }

@@ -37,6 +37,31 @@ describe('a model script function that gives no answer it may give', () => {
     expect(looping.problemFor('H1/v1/2')).toBeUndefined();
   }, 90_000);
 
+  it('is stopped at the deadline when reading its answer loops (a getter, a Proxy)', () => {
+    vi.stubEnv('HARNESS_MODEL_TIMEOUT', '0.2');
+    // Bounded, so that without the deadline this test fails (after a minute) instead of hanging.
+    const spin = () => {
+      const until = Date.now() + 60_000;
+      while (Date.now() < until) {}
+      return 'too late';
+    };
+    const answers: unknown[] = [
+      {
+        get text() {
+          return spin();
+        },
+      },
+      { toolCalls: [{ name: 'x', input: new Proxy({}, { ownKeys: () => [spin()] }) }] },
+    ];
+    for (const [index, value] of answers.entries()) {
+      const odd = defineModelScript({ name: `odd${index}`, respond: () => value as never });
+      expect(ask(odd).status).toBe(400);
+      expect(odd.problemFor(SEED)).toBe(
+        'ran past the model call deadline (0.2 s, --model-timeout) and was stopped: does it loop forever? (request 1)',
+      );
+    }
+  }, 150_000);
+
   it.each([
     [42, 'returned 42, not an answer'],
     [null, 'returned null, not an answer'],

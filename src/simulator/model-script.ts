@@ -1,4 +1,4 @@
-import { Script } from 'node:vm';
+import { callWithin, DeadlinePassedError } from '../core/bounded-call.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { valueOrKind } from '../core/value-kind.js';
 import { DEFAULT_MODEL_TIMEOUT_MS, modelTimeoutFrom } from '../model-api/call-deadline.js';
@@ -109,31 +109,50 @@ export interface ScriptPolicy extends Policy {
   problemFor(seed: string): string | undefined;
 }
 
-/** `call()` in a context of its own: run with a timeout, a loop in the script is stopped. */
-const CALL = new Script('call()');
-
 /**
  * The script function's answer, or why there is none: it ran past the model call deadline
  * (`--model-timeout`, default 600 s; a synchronous loop is stopped, which a timer could not do),
  * threw, or returned something that is not an answer (`42`, `{}`, a promise). Undefined, the
- * script's own "no answer", is an answer of none.
+ * script's own "no answer", is an answer of none. The answer is read (copied) under the same
+ * deadline: a getter or a Proxy in it that loops is stopped too.
  */
 function callScript(call: () => unknown): { turn: ScriptTurn | undefined } | { problem: string } {
-  const timeoutMs = modelTimeoutFrom(process.env) ?? DEFAULT_MODEL_TIMEOUT_MS;
   let value: unknown;
   try {
-    value = CALL.runInNewContext({ call }, { timeout: timeoutMs });
+    value = callWithin(() => plainCopy(call()), scriptDeadlineMs());
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      return {
-        problem: `ran past the model call deadline (${timeoutMs / 1000} s, --model-timeout) and was stopped: does it loop forever?`,
-      };
-    }
-    return { problem: `threw: ${errorMessage(error)}` };
+    return { problem: scriptProblemOf(error) };
   }
   if (value === undefined) return { turn: undefined };
   const problem = turnProblem(value);
   return problem ? { problem } : { turn: value as ScriptTurn };
+}
+
+/** The deadline of one script call: the model call deadline (`--model-timeout`). */
+export function scriptDeadlineMs(): number {
+  return modelTimeoutFrom(process.env) ?? DEFAULT_MODEL_TIMEOUT_MS;
+}
+
+/** Why a script call gave no answer, phrased after the script's name. */
+export function scriptProblemOf(error: unknown): string {
+  if (error instanceof DeadlinePassedError) {
+    return `ran past the model call deadline (${error.timeoutMs / 1000} s, --model-timeout) and was stopped: does it loop forever?`;
+  }
+  return `threw: ${errorMessage(error)}`;
+}
+
+/**
+ * A script's answer as plain data (its JSON read back), so that nothing read later can run the
+ * script's code again; a promise and what JSON cannot write (a function) stay as they are, for
+ * turnProblem to name.
+ */
+export function plainCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    const text = typeof value === 'function' ? undefined : JSON.stringify(value);
+    return text === undefined ? value : JSON.parse(text);
+  }
+  if (typeof (value as { then?: unknown }).then === 'function') return value;
+  return JSON.parse(JSON.stringify(value));
 }
 
 /** Why `value` is not a ScriptTurn, phrased after "the script returned ..."; undefined when it is one. */

@@ -71,7 +71,8 @@ export function answerTurn(
   | { refused: OpenAIResult<unknown> } {
   const request = readRequest(messages, seed);
   const policy = choosePolicy(request, options);
-  if (!policy) return { refused: unscriptedResult(openAIErrorBody(unscriptedMessage(request))) };
+  if (!policy)
+    return { refused: unscriptedResult(openAIErrorBody(unscriptedMessage(request, options))) };
   const rng = createRng(request.seed, request.assistantTurns);
   const text = JSON.stringify(content);
   const [min, max] = options.delayMs ?? [0, 0];

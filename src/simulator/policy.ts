@@ -25,6 +25,8 @@ export interface Policy {
   name: string;
   matches(request: SimRequest): boolean;
   next(request: SimRequest, rng: Rng): Turn;
+  /** Why this policy gave the trial or sample of `seed` no answer, when it knows (a script that looped or threw). */
+  problemFor?(seed: string): string | undefined;
 }
 
 /** A final text answer (end_turn). */

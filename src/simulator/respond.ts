@@ -45,8 +45,11 @@ export function unscriptedResult<Body>(body: Body) {
   };
 }
 
-export function unscriptedMessage(request: SimRequest): string {
-  return `no model script or policy answers request ${request.assistantTurns + 1} (seed ${request.seed})`;
+export function unscriptedMessage(request: SimRequest, options: RespondOptions): string {
+  const why = (options.policies ?? defaultPolicies)
+    .map((policy) => policy.problemFor?.(request.seed))
+    .find((problem) => problem !== undefined);
+  return `no model script or policy answers request ${request.assistantTurns + 1} (seed ${request.seed})${why ? `: ${why}` : ''}`;
 }
 
 /** What the server sends: a JSON body, or for `stream: true` the SSE events of that body. */
@@ -85,7 +88,9 @@ export function respond(
   const rng = createRng(request.seed, request.assistantTurns);
   const policy = choosePolicy(request, options);
   if (!policy) {
-    return unscriptedResult(apiErrorBody('invalid_request_error', unscriptedMessage(request)));
+    return unscriptedResult(
+      apiErrorBody('invalid_request_error', unscriptedMessage(request, options)),
+    );
   }
   // `stream` is left out of the key: JSON and SSE answers to one request carry the same ids.
   const { stream: _stream, ...content } = validation.body;

@@ -48,13 +48,11 @@ function judgeModeOf(input: GradeInput, file: string): JudgeMode {
 }
 
 async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
-  const { task, variant, trial, settings, record, run, testCase } = input;
+  const { task, variant, trial, settings, run, testCase } = input;
   const judges = task.judges ?? [];
   if (judges.length === 0) return { judgments: [] };
   const caseId = testCase?.id;
   const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial, caseId);
-  const simulated =
-    settings.mode === 'record' ? settings.source === 'simulator' : record.source === 'simulator';
   return judgeTrial(
     judges,
     {
@@ -68,19 +66,54 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
       context: {
         file,
         label: { suite: task.agent.suite, task: task.id, variant, trial, case: caseId },
-        rerecordCommand: judgeRerecordCommand(
-          { task: task.id, variant, trial, case: caseId },
-          simulated,
-        ),
+        rerecordCommand: judgeCommandOf(input),
       },
       models: settings.judge.models,
       samples: settings.judge.samples,
-      source: settings.source,
+      source: settings.mode === 'record' && settings.judge.offline ? 'simulator' : settings.source,
+      ...(settings.judge.offline === 'script' && { scriptOnly: true }),
       variant,
       trial,
       seed: simulatorSeed({ task: task.id, variant, trial, ...(caseId && { case: caseId }) }),
     },
   );
+}
+
+/** The judges answer offline: recording --simulated, --judge-simulated or --judge-script; else as the agent was recorded. */
+function judgeSimulated({ settings, record }: GradeInput): boolean {
+  return settings.mode === 'record'
+    ? settings.source === 'simulator' || settings.judge.offline !== undefined
+    : record.source === 'simulator';
+}
+
+/** The command that records this trial's judge alone, with the judge settings of this run. */
+function judgeCommandOf(input: GradeInput): string {
+  const { task, variant, trial, testCase, settings } = input;
+  return judgeRerecordCommand(
+    { task: task.id, variant, trial, case: testCase?.id },
+    judgeSimulated(input),
+    settings.judge,
+  );
+}
+
+/**
+ * A recording whose judge calls were not written (an API error, no verdict, a timeout, a
+ * missing key, a credential in an answer): the line says what was kept, what was not, and the
+ * command that records the judge alone. The old judge cassette, if any, is as it was.
+ */
+function judgeNotRecorded(input: GradeInput, graded: Graded, reason: string): Graded {
+  const kept = input.agentRecorded
+    ? `the agent's cassette ${input.record.fixture} was recorded and is kept; `
+    : '';
+  const message = `${kept}the judge's calls were not recorded, nothing written for them (${reason}); record only the judge: ${judgeCommandOf(input)}`;
+  return {
+    record: {
+      ...graded.record,
+      outcome: 'judge_error',
+      messages: [message, ...graded.record.messages],
+    },
+    error: new Error(message),
+  };
 }
 
 /** The judged checks' mean scores, beside the check's own. */
@@ -129,7 +162,10 @@ export async function gradeTrial(input: GradeInput): Promise<Graded> {
       skip: message,
     };
   }
-  return decide(record, checked, scores, judged);
+  const decided = decide(record, checked, scores, judged);
+  return judged.unrecorded === undefined
+    ? decided
+    : judgeNotRecorded(input, decided, judged.unrecorded);
 }
 
 function decide(
@@ -175,12 +211,6 @@ function decide(
     return {
       record: { ...record, outcome: 'judge_error', messages: judgeErrors },
       error: new Error(judgeErrors[0]),
-    };
-  }
-  if (judged.unrecorded) {
-    return {
-      record: { ...record, outcome: 'errored', messages: [judged.unrecorded] },
-      error: new Error(judged.unrecorded),
     };
   }
   return { record: { ...record, outcome: 'passed', messages: [] } };

@@ -48,11 +48,19 @@ async function askModel(
       const endpoint = upstream.endpoint(model, seed);
       host ??= new URL(endpoint.baseURL).host;
       const exchange = await sendJudgeRequest(endpoint, request, sleep);
-      samples.push(sampleVerdictOf(exchange, model, sample));
-      if (recordable(exchange, request)) exchanges.push(exchange);
-      else failure ??= samples.at(-1)?.error ?? 'an answer that is not a complete judge answer';
+      const verdict = sampleVerdictOf(exchange, model, sample);
+      // Only verdicts are kept: a cassette of judge errors would replay as judge errors.
+      if (verdict.error === undefined && recordable(exchange, request)) {
+        samples.push(verdict);
+        exchanges.push(exchange);
+        continue;
+      }
+      const error = upstream.problem(seed) ?? verdict.error;
+      samples.push(error === undefined ? verdict : { ...verdict, error });
+      failure ??= error ?? 'an answer that is not a complete judge answer';
     } catch (error) {
-      const message = errorMessage(error);
+      // The judge script's own reason (it looped past the deadline) before the call's.
+      const message = upstream.problem(seed) ?? errorMessage(error);
       samples.push({ model: model.id, sample, error: message });
       failure ??= message;
     }
@@ -84,7 +92,14 @@ export async function askAll(
   const failures: string[] = [];
   let host: string | undefined;
   for (const planned of plan(judges, options, undefined)) {
-    const upstream = await openJudgeUpstream(planned.judge, options.source);
+    let upstream: Awaited<ReturnType<typeof openJudgeUpstream>>;
+    try {
+      upstream = await openJudgeUpstream(planned.judge, options.source, options.scriptOnly);
+    } catch (error) {
+      // Recording: no judge script for --judge-script, no simulator; nothing asked, nothing written.
+      if (options.mode !== 'record') throw error;
+      return { judgments, unrecorded: errorMessage(error) };
+    }
     try {
       const samples: SampleVerdict[] = [];
       for (const model of planned.models) {
@@ -103,12 +118,8 @@ export async function askAll(
     }
   }
   if (options.mode !== 'record') return { judgments };
-  if (failures.length > 0) {
-    return {
-      judgments,
-      unrecorded: `the judge calls were not recorded, nothing written: ${failures[0]}`,
-    };
-  }
+  const [failure] = failures;
+  if (failure !== undefined) return { judgments, unrecorded: failure };
   return { judgments, ...(await writeTapes(tapes, options, host ?? 'unknown')) };
 }
 
@@ -142,6 +153,6 @@ async function writeTapes(
     );
     return { hash };
   } catch (error) {
-    return { unrecorded: `the judge calls were not recorded: ${errorMessage(error)}` };
+    return { unrecorded: errorMessage(error) };
   }
 }

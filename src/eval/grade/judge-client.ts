@@ -1,6 +1,7 @@
 import { canonicalize } from '../../core/canonical-json.js';
 import { errorMessage } from '../../core/errors.js';
 import { redactText } from '../../core/redact.js';
+import { DEFAULT_MODEL_TIMEOUT_MS, modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import { isRetriedAnswer, modelApiOf } from '../../model-api/retryable-answer.js';
 import {
   type Exchange,
@@ -82,14 +83,23 @@ export async function sendJudgeRequest(
     body: JSON.stringify(request.body),
   };
   const retries: NonNullable<Exchange['retries']> = [];
+  // The deadline of a model call (--model-timeout), headers and body: a judge that never
+  // answers fails its sample instead of holding the recording until the test times out.
+  const timeoutMs = modelTimeoutFrom(process.env) ?? DEFAULT_MODEL_TIMEOUT_MS;
   for (let attempt = 0; ; attempt += 1) {
     const started = performance.now();
     let response: Response;
     let text: string;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      response = await endpoint.fetch(url, init);
+      response = await endpoint.fetch(url, { ...init, signal });
       text = await response.text();
     } catch (error) {
+      if (signal.aborted) {
+        throw new Error(
+          `the judge API at ${new URL(url).host} did not answer within ${timeoutMs / 1000} s (the model call deadline, --model-timeout)`,
+        );
+      }
       if (attempt + 1 >= ATTEMPTS) {
         throw new Error(
           `the judge API at ${new URL(url).host} could not be reached: ${redactText(errorMessage(error))}`,

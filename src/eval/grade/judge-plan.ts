@@ -18,8 +18,10 @@ export interface JudgeTrialOptions {
   models: readonly JudgeModel[] | undefined;
   /** `--judge-samples`: overrides every judge's own sample count. */
   samples: number | undefined;
-  /** Live and record: the live API, or the simulator (`--simulated`). */
+  /** Live and record: the live API, or the simulator (`--simulated`, `--judge-simulated`). */
   source: FixtureSource;
+  /** `record --judge-script`: only a judge's own script answers it; a judge without one is not recorded. */
+  scriptOnly?: boolean;
   variant: string;
   trial: number;
   seed: string;
@@ -29,7 +31,7 @@ export interface JudgeTrialResult {
   judgments: JudgmentRecord[];
   /** The judge cassette is missing or stale: neither a pass nor a fail. */
   problem?: FixtureError;
-  /** Recording: why the judge cassette was not written (an API error, a leaked key). */
+  /** Recording: why the judge cassette was not written (an API error, no verdict, a leaked key); nothing was. */
   unrecorded?: string;
   /** sha256 of the judge cassette replayed or written; undefined when asked live, unrecorded. */
   hash?: string;

@@ -205,7 +205,9 @@ describe('judge errors are never a pass, and a failed recording writes nothing',
       );
       expect(result.judgments[0]!.verdict).toBe('error');
       expect(result.judgments[0]!.samples[0]!.error).toMatch(/^the judge API answered 500/);
-      expect(result.unrecorded).toMatch(/^the judge calls were not recorded, nothing written/);
+      expect(result.unrecorded).toMatch(
+        /^judge 'polite-refusal' \(claude-sonnet-5\): the judge API answered 500/,
+      );
       expect(readFileSync(file, 'utf8')).toBe(before);
     } finally {
       await failing.close();
@@ -226,17 +228,47 @@ describe('judge errors are never a pass, and a failed recording writes nothing',
     }
   });
 
-  it("a judge script's malformed verdict is recorded as the judge gave it, and replays as a judge error", async () => {
+  // Recorded, it replayed as judge errors: a recording that said it failed left one behind.
+  it("a judge script's malformed verdict is not recorded: the old judge cassette stays as it was", async () => {
+    await record();
+    const file = options().context.file;
+    const before = readFileSync(file);
     const broken = defineJudgeScript({
       respond: () => ({ label: 'pass', score: 2, reasoning: 'too generous' }),
     });
     const judge = polite({ samples: 1, modelScript: broken });
     const recorded = await judgeTrial([judge], material(ANSWER), options({ mode: 'record' }));
     expect(recorded.judgments[0]!.verdict).toBe('error');
-    const replayed = await judgeTrial([judge], material(ANSWER), options());
-    expect(replayed.judgments[0]!.verdict).toBe('error');
-    expect(replayed.judgments[0]!.samples[0]!.error).toContain('invalid verdict: score');
+    expect(recorded.unrecorded).toContain('invalid verdict: score');
+    expect(readFileSync(file)).toEqual(before);
   });
+
+  // A judge script ran in the worker unbounded: one that looped held record for good.
+  it('a judge script that loops, or whose verdict loops when read, is stopped at the deadline, naming it', async () => {
+    vi.stubEnv('HARNESS_MODEL_TIMEOUT', '0.2');
+    // Bounded, so that without the deadline this test fails (after a minute) instead of hanging.
+    const spin = () => {
+      const until = Date.now() + 60_000;
+      while (Date.now() < until) {}
+      return 'pass' as const;
+    };
+    const looping = defineJudgeScript({
+      name: 'looping',
+      respond: () => ({ label: spin(), score: 1, reasoning: 'late' }),
+    });
+    const proxied = defineJudgeScript({
+      name: 'proxied',
+      respond: () => new Proxy({ label: 'pass', score: 1, reasoning: 'x' } as const, { get: spin }),
+    });
+    for (const script of [looping, proxied]) {
+      const judge = polite({ samples: 1, modelScript: script });
+      const { judgments } = await judgeTrial([judge], material(ANSWER), options({ mode: 'live' }));
+      expect(judgments[0]!.verdict).toBe('error');
+      expect(judgments[0]!.samples[0]!.error).toContain(
+        `judge script '${script.name}' ran past the model call deadline (0.2 s, --model-timeout) and was stopped: does it loop forever?`,
+      );
+    }
+  }, 150_000);
 
   it('a tie between votes is a fail', async () => {
     const alternating = defineJudgeScript({

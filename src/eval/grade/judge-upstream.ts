@@ -14,6 +14,8 @@ export interface JudgeUpstream {
   source: FixtureSource;
   /** The endpoint of one call; `seed` seeds a simulator's draws (task/variant/trial/check/model/sample). */
   endpoint(model: JudgeModel, seed: string): JudgeEndpoint;
+  /** Why the judge's script gave the call of `seed` no verdict (it looped, it threw), when it did. */
+  problem(seed: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -51,10 +53,21 @@ function liveEndpoint(model: JudgeModel, fetch: typeof globalThis.fetch): JudgeE
 export async function openJudgeUpstream(
   judge: JudgeCheck,
   source: FixtureSource,
+  scriptOnly = false,
 ): Promise<JudgeUpstream> {
+  if (scriptOnly && !judge.modelScript) {
+    throw new ConfigError(
+      `judge '${judge.name}' has no judge script (modelScript on defineJudge) to answer it with --judge-script: give it one, or record with --judge-simulated for the built-in judge`,
+    );
+  }
   const fetch = await passthroughFetch();
   if (source === 'live') {
-    return { source, endpoint: (model) => liveEndpoint(model, fetch), close: async () => {} };
+    return {
+      source,
+      endpoint: (model) => liveEndpoint(model, fetch),
+      problem: () => undefined,
+      close: async () => {},
+    };
   }
   const own = judge.modelScript
     ? await startSimulator({ policies: [judge.modelScript], unmatched: 'error' })
@@ -78,6 +91,7 @@ export async function openJudgeUpstream(
         return fetch(input, { ...init, headers });
       },
     }),
+    problem: (seed) => judge.modelScript?.problemFor?.(seed),
     close: async () => {
       await own?.close();
     },

@@ -20,7 +20,8 @@ export function visibleLength(text: string): number {
 
 /**
  * Greedy word wrap to `width` columns, continuation lines indented by `indent`. With
- * `shell`, broken lines end in ` \\` so a wrapped command still pastes as one. Linear in the
+ * `shell`, broken lines end in ` \\` so a wrapped command still pastes as one, and no word is
+ * cut (a word wider than the line overflows it on a line of its own). Linear in the
  * text's length, however long a word is (a 1 MB word in an assertion message is cut, not
  * allowed to take the run down).
  */
@@ -46,8 +47,11 @@ export function wrap(
     }
     [line, lineWidth] = [line + word, lineWidth + wordWidth];
     empty = false;
-    // A single word wider than the line is cut, never allowed to overflow.
-    if (lineWidth > width) [line, lineWidth] = cutToWidth(line, width, indent, lines);
+    // A single word wider than the line is cut, never allowed to overflow; but a shell
+    // command's word (a case id) stays whole on its own line, so that the command pastes as one.
+    if (lineWidth > width && !options.shell) {
+      [line, lineWidth] = cutToWidth(line, width, indent, lines);
+    }
   }
   if (!empty) lines.push(line);
   return lines;

@@ -141,6 +141,21 @@ describe('wrap', () => {
     ]);
   });
 
+  // A long case id (or a --case list) was cut across lines, and the pasted command recorded
+  // cases that do not exist.
+  it('never cuts a word of a shell command: it stays whole on its own line, to paste as one', () => {
+    const id = `refund-${'x'.repeat(120)}`;
+    const lines = wrap(`  npm run record -- --task T8 --variant v1 --case ${id},b --trial 1`, {
+      indent: '    ',
+      shell: true,
+    });
+    expect(lines).toEqual([
+      '  npm run record -- --task T8 --variant v1 --case \\',
+      `    ${id},b \\`,
+      '    --trial 1',
+    ]);
+  });
+
   it('cuts a word longer than the line instead of overflowing', () => {
     expect(wrap('abcdefghij', { width: 4 })).toEqual(['abcd', 'efgh', 'ij']);
     expect(wrap('ab abcdefghij', { width: 4, indent: '  ' })).toEqual([

@@ -15,6 +15,7 @@ import {
   ALL_RECORDED_TRIALS,
   EVAL_ENV,
   type EvalMode,
+  type JudgeOffline,
   readEvalSettings,
 } from '../spec/settings.js';
 import { formatShard, type Shard } from '../spec/shard.js';
@@ -57,6 +58,8 @@ export interface RunEvalsOptions extends ReportOptions {
     samples?: number;
     /** `record --judge-only`: replay the agent, record only the judge calls. */
     only?: boolean;
+    /** `record --judge-simulated` / `--judge-script`: the agent live, its judges offline. */
+    offline?: JudgeOffline;
   };
   log?: (line: string) => void;
   onTrial?: (record: TrialRecord, ms: number) => void;
@@ -403,6 +406,7 @@ function setEnv(options: RunEvalsOptions, projectDir: string): void {
     [EVAL_ENV.judgeSamples]:
       options.judge?.samples === undefined ? undefined : String(options.judge.samples),
     [EVAL_ENV.judgeOnly]: options.judge?.only ? '1' : undefined,
+    [EVAL_ENV.judgeOffline]: options.judge?.offline,
     [EVAL_ENV.cases]: options.cases?.join(','),
     [EVAL_ENV.caseSample]:
       options.caseSample === undefined ? undefined : String(options.caseSample),

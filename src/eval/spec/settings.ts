@@ -62,7 +62,16 @@ export interface JudgeSettings {
   samples: number | undefined;
   /** `record --judge-only`: the agent is replayed, only the judge calls are recorded. */
   only: boolean;
+  /** `record --judge-simulated` / `--judge-script`: the agent records live, its judges offline. */
+  offline: JudgeOffline | undefined;
 }
+
+/**
+ * Judges answered offline while the agent records live: `simulator`, each judge's judge script
+ * or else the simulator's built-in judge; `script`, each judge's own script, and a judge
+ * without one is not recorded.
+ */
+export type JudgeOffline = 'simulator' | 'script';
 
 export const EVAL_ENV = {
   mode: 'HARNESS_EVAL_MODE',
@@ -82,6 +91,7 @@ export const EVAL_ENV = {
   judgeModels: 'HARNESS_EVAL_JUDGE_MODELS',
   judgeSamples: 'HARNESS_EVAL_JUDGE_SAMPLES',
   judgeOnly: 'HARNESS_EVAL_JUDGE_ONLY',
+  judgeOffline: 'HARNESS_EVAL_JUDGE_OFFLINE',
   cases: 'HARNESS_EVAL_CASES',
   caseSample: 'HARNESS_EVAL_CASE_SAMPLE',
   rows: 'HARNESS_EVAL_ROWS',
@@ -147,10 +157,12 @@ function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings {
   const mode = env[EVAL_ENV.judgeMode];
   const models = list(env[EVAL_ENV.judgeModels]);
   const samples = Number(env[EVAL_ENV.judgeSamples]);
+  const offline = env[EVAL_ENV.judgeOffline];
   return {
     mode: mode === 'live' || mode === 'record' ? mode : 'replay',
     models: models.length > 0 ? parseJudgeModels(models, EVAL_ENV.judgeModels) : undefined,
     samples: Number.isInteger(samples) && samples > 0 ? samples : undefined,
     only: env[EVAL_ENV.judgeOnly] === '1',
+    offline: offline === 'simulator' || offline === 'script' ? offline : undefined,
   };
 }

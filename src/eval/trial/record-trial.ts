@@ -85,6 +85,10 @@ export async function recordTrial(
           latencies,
           ...(session.exchangeLatencies && { answeredLatencies: session.exchangeLatencies }),
         });
+        // Nothing answered offline, or a live recording met the simulator: thrown before the
+        // cassette is written, so the old one stays (an agent that shrugs the 400 off included).
+        const problem = upstream.problem();
+        if (problem) throw problem;
         // A run the API failed is not a recording: throwing keeps the old cassette.
         if (result.status === 'error') throw new Error(result.detail ?? 'the model call failed');
         return result;
