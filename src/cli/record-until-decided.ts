@@ -1,7 +1,10 @@
+import { ConfigError } from '../core/errors.js';
+import { DEFAULT_ALPHA } from '../eval/report/compare.js';
 import type { Cost } from '../eval/report/cost-schema.js';
 import { formatUsd } from '../eval/report/cost-view.js';
 import { decideRecords } from '../eval/report/decisions.js';
 import type { DecisionSettings, Decisions, RowDecision } from '../eval/report/decisions-schema.js';
+import { DEFAULT_BETA, DEFAULT_DELTA } from '../eval/report/decisions-schema.js';
 import { decisionStateText } from '../eval/report/decisions-view.js';
 import { trialLabel } from '../eval/report/format.js';
 import type { EvalReport } from '../eval/report/report-schema.js';
@@ -9,10 +12,28 @@ import type { LoadedReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { keyOf } from '../eval/spec/selection.js';
 import type { TrialRecord } from '../eval/spec/trial-record.js';
+import { fraction, positiveInteger } from './args.js';
+import { decisionFlags } from './decision-flags.js';
 import { terminalLine } from './terminal-text.js';
 
 /** The default cap on trials per row (`--max-trials`). */
 export const DEFAULT_MAX_TRIALS = 60;
+
+/** The record flags --until-decided reads. */
+interface UntilDecidedFlags {
+  'until-decided'?: boolean | undefined;
+  'missing-only'?: boolean | undefined;
+  'judge-only'?: boolean | undefined;
+  trials?: string | undefined;
+  trial?: string | undefined;
+  shard?: string | undefined;
+  batch?: string | undefined;
+  'max-trials'?: string | undefined;
+  alpha?: string | undefined;
+  delta?: string | undefined;
+  beta?: string | undefined;
+  undecided?: string | undefined;
+}
 
 export interface UntilDecidedOptions {
   /** The recording as `npm run record` would run it: selection, source, models, judges. */
@@ -148,4 +169,38 @@ function summaryLine(decisions: Decisions | undefined, maxTrials: number): strin
   }
   const undecided = count('undecided');
   return `decided: ${count('drop')} drop, ${count('no-drop')} no drop > ${decisions!.delta.toFixed(2)}${undecided > 0 ? `, ${undecided} undecided at ${maxTrials} trials (--max-trials)` : ''}`;
+}
+
+/** --until-decided and its flags (--batch, --max-trials, --alpha, --delta, --beta), checked before anything runs. */
+export function untilDecidedFlags(values: UntilDecidedFlags) {
+  const decisionOnly = (
+    ['batch', 'max-trials', 'alpha', 'delta', 'beta', 'undecided'] as const
+  ).filter((flag) => values[flag] !== undefined);
+  if (!values['until-decided']) {
+    if (decisionOnly.length > 0) {
+      throw new ConfigError(
+        `${decisionOnly.map((flag) => `--${flag}`).join(', ')} go with --until-decided (or --plan)`,
+      );
+    }
+    return undefined;
+  }
+  const clashing = (['trials', 'trial', 'missing-only', 'shard', 'judge-only'] as const).filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (clashing.length > 0) {
+    throw new ConfigError(
+      `--until-decided chooses the trials itself (what is recorded is kept, what is missing or stale is recorded): drop ${clashing.map((flag) => `--${flag}`).join(', ')}`,
+    );
+  }
+  const decide = decisionFlags(values);
+  return {
+    batch: positiveInteger('--batch', values.batch, 3, 100),
+    settings: {
+      alpha: fraction('--alpha', values.alpha) ?? DEFAULT_ALPHA,
+      beta: decide.beta ?? DEFAULT_BETA,
+      delta: decide.delta ?? DEFAULT_DELTA,
+      undecided: decide.undecided ?? 'warn',
+      maxTrials: decide.maxTrials ?? DEFAULT_MAX_TRIALS,
+    },
+  };
 }

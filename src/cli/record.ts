@@ -2,9 +2,7 @@ import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { shownUrl } from '../core/shown-url.js';
-import { DEFAULT_ALPHA } from '../eval/report/compare.js';
 import { spentLines } from '../eval/report/cost-view.js';
-import { DEFAULT_BETA, DEFAULT_DELTA } from '../eval/report/decisions-schema.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
@@ -22,25 +20,25 @@ import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { caseFlags, fraction, parseFlags, positiveInteger, selectionFlag } from './args.js';
-import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
+import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { DECISION_FLAGS } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
 import { exitAfterFlush } from './exit-after-flush.js';
 import { checkBaseUrl } from './model-config.js';
 import { openJudgeSimulator, recordJudgeFlags } from './record-judge.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { planWith } from './record-plan.js';
-import { DEFAULT_MAX_TRIALS, recordUntilDecided } from './record-until-decided.js';
+import { recordUntilDecided, untilDecidedFlags } from './record-until-decided.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
                          [--suite NAME] [--case ID[,ID...] | --cases N] [--simulated] [--missing-only] [--concurrency K]
                          [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
                          [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
+                         [--judge-simulated | --judge-script]
        npm run record -- --until-decided [--batch 3] [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
                          [--task ...] [--variant ...] [--simulated] ...
        npm run record -- --plan [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--task ...]
-                         [--judge-simulated | --judge-script]
        npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
@@ -184,40 +182,6 @@ async function main(argv: string[]): Promise<number> {
     await simulator?.close();
     await judgeSimulator?.close();
   }
-}
-
-/** --until-decided and its flags (--batch, --max-trials, --alpha, --delta, --beta), checked before anything runs. */
-function untilDecidedFlags(values: RecordFlags) {
-  const decisionOnly = (
-    ['batch', 'max-trials', 'alpha', 'delta', 'beta', 'undecided'] as const
-  ).filter((flag) => values[flag] !== undefined);
-  if (!values['until-decided']) {
-    if (decisionOnly.length > 0) {
-      throw new ConfigError(
-        `${decisionOnly.map((flag) => `--${flag}`).join(', ')} go with --until-decided (or --plan)`,
-      );
-    }
-    return undefined;
-  }
-  const clashing = (['trials', 'trial', 'missing-only', 'shard', 'judge-only'] as const).filter(
-    (flag) => values[flag] !== undefined,
-  );
-  if (clashing.length > 0) {
-    throw new ConfigError(
-      `--until-decided chooses the trials itself (what is recorded is kept, what is missing or stale is recorded): drop ${clashing.map((flag) => `--${flag}`).join(', ')}`,
-    );
-  }
-  const decide = decisionFlags(values);
-  return {
-    batch: positiveInteger('--batch', values.batch, 3, 100),
-    settings: {
-      alpha: fraction('--alpha', values.alpha) ?? DEFAULT_ALPHA,
-      beta: decide.beta ?? DEFAULT_BETA,
-      delta: decide.delta ?? DEFAULT_DELTA,
-      undecided: decide.undecided ?? 'warn',
-      maxTrials: decide.maxTrials ?? DEFAULT_MAX_TRIALS,
-    },
-  };
 }
 
 /** `--verify`: the selection's cassettes checked, nothing recorded. */
