@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resealed } from '../replay/testing/cassettes.js';
+import { runEvalCli } from './eval.js';
 import { runRecordCli } from './record.js';
 import { captureCli } from './testing/cli.js';
 
@@ -106,5 +107,37 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`${message}\n`);
+  });
+});
+
+describe('npm run record -- --verify and npm run eval over a symlinked fixtures folder', () => {
+  // The break (issue 33): verify skipped fixtures/T2/upgraded as a symlink (259 of 264 checked,
+  // "all match") while eval followed it and replayed the cassettes behind it.
+  it('are both refused, exit 2, with the same line naming the link', async () => {
+    const linked = mkdtempSync(join(tmpdir(), 'record-verify-link-'));
+    try {
+      for (const name of ['src', 'node_modules', 'dist'])
+        symlinkSync(join(root, name), join(linked, name));
+      cpSync(join(root, 'package.json'), join(linked, 'package.json'));
+      cpSync(join(root, 'fixtures/T2/baseline'), join(linked, 'fixtures/T2/baseline'), {
+        recursive: true,
+      });
+      cpSync(join(root, 'fixtures/T2/upgraded'), join(linked, 'elsewhere/upgraded'), {
+        recursive: true,
+      });
+      symlinkSync(join(linked, 'elsewhere/upgraded'), join(linked, 'fixtures/T2/upgraded'));
+      vi.spyOn(process, 'cwd').mockReturnValue(linked);
+      const line =
+        'fixtures/T2/upgraded is a symbolic link: cassettes are read only from the folders and files under fixtures/ themselves';
+      const verified = await captureCli(() => runRecordCli(['--verify']));
+      expect(verified.code).toBe(2);
+      expect(verified.stderr).toContain(line);
+      expect(verified.stdout).not.toContain('all match');
+      const evaluated = await captureCli(() => runEvalCli(['--task', 'T2', '--trials', '1']));
+      expect(evaluated.code).toBe(2);
+      expect(evaluated.stderr).toContain(line);
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
   });
 });

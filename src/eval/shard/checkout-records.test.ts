@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +131,16 @@ describe('recordsFromCheckout', () => {
     });
     expect((await rejectionOf(merge(dir, [record]), ConfigError)).message).toMatch(
       /T7 upgraded trial 1 was judged from sha256:111111111111…, the checkout's fixtures\/T7\/upgraded\/trial-1\.judge\.json is sha256:[0-9a-f]{12}…/,
+    );
+  });
+
+  it('refuses a checkout with a symlink under fixtures/, as eval and verify do', async () => {
+    const dir = project();
+    const records = [await replayed(dir, 1)];
+    renameSync(join(dir, 'fixtures/T2/upgraded'), join(dir, 'upgraded'));
+    symlinkSync(join(dir, 'upgraded'), join(dir, 'fixtures/T2/upgraded'));
+    expect((await rejectionOf(merge(dir, records), ConfigError)).message).toMatch(
+      /^fixtures\/T2\/upgraded is a symbolic link: /,
     );
   });
 

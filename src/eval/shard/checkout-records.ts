@@ -6,6 +6,7 @@ import { cassetteHash } from '../../replay/cassette-hash.js';
 import { UNRECORDED_JUDGE } from '../grade/grade-trial.js';
 import { judgeCassettePath, readJudgeCassette } from '../grade/judge-cassette.js';
 import type { TrialRecord } from '../spec/trial-record.js';
+import { inventoryFixtures } from '../verify/fixture-inventory.js';
 import { currentCommit } from './commit.js';
 import { shownName } from './shard-coverage.js';
 
@@ -28,6 +29,8 @@ export async function recordsFromCheckout(
       `cannot merge: the shards ran at commit ${merged.commit ?? 'none (not in git)'}, this checkout is at ${commit ?? 'none (not in git)'}: merge shards of the commit checked out here only (re-run them on it)`,
     );
   }
+  // The walker eval and verify use: a symlink under fixtures/ is refused here too.
+  inventoryFixtures(join(projectDir, 'fixtures'));
   const problems: string[] = [];
   const records = await Promise.all(
     merged.records.map(async (record, index) => {
