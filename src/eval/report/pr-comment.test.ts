@@ -129,6 +129,47 @@ describe('renderPrComment', () => {
     expect(body).not.toContain('<img');
   });
 
+  // The break (issue 33): a task name, a case id or an answer with @org/team pinged the team.
+  it('pings nobody: @user and @org/team from task names, case ids, answers and authors are neutralised', () => {
+    const pinging = buildReport({
+      records: [
+        ...records('PF', 'upgraded', '@org/team').map((record) => ({
+          ...record,
+          case: '@alice',
+          messages: ['expected the answer to mention @bob (cc @org/refunds)'],
+        })),
+        ...records('FF', 'baseline', '@org/team'),
+      ],
+      trials: 2,
+      floors: [],
+      generatedAt: 'now',
+      reference: buildReport({
+        records: records('PP', 'upgraded', '@org/team'),
+        trials: 2,
+        floors: [],
+        generatedAt: 'then',
+      }),
+      changes: {
+        ...changes(1),
+        fixtures: [
+          {
+            ...changes(1).fixtures[0]!,
+            path: 'fixtures/@org/team/trial-1.json',
+            commits: [{ commit: 'abc1234', author: '@carol' }],
+          },
+        ],
+      },
+    });
+    const body = renderPrComment(pinging);
+    expect(body).toContain('org/team');
+    // A mention is @ after a non-word character, then a name character.
+    expect(body).not.toMatch(/(^|[^\w`])@[A-Za-z0-9_-]/m);
+    // Still a cross-reference when it is one: #123 is left as it is.
+    expect(
+      renderPrComment({ ...pinging, gate: { ...pinging.gate, reasons: ['see #123'] } }),
+    ).toContain('see #123');
+  });
+
   it('stays under the size GitHub takes, with 5,000 changed cassettes', () => {
     const many = buildReport({
       records: records('PPF'),
