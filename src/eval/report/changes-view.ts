@@ -1,4 +1,4 @@
-import type { CassetteProvenance, Changes } from '../spec/changes-schema.js';
+import type { CassetteProvenance, Changes, FixtureChange } from '../spec/changes-schema.js';
 import { formatRate } from './format.js';
 
 /** What every renderer shows of the changes against the base, at the top of the report. */
@@ -13,6 +13,10 @@ export interface ChangesView {
   fixtures: string[][];
   /** Changed cassettes not listed here. */
   more: number;
+  /** Every cassette edited by hand with a new `meta.curated` entry: "path: by who: why". */
+  curated: string[];
+  /** Every cassette changed but not re-recorded (a gate failure): "path: why". Never cut. */
+  edited: string[];
 }
 
 const short = (commit: string) => commit.slice(0, 7);
@@ -64,11 +68,16 @@ function referenceLines(changes: Changes): string[] {
 
 export function changesView(changes: Changes): ChangesView {
   const count = changes.fixtures.length + changes.fixturesLeftOut;
+  const ofClass = (name: string) => changes.fixtures.filter((fixture) => fixture.class === name);
+  const edited = ofClass('edited');
+  const curated = ofClass('curated');
   const parts = [
     ...(changes.reference.status === 'same' || changes.reference.status === 'absent'
       ? []
       : [`the reference${changes.reference.lowered ? ' (lowered)' : ''}`]),
     ...(count > 0 ? [`${count} cassette${count === 1 ? '' : 's'}`] : []),
+    ...(edited.length > 0 ? [`${edited.length} of them changed but not re-recorded`] : []),
+    ...(curated.length > 0 ? [`${curated.length} edited by hand (curated)`] : []),
   ];
   const against = `${changes.ref} (${short(changes.commit)})`;
   return {
@@ -86,12 +95,27 @@ export function changesView(changes: Changes): ChangesView {
     ]),
     fixtures: changes.fixtures.map((fixture) => [
       fixture.path,
-      fixture.status,
+      fixture.class && fixture.class !== fixture.status
+        ? `${fixture.status}, ${CLASS_LABEL[fixture.class]}`
+        : fixture.status,
       provenanceText(fixture.before),
       provenanceText(fixture.after),
       fixture.commits.map((commit) => `${commit.commit} ${commit.author}`).join('; ') ||
         'not committed',
     ]),
     more: changes.fixturesLeftOut,
+    curated: curated.map(
+      (fixture) =>
+        `${fixture.path}: by ${fixture.after?.curated?.by ?? '?'}: ${fixture.after?.curated?.reason ?? '?'}`,
+    ),
+    edited: edited.map((fixture) => `${fixture.path}: ${fixture.why ?? 'not re-recorded'}`),
   };
 }
+
+const CLASS_LABEL: Record<NonNullable<FixtureChange['class']>, string> = {
+  're-recorded': 're-recorded',
+  're-derived': 're-derived, matching',
+  edited: 'CHANGED, NOT RE-RECORDED',
+  curated: 'edited by hand (curated)',
+  removed: 'removed',
+};

@@ -170,6 +170,66 @@ describe('renderPrComment', () => {
     ).toContain('see #123');
   });
 
+  // The break (issue 33): on a branch that re-records everything the comment showed 30 of 3,000
+  // changed cassettes, and the hand-edited one was not among them.
+  it('lists every cassette changed but not re-recorded, and the curated ones first, among 3,000 changes', () => {
+    const fixtures: Changes['fixtures'] = changes(3000).fixtures.map((fixture, index) => ({
+      ...fixture,
+      class: index % 100 === 99 ? ('edited' as const) : ('re-recorded' as const),
+      ...(index % 100 === 99 && { why: `its content changed (case ${index})` }),
+    }));
+    fixtures[1234] = {
+      ...fixtures[1234]!,
+      class: 'curated',
+      after: {
+        ...fixtures[1234]!.after!,
+        curated: { by: 'Alice', reason: 'a typo in the answer' },
+      },
+    };
+    const big = buildReport({
+      records: records('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      changes: { ...changes(0), fixtures },
+    });
+    const body = renderPrComment(big, {
+      artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
+    });
+    expect(body.length).toBeLessThanOrEqual(MAX_PR_COMMENT_CHARS);
+    const edited = fixtures.filter((fixture) => fixture.class === 'edited');
+    expect(edited).toHaveLength(30);
+    for (const fixture of edited) expect(body).toContain(`${fixture.path.replace(/_/g, '\\_')}`);
+    expect(body).toContain('30 cassettes changed but not re-recorded');
+    expect(body).toContain('trial-1235.json: by Alice: a typo in the answer');
+    // The curated edit is listed before the gate's reasons.
+    expect(body.indexOf('trial-1235.json')).toBeLessThan(body.indexOf('**Why the gate failed**'));
+  });
+
+  it('links the complete list with its count when the cassettes changed but not re-recorded do not fit', () => {
+    const fixtures = changes(3000).fixtures.map((fixture) => ({
+      ...fixture,
+      path: `${fixture.path.replace('.json', '')}-${'x'.repeat(40)}.json`,
+      class: 'edited' as const,
+      why: 'its content changed while its recordedAt and provenance did not',
+    }));
+    const big = buildReport({
+      records: records('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      changes: { ...changes(0), fixtures },
+    });
+    const body = renderPrComment(big, {
+      artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
+    });
+    expect(body.length).toBeLessThanOrEqual(MAX_PR_COMMENT_CHARS);
+    expect(body).toContain(
+      '3000 cassettes changed but not re-recorded: too many to list here; the complete list is `changes.fixtures` (class `edited`) in reports/latest.json, in the [report artifact](https://github.com/o/r/actions/runs/1/artifacts/2)',
+    );
+    expect(body).not.toContain('cut: the whole report');
+  });
+
   it('stays under the size GitHub takes, with 5,000 changed cassettes', () => {
     const many = buildReport({
       records: records('PPF'),
