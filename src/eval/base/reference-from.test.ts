@@ -144,7 +144,9 @@ describe('eval --reference-from REF', () => {
     ]);
     expect(allowed.code, allowed.stdout).toBe(0);
     const { changes } = JSON.parse(readReport(project, 'json'));
-    expect(changes.fixtures.map((fixture: { class: string }) => fixture.class)).toEqual(['curated']);
+    expect(changes.fixtures.map((fixture: { class: string }) => fixture.class)).toEqual([
+      'curated',
+    ]);
     expect(changes).toMatchObject({
       compared: 'checkout',
       reference: { lowered: true, allowed: true },
