@@ -106,3 +106,20 @@ export async function compareWithBase(
       : undefined;
   return { reference, changes, ...(problem && { problem }) };
 }
+
+/**
+ * reports/reference.json as it is at the git ref `ref` (`record --verify --base REF`): what a
+ * pull request's live cassettes are checked against, so that changing a hash in the pull
+ * request's own reference changes nothing. Undefined when REF has none.
+ */
+export async function referenceAt(
+  projectDir: string,
+  ref: string,
+  flag: string,
+): Promise<{ file: string; report: EvalReport } | undefined> {
+  const commit = await resolveCommit(projectDir, ref, flag);
+  const text = await fileAt(projectDir, commit, REFERENCE);
+  if (text === undefined) return undefined;
+  const file = `${ref}:${REFERENCE}`;
+  return { file, report: parseReport(text, file) };
+}
