@@ -6,6 +6,7 @@ import { type EvalReport, parseReport } from '../report/report-schema.js';
 import type { Changes } from '../spec/changes-schema.js';
 import { fixtureChanges } from './fixture-changes.js';
 import { fileAt, resolveCommit } from './git.js';
+import { inputChanges } from './input-changes.js';
 import { type ReferenceRow, referenceChanges } from './reference-changes.js';
 
 const REFERENCE = 'reports/reference.json';
@@ -79,6 +80,10 @@ export async function compareWithBase(
   }
   const diff = referenceChanges(baseRows, checkout);
   const { fixtures, leftOut } = await fixtureChanges(projectDir, commit);
+  const taskIds = [
+    ...new Set([...(baseRows?.tasks ?? []), ...(checkout?.tasks ?? [])].map((row) => row.task)),
+  ];
+  const inputs = await inputChanges(projectDir, commit, taskIds);
   const useCheckout = allowLower && (diff.lowered || baseProblem !== undefined) && checkout;
   const compared = useCheckout ? 'checkout' : base ? 'base' : 'none';
   const changes: Changes = {
@@ -93,6 +98,7 @@ export async function compareWithBase(
     compared,
     fixtures,
     fixturesLeftOut: leftOut,
+    inputs,
   };
   const reference =
     compared === 'checkout'

@@ -51,3 +51,46 @@ describe('the changes against the base in the terminal and markdown reports', ()
     expect(renderMarkdown(report)).toContain('modified, CHANGED, NOT RE-RECORDED');
   });
 });
+
+describe('the verdict inputs changed against the base', () => {
+  const t8 = (outcomes: string) =>
+    [...outcomes].map((letter, index) =>
+      makeRecord({
+        task: 'T8',
+        variant: 'baseline',
+        trial: index + 1,
+        outcome: letter === 'P' ? 'passed' : 'failed',
+      }),
+    );
+  const same: Changes = {
+    ref: 'main',
+    commit: 'c'.repeat(40),
+    reference: { status: 'same', rows: [], lowered: false, allowed: false },
+    compared: 'base',
+    fixtures: [],
+    fixturesLeftOut: 0,
+  };
+
+  // The break (issue 33): an edited dataset expectation took T8 baseline from 0.46 to 0.63 and
+  // the report said "Nothing changed against main: the same reference and cassettes".
+  it('are listed beside the cassettes with the rows they moved, and the title says so', () => {
+    const report = buildReport({
+      records: t8('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      reference: buildReport({ records: t8('PFF'), trials: 3, floors: [], generatedAt: 'then' }),
+      changes: {
+        ...same,
+        inputs: [{ path: 'evals/data/t8-questions.json', status: 'modified', tasks: ['T8'] }],
+      },
+    });
+    for (const text of [renderTerminal(report, { color: false }), renderMarkdown(report)]) {
+      expect(text).not.toContain('Nothing changed');
+      expect(text).toContain('1 verdict input (task files, datasets, rubrics, labels)');
+      expect(text).toMatch(
+        /evals\/data\/t8-questions\.json.*modified.*T8 baseline pass@1 0\.33 → 0\.67/,
+      );
+    }
+  });
+});

@@ -1,5 +1,11 @@
-import type { CassetteProvenance, Changes, FixtureChange } from '../spec/changes-schema.js';
+import type {
+  CassetteProvenance,
+  Changes,
+  FixtureChange,
+  InputChange,
+} from '../spec/changes-schema.js';
 import { formatRate } from './format.js';
+import type { Comparison } from './report-schema.js';
 
 /** What every renderer shows of the changes against the base, at the top of the report. */
 export interface ChangesView {
@@ -17,6 +23,8 @@ export interface ChangesView {
   curated: string[];
   /** Every cassette changed but not re-recorded (a gate failure): "path: why". Never cut. */
   edited: string[];
+  /** Every task file, dataset, rubric or label changed: "path (status): tasks; moved: rows". */
+  inputs: string[];
 }
 
 const short = (commit: string) => commit.slice(0, 7);
@@ -66,7 +74,24 @@ function referenceLines(changes: Changes): string[] {
   return lines;
 }
 
-export function changesView(changes: Changes): ChangesView {
+/** A changed verdict input, with the rows of its tasks that moved against the reference. */
+function inputLine(input: InputChange, comparison: Comparison | undefined): string {
+  const tasks = new Set(input.tasks);
+  const moved = (comparison?.entries ?? [])
+    .filter((entry) => tasks.has(entry.task) && entry.flag !== 'same')
+    .map(
+      (entry) =>
+        `${entry.task} ${entry.variant} pass@1 ${formatRate(entry.passAt1.before)} → ${formatRate(entry.passAt1.after)}`,
+    );
+  const decides = input.tasks.length > 0 ? `decides ${input.tasks.join(', ')}` : 'no task names it';
+  const rows = comparison
+    ? `; ${moved.length > 0 ? `moved: ${moved.join(', ')}` : 'no row moved'}`
+    : '';
+  return `${input.path} (${input.status}): ${decides}${rows}`;
+}
+
+export function changesView(changes: Changes, comparison?: Comparison): ChangesView {
+  const inputs = changes.inputs ?? [];
   const count = changes.fixtures.length + changes.fixturesLeftOut;
   const ofClass = (name: string) => changes.fixtures.filter((fixture) => fixture.class === name);
   const edited = ofClass('edited');
@@ -76,6 +101,11 @@ export function changesView(changes: Changes): ChangesView {
       ? []
       : [`the reference${changes.reference.lowered ? ' (lowered)' : ''}`]),
     ...(count > 0 ? [`${count} cassette${count === 1 ? '' : 's'}`] : []),
+    ...(inputs.length > 0
+      ? [
+          `${inputs.length} verdict input${inputs.length === 1 ? '' : 's'} (task files, datasets, rubrics, labels)`,
+        ]
+      : []),
     ...(edited.length > 0 ? [`${edited.length} of them changed but not re-recorded`] : []),
     ...(curated.length > 0 ? [`${curated.length} edited by hand (curated)`] : []),
   ];
@@ -83,7 +113,7 @@ export function changesView(changes: Changes): ChangesView {
   return {
     title:
       parts.length === 0
-        ? `Nothing changed against ${against}: the same reference and cassettes`
+        ? `Nothing changed against ${against}: the same reference, cassettes, task files, datasets, rubrics and labels`
         : `Changed against ${against}: ${parts.join(', ')}`,
     reference: referenceLines(changes),
     rows: changes.reference.rows.map((row) => [
@@ -109,6 +139,7 @@ export function changesView(changes: Changes): ChangesView {
         `${fixture.path}: by ${fixture.after?.curated?.by ?? '?'}: ${fixture.after?.curated?.reason ?? '?'}`,
     ),
     edited: edited.map((fixture) => `${fixture.path}: ${fixture.why ?? 'not re-recorded'}`),
+    inputs: inputs.map((input) => inputLine(input, comparison)),
   };
 }
 

@@ -23,6 +23,7 @@ export function changesMarkdown(
     // Every one, never cut: what a reviewer must look at.
     ...(withLists ? listed('**Edited by hand (curated), with who and why**', view.curated) : []),
     ...(withLists ? listed('**Changed but not re-recorded** (fails the gate)', view.edited) : []),
+    ...listed('**Task files, datasets, rubrics and labels changed**', view.inputs),
     ...(view.rows.length > 0
       ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
       : []),

@@ -219,6 +219,7 @@ function changesLines(model: ReportModel, color: boolean): string {
   for (const [title, listed] of [
     ['Edited by hand (curated), with who and why:', view.curated],
     ['Changed but not re-recorded (fails the gate):', view.edited],
+    ['Task files, datasets, rubrics and labels changed:', view.inputs],
   ] as const) {
     if (listed.length === 0) continue;
     lines.push(paint('bold', title, color), ...listed.flatMap((line) => wrap(`  ${line}`)));

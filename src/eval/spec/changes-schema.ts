@@ -40,6 +40,19 @@ export const FixtureChangeSchema = z
   .strict();
 export type FixtureChange = z.infer<typeof FixtureChangeSchema>;
 
+/**
+ * A file under evals/ that decides verdicts (a task file, a dataset, a judge rubric, human labels)
+ * and differs from the base, with the tasks it decides.
+ */
+export const InputChangeSchema = z
+  .object({
+    path: z.string(),
+    status: z.enum(['added', 'removed', 'modified']),
+    tasks: z.array(z.string()),
+  })
+  .strict();
+export type InputChange = z.infer<typeof InputChangeSchema>;
+
 /** One row of reports/reference.json whose values differ between the base and this checkout. */
 export const ReferenceRowChangeSchema = z
   .object({
@@ -83,6 +96,8 @@ export const ChangesSchema = z
     fixtures: z.array(FixtureChangeSchema),
     /** Changed cassettes past the ones listed (0: `fixtures` lists every one). */
     fixturesLeftOut: z.number().int().min(0),
+    /** Task files, datasets, rubrics and labels under evals/ changed against the base. */
+    inputs: z.array(InputChangeSchema).optional(),
   })
   .strict();
 export type Changes = z.infer<typeof ChangesSchema>;
