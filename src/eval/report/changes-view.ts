@@ -101,13 +101,13 @@ export function changesView(changes: Changes, comparison?: Comparison): ChangesV
       ? []
       : [`the reference${changes.reference.lowered ? ' (lowered)' : ''}`]),
     ...(count > 0 ? [`${count} cassette${count === 1 ? '' : 's'}`] : []),
+    ...(edited.length > 0 ? [`${edited.length} of them changed but not re-recorded`] : []),
+    ...(curated.length > 0 ? [`${curated.length} edited by hand (curated)`] : []),
     ...(inputs.length > 0
       ? [
           `${inputs.length} verdict input${inputs.length === 1 ? '' : 's'} (task files, datasets, rubrics, labels)`,
         ]
       : []),
-    ...(edited.length > 0 ? [`${edited.length} of them changed but not re-recorded`] : []),
-    ...(curated.length > 0 ? [`${curated.length} edited by hand (curated)`] : []),
   ];
   const against = `${changes.ref} (${short(changes.commit)})`;
   return {
