@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { contentHashOf } from '../../replay/cassette-hash.js';
 import { resealed } from '../../replay/testing/cassettes.js';
 import { fixtureChanges } from './fixture-changes.js';
 
@@ -114,6 +115,26 @@ describe('fixtureChanges', () => {
     write(dir, 'baseline/trial-2.json', editAnswer(read(dir, 'baseline/trial-2.json')));
     const { fixtures } = await fixtureChanges(dir, commit);
     expect(fixtures.map((fixture) => fixture.class)).toEqual(['edited']);
+  });
+
+  it("classifies a judge cassette with a flipped verdict as edited, by the judge's re-derivation", async () => {
+    const { dir } = base();
+    cpSync(join(root, 'fixtures/T7/baseline'), join(dir, 'fixtures/T7/baseline'), {
+      recursive: true,
+    });
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'T7');
+    const commit = git(dir, 'rev-parse', 'HEAD');
+    const file = join(dir, 'fixtures/T7/baseline/trial-1.judge.json');
+    const judge = JSON.parse(readFileSync(file, 'utf8'));
+    judge.judgments[0].samples[0].response.body.content[0].input.label = 'pass';
+    const { contentHash: _old, ...content } = judge;
+    writeFileSync(file, JSON.stringify({ ...content, contentHash: contentHashOf(content) }));
+    const { fixtures } = await fixtureChanges(dir, commit);
+    expect(fixtures.map(({ path, class: kind }) => [path, kind])).toEqual([
+      ['fixtures/T7/baseline/trial-1.judge.json', 'edited'],
+    ]);
+    expect(fixtures[0]?.why).toMatch(/^judge 'polite-refusal' \(claude-sonnet-5\) sample 1: /);
   });
 
   // The break (issue 33): changes.fixtures kept 2,500 and dropped the rest.

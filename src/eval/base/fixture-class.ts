@@ -3,7 +3,7 @@ import { canonicalJson } from '../../core/canonical-json.js';
 import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
 import { verifyCassette, verifyJudgeCassette } from '../verify/verify-fixtures.js';
 
-const JUDGE_FILE = /(?:^|\/)([^/]+)\/([^/]+)\/(?:([^/]+)\/)?trial-(\d+)\.judge\.json$/;
+const JUDGE_FILE = /^fixtures\/([^/]+)\/([^/]+)\/(?:([^/]+)\/)?trial-(\d+)\.judge\.json$/;
 
 /**
  * What a changed cassette is, from what can be checked in the checkout: `curated` when it carries
