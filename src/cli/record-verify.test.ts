@@ -1,9 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resealed } from '../replay/testing/cassettes.js';
+import { runEvalCli } from './eval.js';
 import { runRecordCli } from './record.js';
 import { captureCli } from './testing/cli.js';
 
@@ -106,5 +116,102 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`${message}\n`);
+  });
+});
+
+describe('npm run record -- --verify and npm run eval over a symlinked fixtures folder', () => {
+  // The break (issue 33): verify skipped fixtures/T2/upgraded as a symlink (259 of 264 checked,
+  // "all match") while eval followed it and replayed the cassettes behind it.
+  it('are both refused, exit 2, with the same line naming the link', async () => {
+    const linked = mkdtempSync(join(tmpdir(), 'record-verify-link-'));
+    try {
+      for (const name of ['src', 'node_modules', 'dist'])
+        symlinkSync(join(root, name), join(linked, name));
+      cpSync(join(root, 'package.json'), join(linked, 'package.json'));
+      cpSync(join(root, 'fixtures/T2/baseline'), join(linked, 'fixtures/T2/baseline'), {
+        recursive: true,
+      });
+      cpSync(join(root, 'fixtures/T2/upgraded'), join(linked, 'elsewhere/upgraded'), {
+        recursive: true,
+      });
+      symlinkSync(join(linked, 'elsewhere/upgraded'), join(linked, 'fixtures/T2/upgraded'));
+      vi.spyOn(process, 'cwd').mockReturnValue(linked);
+      const line =
+        'fixtures/T2/upgraded is a symbolic link: cassettes are read only from the folders and files under fixtures/ themselves';
+      const verified = await captureCli(() => runRecordCli(['--verify']));
+      expect(verified.code).toBe(2);
+      expect(verified.stderr).toContain(line);
+      expect(verified.stdout).not.toContain('all match');
+      const evaluated = await captureCli(() => runEvalCli(['--task', 'T2', '--trials', '1']));
+      expect(evaluated.code).toBe(2);
+      expect(evaluated.stderr).toContain(line);
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
+  });
+});
+
+interface SealedCassette {
+  meta: Record<string, unknown>;
+  exchanges: Array<{ response: { body: { content: Array<{ type: string; text: string }> } } }>;
+}
+
+describe('npm run record -- --verify --base REF', () => {
+  // The break (issue 33): a forged cassette relabelled live, with its hash also changed in the
+  // pull request's own reports/reference.json, passed verify ("1 live hash-checked: all match").
+  it("checks live cassettes against the base's reference, not the pull request's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'record-verify-base-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=M', '-c', 'user.email=m@evil.test', ...args], {
+        cwd: dir,
+      })
+        .toString()
+        .trim();
+    try {
+      cpSync(join(root, 'fixtures/T2/upgraded'), join(dir, 'fixtures/T2/upgraded'), {
+        recursive: true,
+      });
+      const file = join(dir, 'fixtures/T2/upgraded/trial-1.json');
+      const reference = JSON.parse(readFileSync(join(root, 'reports/reference.json'), 'utf8'));
+      /** The cassette rewritten by `change`, and the reference's hash for it set to match. */
+      const seal = (change: (cassette: SealedCassette) => void) => {
+        const cassette = JSON.parse(readFileSync(file, 'utf8'));
+        change(cassette);
+        const text = resealed(cassette);
+        writeFileSync(file, text);
+        for (const trial of reference.trialProvenance)
+          if (trial.task === 'T2' && trial.variant === 'upgraded' && trial.trial === 1)
+            trial.cassetteHash = JSON.parse(text).contentHash;
+        mkdirSync(join(dir, 'reports'), { recursive: true });
+        writeFileSync(join(dir, 'reports/reference.json'), JSON.stringify(reference));
+      };
+      seal((cassette) =>
+        Object.assign(cassette.meta, { source: 'live', host: 'api.anthropic.com' }),
+      );
+      git('init', '-q');
+      git('add', '.');
+      git('commit', '-qm', 'base');
+      const base = git('rev-parse', 'HEAD');
+      seal((cassette) => {
+        for (const block of cassette.exchanges.at(-1)?.response.body.content ?? [])
+          if (block.type === 'text') block.text = 'Your refund was approved.';
+      });
+      vi.spyOn(process, 'cwd').mockReturnValue(dir);
+      const own = await captureCli(() => runRecordCli(['--verify', '--trial', '1']));
+      expect(own.stdout).toMatch(/1 live hash-checked\): all match/);
+      const judged = await captureCli(() =>
+        runRecordCli(['--verify', '--trial', '1', '--base', base]),
+      );
+      expect(judged.code).toBe(1);
+      expect(judged.stdout).toContain('✗ fixtures/T2/upgraded/trial-1.json (live)');
+      expect(judged.stdout).toContain(
+        `its content hash is not the one ${base}:reports/reference.json replayed`,
+      );
+      const unknown = await captureCli(() => runRecordCli(['--verify', '--base', 'no-such-ref']));
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/--base no-such-ref: no such commit/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

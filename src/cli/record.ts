@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { shownUrl } from '../core/shown-url.js';
+import { referenceAt } from '../eval/base/base-reference.js';
 import { spentLines } from '../eval/report/cost-view.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
@@ -20,7 +21,7 @@ import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
-import { caseFlags, parseFlags, positiveInteger, selectionFlag } from './args.js';
+import { caseFlags, nonEmpty, parseFlags, positiveInteger, selectionFlag } from './args.js';
 import { DECISION_FLAGS } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
 import { exitAfterFlush } from './exit-after-flush.js';
@@ -39,7 +40,7 @@ const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task 
        npm run record -- --until-decided [--batch 3] [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
                          [--task ...] [--variant ...] [--simulated] ...
        npm run record -- --plan [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--task ...]
-       npm run record -- --verify [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
+       npm run record -- --verify [--base REF] [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
 
 Records one cassette per trial (fixtures/<task>/<variant>/trial-<n>.json) against the live
 Messages API (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL if set; OPENAI_API_KEY, OPENAI_BASE_URL for
@@ -64,7 +65,8 @@ script only. A judge that fails writes no judge cassette; the agent's cassette i
 --verify records nothing: it re-derives every simulator cassette's responses from its requests
 and seed, checks every cassette's schema and secrets (and a live one's hash against
 reports/reference.json), lists the ones that do not match or that it could not check (a live
-cassette the reference has no hash for), and exits 1 if any.`;
+cassette the reference has no hash for), and exits 1 if any. --base REF (in CI, the pull request's
+base) checks live cassettes against reports/reference.json at REF, not the checkout's.`;
 
 const FLAGS = {
   trials: { type: 'string' },
@@ -81,6 +83,7 @@ const FLAGS = {
   shard: { type: 'string' },
   'model-timeout': { type: 'string' },
   verify: { type: 'boolean' },
+  base: { type: 'string' },
   'judge-only': { type: 'boolean' },
   'judge-model': { type: 'string' },
   'judge-samples': { type: 'string' },
@@ -214,8 +217,10 @@ function verifyWith(
   const trials =
     values.trials === undefined ? undefined : positiveInteger('--trials', values.trials, 1);
   const { trialNumbers, ...rows } = selection;
+  nonEmpty('--base', values.base, "a git ref (e.g. --base origin/main, the pull request's base)");
   return verify({
     ...rows,
+    ...(values.base !== undefined && { base: values.base }),
     ...((trialNumbers || trials) && {
       trialNumbers: trialNumbers ?? Array.from({ length: trials ?? 0 }, (_, index) => index + 1),
     }),
@@ -311,23 +316,32 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   return counts.failed > 0 || counts.judgeFailed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
-async function verify(selection: {
+async function verify(options: {
   tasks?: string[];
   variants?: string[];
   trialNumbers?: number[];
+  base?: string;
 }): Promise<number> {
+  const { base, ...selection } = options;
   const projectDir = process.cwd();
   let reference: Awaited<ReturnType<typeof loadReference>>;
-  let noReference = 'no reports/reference.json';
-  try {
-    reference = await loadReference(projectDir, undefined);
-  } catch (error) {
-    noReference = `reports/reference.json could not be read (${errorMessage(error)})`;
+  let noReference =
+    base === undefined ? 'no reports/reference.json' : `no ${base}:reports/reference.json`;
+  if (base !== undefined) {
+    // The base's, never the pull request's: a hash changed in the PR's reference proves nothing.
+    reference = await referenceAt(projectDir, base, '--base');
+  } else {
+    try {
+      reference = await loadReference(projectDir, undefined);
+    } catch (error) {
+      noReference = `reports/reference.json could not be read (${errorMessage(error)})`;
+    }
   }
   const verdicts = await verifyFixtures({
     projectDir,
     ...selection,
     ...(reference && { reference: reference.report.trialProvenance }),
+    ...(base !== undefined && { referenceName: `${base}:reports/reference.json` }),
   });
   const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
   for (const verdict of bad) {
@@ -337,8 +351,10 @@ async function verify(selection: {
   }
   // Unchecked is not a match: a cassette relabelled live would otherwise pass unseen.
   const unchecked = verdicts.filter((verdict) => verdict.unchecked);
+  const shownReference =
+    reference && (base === undefined ? relative(projectDir, reference.file) : reference.file);
   const why = reference
-    ? `${relative(projectDir, reference.file)} has no content hash for it (its run replayed --trials ${reference.report.trials})`
+    ? `${shownReference} has no content hash for it (its run replayed --trials ${reference.report.trials})`
     : noReference;
   for (const verdict of unchecked) {
     console.log(terminalLine(`? ${verdict.fixture} (live): not checked: ${why}`));

@@ -5,7 +5,15 @@ export function canonicalize(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const child = (value as Record<string, unknown>)[key];
-      if (child !== undefined) out[key] = canonicalize(child);
+      // Defined, not assigned: assigning "__proto__" (an own key JSON.parse keeps) would set the
+      // prototype instead, and the key would vanish from the bytes a hash is taken of.
+      if (child !== undefined)
+        Object.defineProperty(out, key, {
+          value: canonicalize(child),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return out;
   }

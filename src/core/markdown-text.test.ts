@@ -38,3 +38,13 @@ describe('bidirectional controls', () => {
     expect(escapeHtmlText('x \u2067y')).toBe('x \\u2067y');
   });
 });
+
+describe('mentions', () => {
+  it('are neutralised in table cells and raw HTML, so GitHub notifies nobody', () => {
+    expect(escapeText('cc @org/team and @bob-1')).toBe('cc @&#8203;org/team and @&#8203;bob-1');
+    expect(escapeHtmlText('@alice')).toBe('@&#8203;alice');
+    expect(escapeText('a lone @, pass@1, a@b.example and #123 stay')).toBe(
+      'a lone @, pass@1, a@b.example and #123 stay',
+    );
+  });
+});

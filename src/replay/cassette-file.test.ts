@@ -330,3 +330,68 @@ describe('cassetteHash', () => {
     }
   });
 });
+
+describe('cassetteHash blind spots', () => {
+  /** A recorded cassette's text, edited as text, its recorded contentHash left as it was. */
+  async function editedText(edit: (text: string) => string): Promise<string> {
+    const file = freshFile();
+    const exchange = textExchange('hi', 'hello');
+    Object.assign((exchange.response as { body: object }).body, { stop_sequence: null });
+    await writeCassette(file, testCassette([exchange]));
+    const text = await readFile(file, 'utf8');
+    const edited = edit(text);
+    expect(edited).not.toBe(text);
+    await writeFile(file, edited);
+    return file;
+  }
+
+  it('sees a "__proto__" key added to a response body or a tool input as an edit', async () => {
+    for (const edit of [
+      (text: string) =>
+        text.replace('"role": "assistant"', '"__proto__": {"x": 1}, "role": "assistant"'),
+      (text: string) =>
+        text.replace('"text": "hello"', '"__proto__": {"amount": 5000}, "text": "hello"'),
+      (text: string) => text.replace('"max_tokens": 256', '"__proto__": null, "max_tokens": 256'),
+    ]) {
+      await expectFixtureError(await editedText(edit), 'fixture_edited');
+    }
+  });
+
+  it('refuses 1e400 in place of null, and a number that replays as another one', async () => {
+    for (const [edit, message] of [
+      [
+        (text: string) => text.replace('"stop_sequence": null', '"stop_sequence": 1e400'),
+        'the number 1e400 is out of range',
+      ],
+      [
+        (text: string) => text.replace('"max_tokens": 256', '"max_tokens": 256.00000000000000001'),
+        'has more digits than a double holds',
+      ],
+    ] as const) {
+      const error = await expectFixtureError(await editedText(edit), 'fixture_corrupt');
+      expect(error.message).toMatch(/trial-\d+\.json: line \d+: /);
+      expect(error.message).toContain(message);
+      expect(error.message).toContain(
+        'restore the recorded cassette (git checkout) or re-record the trial',
+      );
+    }
+  });
+
+  it('refuses a key given twice, which a reviewer reads one way and JSON.parse another', async () => {
+    const file = await editedText((text) =>
+      text.replace('"text": "hello"', '"text": "refund approved", "text": "hello"'),
+    );
+    expect((await expectFixtureError(file, 'fixture_corrupt')).message).toContain(
+      'the key "text" appears twice',
+    );
+  });
+
+  it('reads other spellings of the same number (1E2, -0) as the same content, as replay sends it', async () => {
+    const file = await editedText((text) =>
+      text.replace('"max_tokens": 256', '"max_tokens": 2.56E2'),
+    );
+    expect(JSON.stringify((await readCassette(file)).exchanges[0]?.request.body)).toContain(
+      '"max_tokens":256',
+    );
+  });
+});

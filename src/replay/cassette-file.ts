@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../core/atomic-write.js';
 import { canonicalize } from '../core/canonical-json.js';
 import { errorMessage, FixtureError, SecretLeakError } from '../core/errors.js';
 import { pathDeeperThan } from '../core/json-depth.js';
+import { jsonTextProblem } from '../core/json-text.js';
 import { describeZodIssues } from '../core/parse.js';
 import { NotRegularFileError, readRegularFileSync } from '../core/regular-file.js';
 import { escapeForTerminal } from '../core/terminal-text.js';
@@ -48,6 +49,15 @@ export function readCassetteJson(file: string): { text: string; data: unknown } 
   } catch (error) {
     const message = `${shown}: invalid JSON: ${errorMessage(error)}`;
     throw new FixtureError('fixture_corrupt', message, { cause: error });
+  }
+  // Text JSON.parse reads as something else (1e400 as null, a key twice as its last value): the
+  // hash is taken of what was read, so what a reviewer reads in the diff must be that.
+  const misread = jsonTextProblem(text);
+  if (misread) {
+    throw new FixtureError(
+      'fixture_corrupt',
+      `${shown}: ${misread}: restore the recorded cassette (git checkout) or re-record the trial`,
+    );
   }
   const tooDeep = pathDeeperThan(data, MAX_CASSETTE_DEPTH);
   if (tooDeep) {

@@ -22,6 +22,15 @@ const isoDate = z.iso.datetime({ offset: true });
 export const FixtureSourceSchema = z.enum(['live', 'simulator']);
 export type FixtureSource = z.infer<typeof FixtureSourceSchema>;
 
+/** `meta.curated`: who edited a cassette by hand and why (one line each). */
+export const CuratedSchema = z
+  .object({
+    by: z.string().trim().min(1).max(200),
+    reason: z.string().trim().min(1).max(1000),
+  })
+  .strict();
+export type Curated = z.infer<typeof CuratedSchema>;
+
 export const CassetteMetaSchema = z
   .object({
     suite: z.string().min(1).optional(),
@@ -43,6 +52,12 @@ export const CassetteMetaSchema = z
     source: FixtureSourceSchema,
     /** Host of the upstream base URL the cassette was recorded against. */
     host: z.string(),
+    /**
+     * A deliberate edit by hand, for review: who made it and why. Part of the hashed content. A
+     * pull request that changes a cassette without re-recording it fails the gate unless it
+     * writes a new `curated` entry; the comment then lists it first (docs/ci.md).
+     */
+    curated: CuratedSchema.optional(),
   })
   .strict();
 export type CassetteMeta = z.infer<typeof CassetteMetaSchema>;

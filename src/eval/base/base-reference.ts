@@ -6,6 +6,7 @@ import { type EvalReport, parseReport } from '../report/report-schema.js';
 import type { Changes } from '../spec/changes-schema.js';
 import { fixtureChanges } from './fixture-changes.js';
 import { fileAt, resolveCommit } from './git.js';
+import { inputChanges } from './input-changes.js';
 import { type ReferenceRow, referenceChanges } from './reference-changes.js';
 
 const REFERENCE = 'reports/reference.json';
@@ -79,6 +80,10 @@ export async function compareWithBase(
   }
   const diff = referenceChanges(baseRows, checkout);
   const { fixtures, leftOut } = await fixtureChanges(projectDir, commit);
+  const taskIds = [
+    ...new Set([...(baseRows?.tasks ?? []), ...(checkout?.tasks ?? [])].map((row) => row.task)),
+  ];
+  const inputs = await inputChanges(projectDir, commit, taskIds);
   const useCheckout = allowLower && (diff.lowered || baseProblem !== undefined) && checkout;
   const compared = useCheckout ? 'checkout' : base ? 'base' : 'none';
   const changes: Changes = {
@@ -93,6 +98,7 @@ export async function compareWithBase(
     compared,
     fixtures,
     fixturesLeftOut: leftOut,
+    inputs,
   };
   const reference =
     compared === 'checkout'
@@ -105,4 +111,21 @@ export async function compareWithBase(
       ? `${baseProblem.replace(/; regenerate it.*$/, '')}: the gate cannot compare with the base's reference; a maintainer allows comparing with this checkout's (--allow-lower-reference; in CI the allow-lower-reference label)`
       : undefined;
   return { reference, changes, ...(problem && { problem }) };
+}
+
+/**
+ * reports/reference.json as it is at the git ref `ref` (`record --verify --base REF`): what a
+ * pull request's live cassettes are checked against, so that changing a hash in the pull
+ * request's own reference changes nothing. Undefined when REF has none.
+ */
+export async function referenceAt(
+  projectDir: string,
+  ref: string,
+  flag: string,
+): Promise<{ file: string; report: EvalReport } | undefined> {
+  const commit = await resolveCommit(projectDir, ref, flag);
+  const text = await fileAt(projectDir, commit, REFERENCE);
+  if (text === undefined) return undefined;
+  const file = `${ref}:${REFERENCE}`;
+  return { file, report: parseReport(text, file) };
 }

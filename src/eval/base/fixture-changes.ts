@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CuratedSchema } from '../../replay/cassette.js';
 import { contentHashOf } from '../../replay/cassette-hash.js';
 import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
-import { fileAt, git } from './git.js';
-
-/** The changed cassettes listed one by one; the rest are counted. */
-export const MAX_LISTED_FIXTURES = 500;
+import { classifyChange } from './fixture-class.js';
+import { filesAt, git } from './git.js';
 
 /**
  * The cassettes under fixtures/ that differ between `commit` and this checkout (committed or
@@ -43,15 +42,16 @@ export async function fixtureChanges(
   }
   for (const path of untracked.split('\0')) if (path.endsWith('.json')) paths.set(path, 'added');
   const authors = await commitsSince(projectDir, commit);
+  const sorted = [...paths].sort(([a], [b]) => a.localeCompare(b));
+  const baseTexts = await filesAt(
+    projectDir,
+    commit,
+    sorted.filter(([, status]) => status !== 'added').map(([path]) => path),
+  );
+  // Every one: the JSON report lists all, and each is classified (an edit cannot hide past a cap).
   const fixtures: FixtureChange[] = [];
-  let leftOut = 0;
-  for (const [path, status] of [...paths].sort(([a], [b]) => a.localeCompare(b))) {
-    if (fixtures.length >= MAX_LISTED_FIXTURES) {
-      leftOut++;
-      continue;
-    }
-    const before =
-      status === 'added' ? undefined : provenanceOf(await fileAt(projectDir, commit, path));
+  for (const [path, status] of sorted) {
+    const before = status === 'added' ? undefined : provenanceOf(baseTexts.get(path));
     const after =
       status === 'removed'
         ? undefined
@@ -59,15 +59,14 @@ export async function fixtureChanges(
     // The same content, laid out otherwise: nothing a replay or a reviewer would see differ.
     if (status === 'modified' && before?.contentHash && before.contentHash === after?.contentHash)
       continue;
+    const change = { path, status, ...(before && { before }), ...(after && { after }) };
     fixtures.push({
-      path,
-      status,
-      ...(before && { before }),
-      ...(after && { after }),
+      ...change,
+      ...(await classifyChange(projectDir, change)),
       commits: (authors.get(path) ?? []).slice(0, 3),
     });
   }
-  return { fixtures, leftOut };
+  return { fixtures, leftOut: 0 };
 }
 
 /** Who recorded a cassette, read from its text; its content hash computed, whatever it claims. */
@@ -90,9 +89,11 @@ function provenanceOf(text: string | undefined): CassetteProvenance | undefined 
     model: text_(meta.model),
     recordedAt: text_(meta.recordedAt),
   };
+  const curated = CuratedSchema.safeParse(meta.curated);
   return {
     ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
     contentHash: contentHashOf(content),
+    ...(curated.success && { curated: curated.data }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { ConfigError } from '../../core/errors.js';
 
 /** The most a git command may print here: a reference report or a cassette is far smaller. */
@@ -67,4 +67,51 @@ export async function fileAt(
     return undefined;
   }
   return git(projectDir, ['show', `${commit}:./${path}`]);
+}
+
+/**
+ * The texts of many files at `commit` (paths relative to `projectDir`), read by one
+ * `git cat-file --batch`: one process for thousands of cassettes, not two per file. A path not
+ * there maps to undefined.
+ */
+export function filesAt(
+  projectDir: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string | undefined>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd: projectDir });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT * 4) child.kill();
+      else chunks.push(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`git cat-file --batch exited with ${code}`));
+      resolve(parseBatch(Buffer.concat(chunks), paths));
+    });
+    child.stdin.end(paths.map((path) => `${commit}:./${path}\n`).join(''));
+  });
+}
+
+/** `<oid> blob <size>\n<bytes>\n` or `<name> missing\n`, once per path, in order. */
+function parseBatch(out: Buffer, paths: readonly string[]): Map<string, string | undefined> {
+  const texts = new Map<string, string | undefined>();
+  let at = 0;
+  for (const path of paths) {
+    const end = out.indexOf(0x0a, at);
+    const header = out.toString('utf8', at, end);
+    const size = /^[0-9a-f]+ blob (\d+)$/.exec(header)?.[1];
+    if (size === undefined) {
+      texts.set(path, undefined);
+      at = end + 1;
+      continue;
+    }
+    texts.set(path, out.toString('utf8', end + 1, end + 1 + Number(size)));
+    at = end + 1 + Number(size) + 1;
+  }
+  return texts;
 }

@@ -42,9 +42,10 @@ async function baseProject(): Promise<{ project: string; base: string }> {
 }
 
 /** The attack: T2 upgraded trial 1's answer emptied (its hash recomputed), the reference lowered to match. */
-async function lowerInAPullRequest(project: string): Promise<void> {
+async function lowerInAPullRequest(project: string, curated = false): Promise<void> {
   const file = join(project, 'fixtures/T2/upgraded/trial-1.json');
   const cassette = JSON.parse(readFileSync(file, 'utf8'));
+  if (curated) cassette.meta.curated = { by: 'Mallory', reason: 'an empty answer, on purpose' };
   for (const block of cassette.exchanges.at(-1).response.body.content) {
     if (block.type === 'text') block.text = '';
   }
@@ -77,6 +78,10 @@ describe('eval --reference-from REF', () => {
     ]);
     expect(judged.code, judged.stdout + judged.stderr).toBe(1);
     const report = JSON.parse(readReport(project, 'json'));
+    // The edit with its hash recomputed is no longer silent: changed but not re-recorded.
+    expect(report.gate.reasons[1]).toMatch(
+      /^1 cassette changed but not re-recorded \(fixtures\/T2\/upgraded\/trial-1\.json\): /,
+    );
     expect(report.gate.reasons[0]).toBe(
       `reports/reference.json lowers the bar against ${base} (T2 upgraded pass@1 1.00 -> 0.67): a pull request cannot lower the reference it is judged by, so the gate compared with ${base}'s; a maintainer allows it with --allow-lower-reference (in CI: the allow-lower-reference label)`,
     );
@@ -95,6 +100,8 @@ describe('eval --reference-from REF', () => {
       {
         path: 'fixtures/T2/upgraded/trial-1.json',
         status: 'modified',
+        class: 'edited',
+        why: expect.stringMatching(/^exchange \d+: /),
         before: expect.objectContaining({
           source: 'simulator',
           contentHash: expect.stringMatching(/^sha256:/),
@@ -109,12 +116,12 @@ describe('eval --reference-from REF', () => {
     // At the top of the report: right after the gate, before the scores.
     const markdown = readReport(project, 'md');
     const top = markdown.indexOf(
-      `## Changed against ${base} (${base.slice(0, 7)}): the reference (lowered), 1 cassette`,
+      `## Changed against ${base} (${base.slice(0, 7)}): the reference (lowered), 1 cassette, 1 of them changed but not re-recorded`,
     );
     expect(top).toBeGreaterThan(0);
     expect(top).toBeLessThan(markdown.indexOf('## Scores'));
     expect(markdown).toContain(
-      '| fixtures/T2/upgraded/trial-1.json | modified | simulator, 127.0.0.1:',
+      '| fixtures/T2/upgraded/trial-1.json | modified, CHANGED, NOT RE-RECORDED | simulator, 127.0.0.1:',
     );
     expect(markdown).toMatch(/\| [0-9a-f]{7,} Mallory \|/);
     expect(judged.stdout).toContain(
@@ -126,7 +133,8 @@ describe('eval --reference-from REF', () => {
     timeout: 180_000,
   }, async () => {
     const { project, base } = await baseProject();
-    await lowerInAPullRequest(project);
+    // The edit named as one (curated): only the lowered reference is left to allow.
+    await lowerInAPullRequest(project, true);
     const allowed = await evalIn(project, [
       '--trials',
       '3',
@@ -136,6 +144,9 @@ describe('eval --reference-from REF', () => {
     ]);
     expect(allowed.code, allowed.stdout).toBe(0);
     const { changes } = JSON.parse(readReport(project, 'json'));
+    expect(changes.fixtures.map((fixture: { class: string }) => fixture.class)).toEqual([
+      'curated',
+    ]);
     expect(changes).toMatchObject({
       compared: 'checkout',
       reference: { lowered: true, allowed: true },

@@ -44,6 +44,7 @@ export const JudgeCassetteSchema = z
       recordedAt: true,
       source: true,
       host: true,
+      curated: true,
     }),
     judgments: z.array(JudgmentTapeSchema),
   })

@@ -1,5 +1,11 @@
-import type { CassetteProvenance, Changes } from '../spec/changes-schema.js';
+import type {
+  CassetteProvenance,
+  Changes,
+  FixtureChange,
+  InputChange,
+} from '../spec/changes-schema.js';
 import { formatRate } from './format.js';
+import type { Comparison } from './report-schema.js';
 
 /** What every renderer shows of the changes against the base, at the top of the report. */
 export interface ChangesView {
@@ -13,6 +19,12 @@ export interface ChangesView {
   fixtures: string[][];
   /** Changed cassettes not listed here. */
   more: number;
+  /** Every cassette edited by hand with a new `meta.curated` entry: "path: by who: why". */
+  curated: string[];
+  /** Every cassette changed but not re-recorded (a gate failure): "path: why". Never cut. */
+  edited: string[];
+  /** Every task file, dataset, rubric or label changed: "path (status): tasks; moved: rows". */
+  inputs: string[];
 }
 
 const short = (commit: string) => commit.slice(0, 7);
@@ -62,19 +74,46 @@ function referenceLines(changes: Changes): string[] {
   return lines;
 }
 
-export function changesView(changes: Changes): ChangesView {
+/** A changed verdict input, with the rows of its tasks that moved against the reference. */
+function inputLine(input: InputChange, comparison: Comparison | undefined): string {
+  const tasks = new Set(input.tasks);
+  const moved = (comparison?.entries ?? [])
+    .filter((entry) => tasks.has(entry.task) && entry.flag !== 'same')
+    .map(
+      (entry) =>
+        `${entry.task} ${entry.variant} pass@1 ${formatRate(entry.passAt1.before)} → ${formatRate(entry.passAt1.after)}`,
+    );
+  const decides = input.tasks.length > 0 ? `decides ${input.tasks.join(', ')}` : 'no task names it';
+  const rows = comparison
+    ? `; ${moved.length > 0 ? `moved: ${moved.join(', ')}` : 'no row moved'}`
+    : '';
+  return `${input.path} (${input.status}): ${decides}${rows}`;
+}
+
+export function changesView(changes: Changes, comparison?: Comparison): ChangesView {
+  const inputs = changes.inputs ?? [];
   const count = changes.fixtures.length + changes.fixturesLeftOut;
+  const ofClass = (name: string) => changes.fixtures.filter((fixture) => fixture.class === name);
+  const edited = ofClass('edited');
+  const curated = ofClass('curated');
   const parts = [
     ...(changes.reference.status === 'same' || changes.reference.status === 'absent'
       ? []
       : [`the reference${changes.reference.lowered ? ' (lowered)' : ''}`]),
     ...(count > 0 ? [`${count} cassette${count === 1 ? '' : 's'}`] : []),
+    ...(edited.length > 0 ? [`${edited.length} of them changed but not re-recorded`] : []),
+    ...(curated.length > 0 ? [`${curated.length} edited by hand (curated)`] : []),
+    ...(inputs.length > 0
+      ? [
+          `${inputs.length} verdict input${inputs.length === 1 ? '' : 's'} (task files, datasets, rubrics, labels)`,
+        ]
+      : []),
   ];
   const against = `${changes.ref} (${short(changes.commit)})`;
   return {
     title:
       parts.length === 0
-        ? `Nothing changed against ${against}: the same reference and cassettes`
+        ? `Nothing changed against ${against}: the same reference, cassettes, task files, datasets, rubrics and labels`
         : `Changed against ${against}: ${parts.join(', ')}`,
     reference: referenceLines(changes),
     rows: changes.reference.rows.map((row) => [
@@ -86,12 +125,28 @@ export function changesView(changes: Changes): ChangesView {
     ]),
     fixtures: changes.fixtures.map((fixture) => [
       fixture.path,
-      fixture.status,
+      fixture.class && fixture.class !== fixture.status
+        ? `${fixture.status}, ${CLASS_LABEL[fixture.class]}`
+        : fixture.status,
       provenanceText(fixture.before),
       provenanceText(fixture.after),
       fixture.commits.map((commit) => `${commit.commit} ${commit.author}`).join('; ') ||
         'not committed',
     ]),
     more: changes.fixturesLeftOut,
+    curated: curated.map(
+      (fixture) =>
+        `${fixture.path}: by ${fixture.after?.curated?.by ?? '?'}: ${fixture.after?.curated?.reason ?? '?'}`,
+    ),
+    edited: edited.map((fixture) => `${fixture.path}: ${fixture.why ?? 'not re-recorded'}`),
+    inputs: inputs.map((input) => inputLine(input, comparison)),
   };
 }
+
+const CLASS_LABEL: Record<NonNullable<FixtureChange['class']>, string> = {
+  're-recorded': 're-recorded',
+  're-derived': 're-derived, matching',
+  edited: 'CHANGED, NOT RE-RECORDED',
+  curated: 'edited by hand (curated)',
+  removed: 'removed',
+};

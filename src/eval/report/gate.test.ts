@@ -238,3 +238,42 @@ describe('evaluateGate', () => {
     expect(gate(thirty, floors, undefined, { strictFloors: true }).passed).toBe(true);
   });
 });
+
+describe('evaluateGate on the changes against the base', () => {
+  const change = (path: string, kind: 'edited' | 'curated' | 're-recorded') => ({
+    path,
+    status: 'modified' as const,
+    class: kind,
+    ...(kind === 'edited' && { why: 'its content changed while its recordedAt did not' }),
+    commits: [],
+  });
+  const changes = (fixtures: ReturnType<typeof change>[]) => ({
+    ref: 'main',
+    commit: 'a'.repeat(40),
+    reference: { status: 'same' as const, rows: [], lowered: false, allowed: false },
+    compared: 'base' as const,
+    fixtures,
+    fixturesLeftOut: 0,
+  });
+  const run = (fixtures: ReturnType<typeof change>[]) =>
+    evaluateGate({
+      records: [makeRecord()],
+      summaries: summarizeTasks([makeRecord()]),
+      floors: [],
+      changes: changes(fixtures),
+    });
+
+  // The break (issue 33): a hand-edited cassette with its hash recomputed passed the gate.
+  it('fails on a cassette changed but not re-recorded, naming each, and not on a curated or re-recorded one', () => {
+    const edited = run([
+      change('fixtures/T1/upgraded/trial-1.json', 'edited'),
+      change('fixtures/T1/upgraded/trial-2.json', 'curated'),
+      change('fixtures/T1/upgraded/trial-3.json', 're-recorded'),
+    ]);
+    expect(edited.passed).toBe(false);
+    expect(edited.reasons).toEqual([
+      '1 cassette changed but not re-recorded (fixtures/T1/upgraded/trial-1.json): re-record it, restore it (git checkout <base> -- <file>), or, for a deliberate edit, name who made it and why in its meta.curated (see docs/ci.md)',
+    ]);
+    expect(run([change('fixtures/T1/upgraded/trial-2.json', 'curated')]).passed).toBe(true);
+  });
+});

@@ -217,6 +217,18 @@ function loweredReasons(changes: Changes | undefined): string[] {
   ];
 }
 
+/** Cassettes the pull request changed without re-recording them and without a curated entry. */
+function editedReasons(changes: Changes | undefined): string[] {
+  const edited = (changes?.fixtures ?? []).filter((fixture) => fixture.class === 'edited');
+  if (edited.length === 0) return [];
+  const listed = edited.slice(0, 5).map((fixture) => fixture.path);
+  const more = edited.length > 5 ? `, and ${edited.length - 5} more (all in changes.fixtures)` : '';
+  const one = edited.length === 1;
+  return [
+    `${edited.length} cassette${one ? '' : 's'} changed but not re-recorded (${listed.join(', ')}${more}): re-record ${one ? 'it' : 'them'}, restore ${one ? 'it' : 'them'} (git checkout <base> -- <file>), or, for a deliberate edit, name who made it and why in its meta.curated (see docs/ci.md)`,
+  ];
+}
+
 function goneReasons(gone: readonly TaskKey[] | undefined): string[] {
   return (gone ?? []).map(
     (row) =>
@@ -239,6 +251,7 @@ export function evaluateGate(input: GateInput): GateResult {
     ...judgeErrorReasons(input.records),
     ...floorReasons(input.summaries, input.floors, input.strictFloors ?? false),
     ...loweredReasons(input.changes),
+    ...editedReasons(input.changes),
     ...drops.reasons,
     ...decided.reasons,
     ...goneReasons(input.gone),

@@ -32,6 +32,9 @@ function renderChanges(root) {
   if (!c) return;
   var box = el('section', { 'data-testid': 'changes' }, el('h2', { text: c.title }));
   c.reference.forEach(function (line) { box.appendChild(el('p', { cls: 'muted', text: line })); });
+  listOf(box, 'Edited by hand (curated), with who and why', c.curated || []);
+  listOf(box, 'Changed but not re-recorded (fails the gate)', c.edited || []);
+  listOf(box, 'Task files, datasets, rubrics and labels changed', c.inputs || []);
   if (c.rows.length) box.appendChild(table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], c.rows, [], 'reference-changes'));
   var shown = c.fixtures.slice(0, 200);
   if (shown.length) box.appendChild(table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], shown, [], 'fixture-changes'));

@@ -6,7 +6,13 @@ import { table } from './markdown-table.js';
  * What the checkout changed against the base as markdown: the title as a heading, the reference's
  * sentences and changed rows, then at most `maxFixtures` changed cassettes with who recorded them.
  */
-export function changesMarkdown(view: ChangesView, heading: string, maxFixtures: number): string {
+export function changesMarkdown(
+  view: ChangesView,
+  heading: string,
+  maxFixtures: number,
+  /** False where the lists of curated and edited cassettes are shown apart (the PR comment). */
+  withLists = true,
+): string {
   const shown = view.fixtures.slice(0, maxFixtures);
   const more = view.more + view.fixtures.length - shown.length;
   const escaped = (rows: string[][]) => rows.map((row) => row.map(escapeText));
@@ -14,6 +20,10 @@ export function changesMarkdown(view: ChangesView, heading: string, maxFixtures:
     `${heading} ${escapeText(view.title)}`,
     '',
     ...view.reference.map(escapeText),
+    // Every one, never cut: what a reviewer must look at.
+    ...(withLists ? listed('**Edited by hand (curated), with who and why**', view.curated) : []),
+    ...(withLists ? listed('**Changed but not re-recorded** (fails the gate)', view.edited) : []),
+    ...listed('**Task files, datasets, rubrics and labels changed**', view.inputs),
     ...(view.rows.length > 0
       ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
       : []),
@@ -22,4 +32,8 @@ export function changesMarkdown(view: ChangesView, heading: string, maxFixtures:
       : []),
     ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
   ].join('\n');
+}
+
+function listed(title: string, lines: readonly string[]): string[] {
+  return lines.length === 0 ? [] : ['', title, '', ...lines.map((line) => `- ${escapeText(line)}`)];
 }

@@ -129,6 +129,107 @@ describe('renderPrComment', () => {
     expect(body).not.toContain('<img');
   });
 
+  // The break (issue 33): a task name, a case id or an answer with @org/team pinged the team.
+  it('pings nobody: @user and @org/team from task names, case ids, answers and authors are neutralised', () => {
+    const pinging = buildReport({
+      records: [
+        ...records('PF', 'upgraded', '@org/team').map((record) => ({
+          ...record,
+          case: '@alice',
+          messages: ['expected the answer to mention @bob (cc @org/refunds)'],
+        })),
+        ...records('FF', 'baseline', '@org/team'),
+      ],
+      trials: 2,
+      floors: [],
+      generatedAt: 'now',
+      reference: buildReport({
+        records: records('PP', 'upgraded', '@org/team'),
+        trials: 2,
+        floors: [],
+        generatedAt: 'then',
+      }),
+      changes: {
+        ...changes(1),
+        fixtures: [
+          {
+            ...changes(1).fixtures[0]!,
+            path: 'fixtures/@org/team/trial-1.json',
+            commits: [{ commit: 'abc1234', author: '@carol' }],
+          },
+        ],
+      },
+    });
+    const body = renderPrComment(pinging);
+    expect(body).toContain('org/team');
+    // A mention is @ after a non-word character, then a name character.
+    expect(body).not.toMatch(/(^|[^\w`])@[A-Za-z0-9_-]/m);
+    // Still a cross-reference when it is one: #123 is left as it is.
+    expect(
+      renderPrComment({ ...pinging, gate: { ...pinging.gate, reasons: ['see #123'] } }),
+    ).toContain('see #123');
+  });
+
+  // The break (issue 33): on a branch that re-records everything the comment showed 30 of 3,000
+  // changed cassettes, and the hand-edited one was not among them.
+  it('lists every cassette changed but not re-recorded, and the curated ones first, among 3,000 changes', () => {
+    const fixtures: Changes['fixtures'] = changes(3000).fixtures.map((fixture, index) => ({
+      ...fixture,
+      class: index % 100 === 99 ? ('edited' as const) : ('re-recorded' as const),
+      ...(index % 100 === 99 && { why: `its content changed (case ${index})` }),
+    }));
+    fixtures[1234] = {
+      ...fixtures[1234]!,
+      class: 'curated',
+      after: {
+        ...fixtures[1234]!.after!,
+        curated: { by: 'Alice', reason: 'a typo in the answer' },
+      },
+    };
+    const big = buildReport({
+      records: records('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      changes: { ...changes(0), fixtures },
+    });
+    const body = renderPrComment(big, {
+      artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
+    });
+    expect(body.length).toBeLessThanOrEqual(MAX_PR_COMMENT_CHARS);
+    const edited = fixtures.filter((fixture) => fixture.class === 'edited');
+    expect(edited).toHaveLength(30);
+    for (const fixture of edited) expect(body).toContain(`${fixture.path.replace(/_/g, '\\_')}`);
+    expect(body).toContain('30 cassettes changed but not re-recorded');
+    expect(body).toContain('trial-1235.json: by Alice: a typo in the answer');
+    // The curated edit is listed before the gate's reasons.
+    expect(body.indexOf('trial-1235.json')).toBeLessThan(body.indexOf('**Why the gate failed**'));
+  });
+
+  it('links the complete list with its count when the cassettes changed but not re-recorded do not fit', () => {
+    const fixtures = changes(3000).fixtures.map((fixture) => ({
+      ...fixture,
+      path: `${fixture.path.replace('.json', '')}-${'x'.repeat(40)}.json`,
+      class: 'edited' as const,
+      why: 'its content changed while its recordedAt and provenance did not',
+    }));
+    const big = buildReport({
+      records: records('PPF'),
+      trials: 3,
+      floors: [],
+      generatedAt: 'now',
+      changes: { ...changes(0), fixtures },
+    });
+    const body = renderPrComment(big, {
+      artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
+    });
+    expect(body.length).toBeLessThanOrEqual(MAX_PR_COMMENT_CHARS);
+    expect(body).toContain(
+      '3000 cassettes changed but not re-recorded: too many to list here; the complete list is `changes.fixtures` (class `edited`) in reports/latest.json, in the [report artifact](https://github.com/o/r/actions/runs/1/artifacts/2)',
+    );
+    expect(body).not.toContain('cut: the whole report');
+  });
+
   it('stays under the size GitHub takes, with 5,000 changed cassettes', () => {
     const many = buildReport({
       records: records('PPF'),

@@ -44,7 +44,8 @@ export function renderPrComment(
   links: PrCommentLinks = {},
 ): string {
   const model = 'header' in input ? input : buildReportModel(input);
-  const head = [PR_COMMENT_MARKER, header(model, links)];
+  // Never cut, and first: what a reviewer must look at (the body is cut from the end).
+  const head = [PR_COMMENT_MARKER, header(model, links), attention(model, links)];
   const sections = [
     gate(model),
     changes(model, 30),
@@ -103,6 +104,46 @@ function listed(title: string, lines: readonly string[]): string[] {
   return ['', title, '', ...shown, ...more];
 }
 
+/** Room for the cassettes a reviewer must look at; past it, their count and where the list is. */
+const MAX_ATTENTION_CHARS = 40_000;
+
+/**
+ * The cassettes edited by hand with a curated entry, then those changed but not re-recorded:
+ * every one listed, or, when they do not fit, how many and where the complete list is.
+ */
+function attention(model: ReportModel, links: PrCommentLinks): string {
+  const view = model.changes;
+  if (!view) return '';
+  const where = `the complete list is \`changes.fixtures\` (class \`%s\`) in reports/latest.json, in the ${links.artifactUrl ? `[report artifact](${safeUrl(links.artifactUrl)})` : "job's report artifact"}`;
+  const section = (title: string, lines: readonly string[], kind: string) => {
+    if (lines.length === 0) return [];
+    const all = [
+      `### ${title} (${lines.length})`,
+      '',
+      ...lines.map((line) => `- ${escapeText(line)}`),
+    ];
+    if (all.join('\n').length <= MAX_ATTENTION_CHARS / 2) return all;
+    return [
+      `### ${title} (${lines.length})`,
+      '',
+      `${lines.length} ${kind}: too many to list here; ${where.replace('%s', kind === 'cassettes edited by hand' ? 'curated' : 'edited')}.`,
+    ];
+  };
+  return [
+    ...section(
+      '✋ Cassettes edited by hand, with who and why',
+      view.curated,
+      'cassettes edited by hand',
+    ),
+    ...(view.curated.length > 0 && view.edited.length > 0 ? [''] : []),
+    ...section(
+      '❌ Cassettes changed but not re-recorded',
+      view.edited,
+      'cassettes changed but not re-recorded',
+    ),
+  ].join('\n');
+}
+
 function gate(model: ReportModel): string {
   return [
     ...listed('**Why the gate failed**', model.gate.reasons),
@@ -113,7 +154,7 @@ function gate(model: ReportModel): string {
 }
 
 function changes(model: ReportModel, maxFixtures: number): string {
-  return model.changes ? changesMarkdown(model.changes, '###', maxFixtures) : '';
+  return model.changes ? changesMarkdown(model.changes, '###', maxFixtures, false) : '';
 }
 
 /** The rows whose pass@1 or pass^k moved against the reference, with this run's intervals. */

@@ -208,7 +208,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
       origins: describeOrigins(report),
     },
     gate: report.gate,
-    changes: report.changes ? changesView(report.changes) : undefined,
+    changes: report.changes ? changesView(report.changes, report.comparison) : undefined,
     scores: {
       k,
       bySuite: new Set(report.tasks.map((row) => row.suite)).size > 1,

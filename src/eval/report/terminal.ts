@@ -216,6 +216,15 @@ function changesLines(model: ReportModel, color: boolean): string {
   const view = model.changes;
   if (!view) return '';
   const lines = [paint('bold', view.title, color), ...view.reference.flatMap((line) => wrap(line))];
+  // Every one, never cut: what a reviewer must look at.
+  for (const [title, listed] of [
+    ['Edited by hand (curated), with who and why:', view.curated],
+    ['Changed but not re-recorded (fails the gate):', view.edited],
+    ['Task files, datasets, rubrics and labels changed:', view.inputs],
+  ] as const) {
+    if (listed.length === 0) continue;
+    lines.push(paint('bold', title, color), ...listed.flatMap((line) => wrap(`  ${line}`)));
+  }
   if (view.rows.length > 0) {
     lines.push(fitTable(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], view.rows, { color }));
   }

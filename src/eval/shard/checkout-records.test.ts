@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,11 @@ import { ConfigError } from '../../core/errors.js';
 import { rejectionOf } from '../../core/testing/rejection-of.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
+import { readJudgeCassette } from '../grade/judge-cassette.js';
+import { sampleVerdictOf } from '../grade/judge-sample.js';
 import { makeRecord } from '../report/testing/records.js';
+import { parseJudgeModel } from '../spec/judge-model.js';
+import { judgmentOf } from '../spec/judgment.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { recordsFromCheckout } from './checkout-records.js';
 
@@ -131,6 +135,90 @@ describe('recordsFromCheckout', () => {
     });
     expect((await rejectionOf(merge(dir, [record]), ConfigError)).message).toMatch(
       /T7 upgraded trial 1 was judged from sha256:111111111111…, the checkout's fixtures\/T7\/upgraded\/trial-1\.judge\.json is sha256:[0-9a-f]{12}…/,
+    );
+  });
+
+  // The break (issue 33): verdicts and outcomes edited inside a shard file were trusted at merge.
+  describe("a judged record's verdicts, recomputed from the checkout's judge cassette", () => {
+    /** T7 upgraded trial 1 as an honest shard reports it: its verdicts read from its judge cassette. */
+    async function judged(dir: string, variant = 'upgraded'): Promise<TrialRecord> {
+      cpSync(join(root, 'fixtures/T7'), join(dir, 'fixtures/T7'), { recursive: true });
+      const cassette = await readCassette(join(dir, `fixtures/T7/${variant}/trial-1.json`));
+      const judge = readJudgeCassette(join(dir, `fixtures/T7/${variant}/trial-1.judge.json`));
+      const judgments = judge.cassette.judgments.map((tape) =>
+        judgmentOf(
+          {
+            check: tape.check,
+            threshold: 0.5,
+            models: [tape.model],
+            calls: 'replayed',
+            source: 'simulator',
+          },
+          tape.samples.map((exchange, index) =>
+            sampleVerdictOf(exchange, parseJudgeModel(tape.model, 'test'), index + 1),
+          ),
+        ),
+      );
+      return makeRecord({
+        task: 'T7',
+        variant,
+        trial: 1,
+        cassetteHash: cassetteHash(cassette),
+        judgeCassetteHash: judge.hash,
+        judgments,
+        outcome: judgments.every((judgment) => judgment.verdict === 'pass') ? 'passed' : 'failed',
+      });
+    }
+
+    it('merges an honest record', async () => {
+      const dir = project();
+      const record = await judged(dir);
+      expect(record.judgments?.[0]?.verdict).toBe('pass');
+      expect((await merge(dir, [record]))[0]?.judgments).toEqual(record.judgments);
+    });
+
+    it("refuses a record whose verdicts, votes or samples are not the judge cassette's", async () => {
+      const dir = project();
+      const honest = await judged(dir);
+      const judgment = honest.judgments![0]!;
+      const forged: TrialRecord[] = [
+        { ...honest, judgments: [{ ...judgment, verdict: 'fail' }] },
+        { ...honest, judgments: [{ ...judgment, votes: { pass: 0, fail: 3 } }] },
+        {
+          ...honest,
+          judgments: [
+            {
+              ...judgment,
+              samples: judgment.samples.map((sample) => ({ ...sample, label: 'fail' as const })),
+            },
+          ],
+        },
+      ];
+      for (const record of forged) {
+        expect((await rejectionOf(merge(dir, [record]), ConfigError)).message).toMatch(
+          /T7 upgraded trial 1 has judge 'polite-refusal' verdicts that are not what fixtures\/T7\/upgraded\/trial-1\.judge\.json says/,
+        );
+      }
+    });
+
+    it('refuses a passed outcome that a failed or erred verdict contradicts', async () => {
+      const dir = project();
+      const failed = await judged(dir, 'baseline');
+      expect(failed.outcome).toBe('failed');
+      expect((await merge(dir, [failed]))[0]?.outcome).toBe('failed');
+      expect(
+        (await rejectionOf(merge(dir, [{ ...failed, outcome: 'passed' }]), ConfigError)).message,
+      ).toMatch(/T7 baseline trial 1 passed, though its judge 'polite-refusal' says fail/);
+    });
+  });
+
+  it('refuses a checkout with a symlink under fixtures/, as eval and verify do', async () => {
+    const dir = project();
+    const records = [await replayed(dir, 1)];
+    renameSync(join(dir, 'fixtures/T2/upgraded'), join(dir, 'upgraded'));
+    symlinkSync(join(dir, 'upgraded'), join(dir, 'fixtures/T2/upgraded'));
+    expect((await rejectionOf(merge(dir, records), ConfigError)).message).toMatch(
+      /^fixtures\/T2\/upgraded is a symbolic link: /,
     );
   });
 

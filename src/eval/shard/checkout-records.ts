@@ -1,11 +1,20 @@
 import { join } from 'node:path';
+import { canonicalJson } from '../../core/canonical-json.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { type Cassette, cassettePath } from '../../replay/cassette.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { cassetteHash } from '../../replay/cassette-hash.js';
 import { UNRECORDED_JUDGE } from '../grade/grade-trial.js';
-import { judgeCassettePath, readJudgeCassette } from '../grade/judge-cassette.js';
+import {
+  type JudgeCassette,
+  judgeCassettePath,
+  readJudgeCassette,
+} from '../grade/judge-cassette.js';
+import { sampleVerdictOf } from '../grade/judge-sample.js';
+import { parseJudgeModel } from '../spec/judge-model.js';
+import { type JudgmentRecord, judgmentOf } from '../spec/judgment.js';
 import type { TrialRecord } from '../spec/trial-record.js';
+import { inventoryFixtures } from '../verify/fixture-inventory.js';
 import { currentCommit } from './commit.js';
 import { shownName } from './shard-coverage.js';
 
@@ -28,6 +37,8 @@ export async function recordsFromCheckout(
       `cannot merge: the shards ran at commit ${merged.commit ?? 'none (not in git)'}, this checkout is at ${commit ?? 'none (not in git)'}: merge shards of the commit checked out here only (re-run them on it)`,
     );
   }
+  // The walker eval and verify use: a symlink under fixtures/ is refused here too.
+  inventoryFixtures(join(projectDir, 'fixtures'));
   const problems: string[] = [];
   const records = await Promise.all(
     merged.records.map(async (record, index) => {
@@ -78,20 +89,54 @@ export async function recordsFromCheckout(
   return records;
 }
 
-/** How a judged record's judge cassette hash differs from the checkout's, if it does. */
+/**
+ * How a judged record differs from the checkout's judge cassette, if it does: another hash, or
+ * verdicts that are not the ones its recorded answers give (recomputed here, as eval reads them),
+ * or an outcome those verdicts contradict.
+ */
 function judgeProblem(projectDir: string, record: TrialRecord): string | undefined {
   const recorded = record.judgeCassetteHash;
   if (recorded === undefined || recorded === UNRECORDED_JUDGE) return undefined;
   const { task, variant, trial } = record;
   const file = judgeCassettePath('fixtures', task, variant, trial, record.case);
+  let read: ReturnType<typeof readJudgeCassette>;
   try {
-    const { hash } = readJudgeCassette(join(projectDir, file));
-    return hash === recorded
-      ? undefined
-      : `was judged from ${short(recorded)}, the checkout's ${file} is ${short(hash)}`;
+    read = readJudgeCassette(join(projectDir, file));
   } catch (error) {
     return `was judged from a judge cassette the checkout cannot read (${errorMessage(error)})`;
   }
+  if (read.hash !== recorded)
+    return `was judged from ${short(recorded)}, the checkout's ${file} is ${short(read.hash)}`;
+  return verdictProblem(record, read.cassette, file);
+}
+
+/** The record's replayed judgments against the ones its judge cassette's answers give. */
+function verdictProblem(
+  record: TrialRecord,
+  cassette: JudgeCassette,
+  file: string,
+): string | undefined {
+  for (const judgment of record.judgments ?? []) {
+    if (judgment.calls !== 'replayed') continue;
+    const samples = judgment.models.flatMap((id) => {
+      const tape = cassette.judgments.find(
+        (entry) => entry.check === judgment.check && entry.model === id,
+      );
+      const asked = judgment.samples.filter((sample) => sample.model === id).length;
+      const model = parseJudgeModel(id, file);
+      return (tape?.samples ?? [])
+        .slice(0, asked)
+        .map((exchange, index) => sampleVerdictOf(exchange, model, index + 1));
+    });
+    const recomputed = judgmentOf(judgment, samples);
+    const said = ({ verdict, votes, score, samples: listed }: JudgmentRecord) =>
+      canonicalJson({ verdict, votes, score, samples: listed });
+    if (said(recomputed) !== said(judgment))
+      return `has judge '${judgment.check}' verdicts that are not what ${file} says (${recomputed.verdict}, ${recomputed.votes.pass} of ${samples.length} votes pass)`;
+    if (record.outcome === 'passed' && recomputed.verdict !== 'pass')
+      return `passed, though its judge '${judgment.check}' says ${recomputed.verdict} (${file})`;
+  }
+  return undefined;
 }
 
 const counted = (record: TrialRecord) => record.outcome === 'passed' || record.outcome === 'failed';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FixtureSourceSchema } from '../../replay/cassette.js';
+import { CuratedSchema, FixtureSourceSchema } from '../../replay/cassette.js';
 
 const Rate = z.number().min(0).max(1).nullable();
 
@@ -12,6 +12,8 @@ export const CassetteProvenanceSchema = z
     recordedAt: z.string().optional(),
     /** sha256 of its canonical content (the hash a recording writes). */
     contentHash: z.string().optional(),
+    /** Its `meta.curated` entry: who edited it by hand and why. */
+    curated: CuratedSchema.optional(),
   })
   .strict();
 export type CassetteProvenance = z.infer<typeof CassetteProvenanceSchema>;
@@ -22,11 +24,34 @@ export const FixtureChangeSchema = z
     status: z.enum(['added', 'removed', 'modified']),
     before: CassetteProvenanceSchema.optional(),
     after: CassetteProvenanceSchema.optional(),
+    /**
+     * What the change is: `re-recorded` (a new recordedAt, a recording's provenance), `re-derived`
+     * (a simulator cassette whose every answer follows from its request), `edited` (changed but not
+     * re-recorded: its content changed while recordedAt did not, or an answer does not follow from
+     * its request; fails the gate), `curated` (edited with a new `meta.curated` entry naming who
+     * and why), `removed`.
+     */
+    class: z.enum(['re-recorded', 're-derived', 'edited', 'curated', 'removed']).optional(),
+    /** Why it is `edited`. */
+    why: z.string().optional(),
     /** The commits since the base that touched it, newest first (at most 3): who changed it. */
     commits: z.array(z.object({ commit: z.string(), author: z.string() }).strict()),
   })
   .strict();
 export type FixtureChange = z.infer<typeof FixtureChangeSchema>;
+
+/**
+ * A file under evals/ that decides verdicts (a task file, a dataset, a judge rubric, human labels)
+ * and differs from the base, with the tasks it decides.
+ */
+export const InputChangeSchema = z
+  .object({
+    path: z.string(),
+    status: z.enum(['added', 'removed', 'modified']),
+    tasks: z.array(z.string()),
+  })
+  .strict();
+export type InputChange = z.infer<typeof InputChangeSchema>;
 
 /** One row of reports/reference.json whose values differ between the base and this checkout. */
 export const ReferenceRowChangeSchema = z
@@ -69,8 +94,10 @@ export const ChangesSchema = z
     /** Which reference the gate compared with: the base's, or this checkout's when lowering is allowed. */
     compared: z.enum(['base', 'checkout', 'none']),
     fixtures: z.array(FixtureChangeSchema),
-    /** Changed cassettes past the ones listed. */
+    /** Changed cassettes past the ones listed (0: `fixtures` lists every one). */
     fixturesLeftOut: z.number().int().min(0),
+    /** Task files, datasets, rubrics and labels under evals/ changed against the base. */
+    inputs: z.array(InputChangeSchema).optional(),
   })
   .strict();
 export type Changes = z.infer<typeof ChangesSchema>;
