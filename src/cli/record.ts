@@ -1,8 +1,6 @@
-import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { trialLabel } from '../eval/report/format.js';
-import { loadReference } from '../eval/run/finish-run.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { JUDGE_ENV } from '../eval/spec/judge-model.js';
 import {
@@ -12,9 +10,7 @@ import {
 } from '../eval/spec/model-choice.js';
 import { DEFAULT_TRIALS } from '../eval/spec/settings.js';
 import { parseShard } from '../eval/spec/shard.js';
-import { groupRerecordCommands } from '../eval/trial/rerecord.js';
 import { liveApiOf, SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
-import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
@@ -23,6 +19,7 @@ import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
 import { checkBaseUrl } from './model-config.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
+import { verify } from './record-verify.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
@@ -284,60 +281,6 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   return counts.failed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
-async function verify(selection: {
-  tasks?: string[];
-  variants?: string[];
-  trialNumbers?: number[];
-}): Promise<number> {
-  const projectDir = process.cwd();
-  let reference: Awaited<ReturnType<typeof loadReference>>;
-  let noReference = 'no reports/reference.json';
-  try {
-    reference = await loadReference(projectDir, undefined);
-  } catch (error) {
-    noReference = `reports/reference.json could not be read (${errorMessage(error)})`;
-  }
-  const verdicts = await verifyFixtures({
-    projectDir,
-    ...selection,
-    ...(reference && { reference: reference.report.trialProvenance }),
-  });
-  const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
-  for (const verdict of bad) {
-    // File names and what a hand-edited cassette says are shown, never obeyed by the terminal.
-    console.log(terminalLine(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`));
-    for (const problem of verdict.problems) console.log(`    ${terminalLine(problem)}`);
-  }
-  // Unchecked is not a match: a cassette relabelled live would otherwise pass unseen.
-  const unchecked = verdicts.filter((verdict) => verdict.unchecked);
-  const why = reference
-    ? `${relative(projectDir, reference.file)} has no content hash for it (its run replayed --trials ${reference.report.trials})`
-    : noReference;
-  for (const verdict of unchecked) {
-    console.log(terminalLine(`? ${verdict.fixture} (live): not checked: ${why}`));
-  }
-  const unscripted = verdicts.filter((verdict) => verdict.notRederived).length;
-  const bySource = (source: string) =>
-    verdicts.filter((verdict) => verdict.source === source).length;
-  const verdict = [
-    bad.length > 0 && `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`,
-    unchecked.length > 0 && `${unchecked.length} live not checked`,
-  ].filter(Boolean);
-  console.log(
-    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts, Chat Completions or Responses: schema and secrets only, ${bySource('live') - unchecked.length} live hash-checked): ${verdict.join(', ') || 'all match'}`,
-  );
-  const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
-  if (commands.length > 0)
-    console.log(`Re-record with:\n${commands.map((line) => `  ${line}`).join('\n')}`);
-  if (unchecked.length > 0) {
-    const trials = Math.max(...unchecked.map((verdict) => trialOf(verdict.fixture)));
-    console.log(
-      `A live cassette is checked against the content hash reports/reference.json replayed: make the reference cover it (npm run eval -- --trials ${trials} --update-reference, and commit it), or re-record it`,
-    );
-  }
-  return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
-}
-
 /** `--trial 1,3`: each trial once (a trial listed twice was checked, and counted, twice). */
 function trialList(value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
@@ -348,8 +291,6 @@ function trialList(value: string | undefined): number[] | undefined {
   }
   return trials;
 }
-
-const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.[1] ?? 0);
 
 /**
  * `npm run record` as a function: prints what the CLI prints and returns the exit code.

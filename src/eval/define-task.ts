@@ -11,6 +11,7 @@ import type { TrialTranscript } from './transcript/transcript-formats.js';
 import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/stray-timers.js';
 import type { TrialRequest } from './trial/trial-driver.js';
 import { runTrial } from './trial/trial-runner.js';
+import { rederiveWithScripts, type ScriptedVerdict } from './verify/rederive-scripted.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -21,6 +22,8 @@ declare module 'vitest' {
     transcript?: TrialTranscript;
     /** A dataset task's suite: its case ids, and those this run selected (--case, --cases). */
     cases?: { all: string[]; selected: string[] };
+    /** `record --verify`: this trial's cassettes re-derived with the task's own scripts. */
+    scripted?: ScriptedVerdict[];
   }
 }
 
@@ -99,6 +102,10 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
 function trialTest(request: TrialRequest): (context: TestContext) => Promise<void> {
   const { task, variant, trial, settings, testCase } = request;
   return async (context) => {
+    if (settings.mode === 'verify') {
+      context.task.meta.scripted = await rederiveWithScripts(request);
+      return;
+    }
     context.task.meta.floors = task.floors ?? [];
     const result = await runTrial(request);
     context.task.meta.trial = result.record;

@@ -17,8 +17,11 @@ export function evalRunsDir(projectDir: string): string {
  * these environment variables before starting vitest, so a plain
  * `vitest --config vitest.evals.config.ts` works too with the defaults.
  */
-/** Replay the committed cassettes, or record them (npm run record). */
-export type EvalMode = 'replay' | 'record';
+/**
+ * Replay the committed cassettes, record them (npm run record), or re-derive them with the
+ * task's own scripts, running no agent (`record --verify`).
+ */
+export type EvalMode = 'replay' | 'record' | 'verify';
 
 export interface EvalSettings extends SelectionFilter, CaseFilter {
   mode: EvalMode;
@@ -100,7 +103,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
         );
   const shardText = env[EVAL_ENV.shard];
   return {
-    mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
+    mode: modeOf(env[EVAL_ENV.mode]),
     trialNumbers,
     matching: env[EVAL_ENV.matching] === 'lenient' ? 'lenient' : 'strict',
     projectDir,
@@ -135,4 +138,8 @@ function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings {
     samples: Number.isInteger(samples) && samples > 0 ? samples : undefined,
     only: env[EVAL_ENV.judgeOnly] === '1',
   };
+}
+
+function modeOf(value: string | undefined): EvalMode {
+  return value === 'record' || value === 'verify' ? value : 'replay';
 }
