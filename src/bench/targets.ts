@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whyItFailed } from './failure-output.js';
 import { measureCommand, type ProcessRun } from './measure-process.js';
 import { scratchDir } from './scratch.js';
 
@@ -109,7 +110,7 @@ export function npmTest(workload: Workload): Promise<ProcessRun> {
 export async function checked(run: Promise<ProcessRun>, what: string): Promise<ProcessRun> {
   const done = await run;
   if (done.exitCode !== 0) {
-    throw new Error(`${what} exited with ${done.exitCode}:\n${done.output.slice(-2000)}`);
+    throw new Error(`${what} exited with ${done.exitCode}:\n${whyItFailed(done.output)}`);
   }
   return done;
 }
