@@ -10,6 +10,7 @@ import { microRows } from './micro-rows.js';
 import { printRows } from './print-rows.js';
 import { runTargets } from './run-targets.js';
 import { printSideBySide } from './side-by-side.js';
+import { REPLAY_TRIALS, SCALE_TRIALS, useSmokeSizes } from './targets.js';
 
 /**
  * `npm run bench`: the performance contract. Figures, never pass/fail: each target of
@@ -26,6 +27,12 @@ async function main(): Promise<undefined> {
   );
   const { projectDir, rounds, baseline } = options;
   const log = (line: string) => console.error(line);
+  if (options.smoke) {
+    useSmokeSizes();
+    log(
+      `bench --smoke: ${REPLAY_TRIALS} T2 trials, ${SCALE_TRIALS} per task and variant, ${rounds} round; no npm test, no viewer: it checks that the bench runs, its figures mean little`,
+    );
+  }
   if (options.viewer) {
     printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
     return undefined;
@@ -46,7 +53,8 @@ async function main(): Promise<undefined> {
   if (options.micro) {
     printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
   }
-  printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
+  if (options.smoke) console.log('  the viewer in headless Chromium: left out by --smoke');
+  else printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
   return undefined;
 }
 
