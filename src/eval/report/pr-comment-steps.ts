@@ -56,16 +56,26 @@ export function withFailedSteps(comment: string, steps: readonly WorkflowStep[])
   return [marker, section, '', ...rest].join('\n');
 }
 
-/** The lines of a log that say why it failed, then its last lines, each shown as plain text. */
+/**
+ * The lines of a log that say why (each with the indented lines under it, verify's problems),
+ * and its last lines, in the log's order, each shown as plain text.
+ */
 function reasonLines(log: string): string[] {
   const lines = log
     .replace(ANSI, '')
     .split(/\r?\n/)
     .map((line) => line.trimEnd())
     .filter((line) => line.trim() !== '');
-  const reasons = lines.filter((line) => REASON.test(line));
-  const tail = lines.slice(-10).filter((line) => !reasons.includes(line));
-  const chosen = [...reasons, ...tail];
+  const keep = new Set<number>();
+  lines.forEach((line, index) => {
+    if (index >= lines.length - 10) keep.add(index);
+    if (!REASON.test(line)) return;
+    keep.add(index);
+    for (let next = index + 1; next < lines.length && /^\s+\S/.test(lines[next]!); next += 1) {
+      keep.add(next);
+    }
+  });
+  const chosen = [...keep].sort((a, b) => a - b).map((index) => lines[index]!);
   const shown = chosen.length > MAX_LINES ? [...chosen.slice(0, MAX_LINES), '…'] : chosen;
   // Nothing in a log can close the block or ping anyone.
   return shown.map((line) =>
