@@ -54,7 +54,8 @@ afterAll(() => {
   for (const { name, comment } of posted)
     console.log(`\n===== PR comment: ${name} =====\n${comment}`);
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Removing three installed projects and a clone took more than vitest's 10 s at load 18.
+}, 120_000);
 
 /** A pull request branch from main, changed by `change`, committed, and its job run. */
 async function pullRequest(name: string, change: () => Promise<void>): Promise<JobRun> {
