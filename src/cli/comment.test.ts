@@ -135,4 +135,19 @@ describe('htmlReportNote', () => {
       (await captureCli(() => runCommentCli(['--report', file, '--step', 'verify=maybe']))).stderr,
     ).toContain('is not NAME=OUTCOME[:LOG]');
   });
+
+  it("keeps the end of a long failed step's output, where the gate's verdict is", async () => {
+    const { dir, file } = reportFile();
+    const log = join(dir, 'eval.log');
+    const trials = Array.from({ length: 80 }, (_, index) => `  H1 trial ${index}: failed`);
+    writeFileSync(log, [...trials, 'gate: FAILED (1 reason above)', '6 trials in 21 s'].join('\n'));
+    const out = join(dir, 'comment.md');
+    await captureCli(() =>
+      runCommentCli(['--report', file, '--out', out, '--step', `eval gate=failure:${log}`]),
+    );
+    const body = readFileSync(out, 'utf8');
+    expect(body).toContain('  gate: FAILED (1 reason above)');
+    expect(body).toContain('  H1 trial 0: failed');
+    expect(body).toContain('  …');
+  });
 });

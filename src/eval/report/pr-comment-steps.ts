@@ -76,7 +76,11 @@ function reasonLines(log: string): string[] {
     }
   });
   const chosen = [...keep].sort((a, b) => a - b).map((index) => lines[index]!);
-  const shown = chosen.length > MAX_LINES ? [...chosen.slice(0, MAX_LINES), '…'] : chosen;
+  // Too many: the first reasons and the end, where the verdict is (gate: FAILED, verify's summary).
+  const shown =
+    chosen.length > MAX_LINES
+      ? [...chosen.slice(0, MAX_LINES / 4), '…', ...chosen.slice(-(MAX_LINES * 3) / 4)]
+      : chosen;
   // Nothing in a log can close the block or ping anyone.
   return shown.map((line) =>
     line.replaceAll('```', "'''").replaceAll('@', '@\u200b').slice(0, 300),
