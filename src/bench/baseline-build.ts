@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BaselineRef } from './baseline-ref.js';
+import { whyItFailed } from './failure-output.js';
 import { runCommand } from './run-command.js';
 import { removeScratchDir, scratchDir } from './scratch.js';
 
@@ -49,7 +50,7 @@ export async function buildBaseline(options: {
     );
     if (missing.length > 0) {
       throw new Error(
-        `npm run build of ${ref.ref} (${ref.short}) made no ${missing.map((choices) => choices.map((file) => `dist/${file}`).join(' or ')).join(', ')}:\n${output.slice(-2000)}`,
+        `npm run build of ${ref.ref} (${ref.short}) made no ${missing.map((choices) => choices.map((file) => `dist/${file}`).join(' or ')).join(', ')}:\n${whyItFailed(output)}`,
       );
     }
     return { projectDir: dir, notes: dependencyNotes(dir, options.nodeModules, ref) };
@@ -61,7 +62,7 @@ export async function buildBaseline(options: {
 
 async function step(what: string, command: string, args: readonly string[], cwd: string) {
   const { code, output } = await runCommand(command, args, { cwd });
-  if (code !== 0) throw new Error(`${what} exited with ${code}:\n${output.slice(-2000)}`);
+  if (code !== 0) throw new Error(`${what} exited with ${code}:\n${whyItFailed(output)}`);
   return output;
 }
 

@@ -15,7 +15,17 @@ describe('benchOptions (npm run bench)', () => {
       npmTest: true,
       micro: false,
       viewer: false,
+      smoke: false,
     });
+  });
+
+  it('--smoke: one round and no npm test, unless --rounds says otherwise', () => {
+    expect(benchOptions(['--smoke'], repo.dir)).toMatchObject({
+      rounds: 1,
+      npmTest: false,
+      smoke: true,
+    });
+    expect(benchOptions(['--smoke', '--rounds', '2'], repo.dir)).toMatchObject({ rounds: 2 });
   });
 
   it('--baseline-ref is resolved to its commit before anything runs', () => {
@@ -30,6 +40,7 @@ describe('benchOptions (npm run bench)', () => {
       npmTest: false,
       micro: false,
       viewer: false,
+      smoke: false,
       baseline: { ref: commit.slice(0, 8), commit, short: commit.slice(0, 7) },
     });
     expect(benchOptions([`--baseline-ref=${commit}`], repo.dir).baseline?.commit).toBe(commit);

@@ -8,6 +8,7 @@ export const BENCH_FLAGS = {
   'skip-npm-test': { type: 'boolean' },
   micro: { type: 'boolean' },
   viewer: { type: 'boolean' },
+  smoke: { type: 'boolean' },
 } as const;
 
 /**
@@ -18,10 +19,13 @@ export function benchOptions(argv: string[], defaultProject: string) {
   const { values } = parseBenchArgs(argv, BENCH_FLAGS);
   const projectDir = projectOf(values.project, defaultProject);
   const baselineRef = values['baseline-ref'];
+  const smoke = values.smoke === true;
   return {
-    rounds: roundsOf(values.rounds, 5),
+    rounds: roundsOf(values.rounds, smoke ? 1 : 5),
     projectDir,
-    npmTest: !values['skip-npm-test'],
+    smoke,
+    // The smoke leaves npm test out: CI runs it on its own.
+    npmTest: !values['skip-npm-test'] && !smoke,
     micro: values.micro === true,
     viewer: values.viewer === true,
     ...(baselineRef !== undefined && { baseline: resolveBaselineRef(baselineRef, projectDir) }),

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whyItFailed } from './failure-output.js';
 import { runCommand } from './run-command.js';
 import { removeScratchDir, scratchDir } from './scratch.js';
 
@@ -51,7 +52,7 @@ export async function measureCommand(
     const wallMs = performance.now() - started;
     if (node && !existsSync(usageFile)) {
       throw new Error(
-        `${command} ${args.join(' ')} did not run (exit ${exitCode}):\n${output.slice(-2000)}`,
+        `${command} ${args.join(' ')} did not run (exit ${exitCode}):\n${whyItFailed(output)}`,
       );
     }
     const usage = node

@@ -8,9 +8,10 @@ import { runCommand } from './run-command.js';
  * Peers are installed on demand from the npm registry into a throwaway directory of their
  * own (`<dir>/<peer>/node_modules`), never into this project's package.json or lock file.
  */
-export function installArgs(dir: string, peer: PeerName): string[] {
+export function installArgs(dir: string, peer: PeerName, offline = false): string[] {
   const specs = Object.entries(PEER_PACKAGES[peer]).map(([name, version]) => `${name}@${version}`);
-  return ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, ...specs];
+  const from = offline ? ['--offline'] : [];
+  return ['install', '--no-save', '--no-audit', '--no-fund', ...from, '--prefix', dir, ...specs];
 }
 
 /** The pinned packages that are missing from `dir` or installed at another version. */
@@ -42,6 +43,8 @@ export async function installPeer(options: {
   log: (line: string) => void;
   /** The npm executable (tests give a stand-in). */
   npm?: string;
+  /** From the npm cache only (`bench:peers --smoke`): no registry. */
+  offline?: boolean;
 }): Promise<string> {
   const { dir, peer } = options;
   const nodeModules = join(dir, 'node_modules');
@@ -51,7 +54,7 @@ export async function installPeer(options: {
     if (!existsSync(join(dir, 'package.json'))) {
       writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
     }
-    const args = installArgs(dir, peer);
+    const args = installArgs(dir, peer, options.offline);
     options.log(`bench:peers: installing ${missing.join(' ')} into ${dir}`);
     const { code, output } = await runCommand(options.npm ?? 'npm', args);
     if (code !== 0) {

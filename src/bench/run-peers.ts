@@ -38,6 +38,8 @@ export interface PeerOptions {
   peers: readonly PeerName[];
   /** Where the peers are installed (`<installDir>/<peer>`). */
   installDir: string;
+  /** Install the peers from the npm cache only (`--smoke`). */
+  offline?: boolean;
   log: (line: string) => void;
 }
 
@@ -133,6 +135,7 @@ async function setUpPeers(options: PeerOptions, workDir: string, shim: string) {
         dir: join(options.installDir, peer),
         peer,
         log: options.log,
+        ...(options.offline && { offline: true }),
       });
       const setup = {
         peer,

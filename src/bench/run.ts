@@ -11,6 +11,7 @@ import { printRows } from './print-rows.js';
 import { runTargets } from './run-targets.js';
 import { runSequentialBench } from './sequential.js';
 import { printSideBySide } from './side-by-side.js';
+import { REPLAY_TRIALS, SCALE_TRIALS, useSmokeSizes } from './targets.js';
 
 /**
  * `npm run bench`: the performance contract. Figures, never pass/fail: each target of
@@ -29,6 +30,12 @@ async function main(): Promise<undefined> {
   );
   const { projectDir, rounds, baseline } = options;
   const log = (line: string) => console.error(line);
+  if (options.smoke) {
+    useSmokeSizes();
+    log(
+      `bench --smoke: ${REPLAY_TRIALS} T2 trials, ${SCALE_TRIALS} per task and variant, ${rounds} round; no npm test, no viewer: it checks that the bench runs, its figures mean little`,
+    );
+  }
   if (options.viewer) {
     printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
     return undefined;
@@ -49,7 +56,8 @@ async function main(): Promise<undefined> {
   if (options.micro) {
     printRows(`micro-benchmarks (${MICRO_ROUNDS} rounds each)`, await microRows());
   }
-  printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
+  if (options.smoke) console.log('  the viewer in headless Chromium: left out by --smoke');
+  else printRows(VIEWER_TITLE, await viewerRows(projectDir, log), '');
   return undefined;
 }
 

@@ -1,13 +1,26 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { whyItFailed } from './failure-output.js';
 import { measureCommand, type ProcessRun } from './measure-process.js';
 import { scratchDir } from './scratch.js';
 
 /** Trials of the replay and debug-agent per-trial figures: (N-trial − 1-trial) / (N − 1). */
-export const REPLAY_TRIALS = 600;
-export const DEBUG_TRIALS = 10;
-export const SCALE_TRIALS = 100;
+export let REPLAY_TRIALS = 600;
+export let DEBUG_TRIALS = 10;
+export let SCALE_TRIALS = 100;
+
+/**
+ * `--smoke`: the same runs at small sizes (one round, well under a minute), so CI sees the
+ * bench break without paying for its figures. Set before anything is measured; importers read
+ * the sizes through ES module live bindings.
+ */
+export function useSmokeSizes(): void {
+  REPLAY_TRIALS = 10;
+  DEBUG_TRIALS = 2;
+  // Human labels name trials up to 5 (evals/labels/): fewer would be a bad input.
+  SCALE_TRIALS = 5;
+}
 /** `npm run eval --` flags of each figure (the trial count follows REPLAY_FLAGS and DEBUG_FLAGS). */
 export const STARTUP_FLAGS = ['--task', 'T2', '--trials', '1'] as const;
 export const REPLAY_FLAGS = ['--task', 'T2', '--variant', 'upgraded', '--trials'] as const;
@@ -109,7 +122,7 @@ export function npmTest(workload: Workload): Promise<ProcessRun> {
 export async function checked(run: Promise<ProcessRun>, what: string): Promise<ProcessRun> {
   const done = await run;
   if (done.exitCode !== 0) {
-    throw new Error(`${what} exited with ${done.exitCode}:\n${done.output.slice(-2000)}`);
+    throw new Error(`${what} exited with ${done.exitCode}:\n${whyItFailed(done.output)}`);
   }
   return done;
 }

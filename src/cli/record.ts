@@ -1,8 +1,6 @@
-import { relative } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
 import { maskConfiguredKeys } from '../core/secret-values.js';
 import { shownUrl } from '../core/shown-url.js';
-import { referenceAt } from '../eval/base/base-reference.js';
 import { spentLines } from '../eval/report/cost-view.js';
 import { trialLabel } from '../eval/report/format.js';
 import { loadReference } from '../eval/run/finish-run.js';
@@ -15,9 +13,7 @@ import {
 } from '../eval/spec/model-choice.js';
 import { DEFAULT_TRIALS } from '../eval/spec/settings.js';
 import { parseShard } from '../eval/spec/shard.js';
-import { groupRerecordCommands } from '../eval/trial/rerecord.js';
 import { liveApiOf, SIMULATOR_URL_ENV } from '../eval/trial/upstream.js';
-import { verifyFixtures } from '../eval/verify/verify-fixtures.js';
 import { MODEL_TIMEOUT_ENV, modelTimeoutFrom } from '../model-api/model-client.js';
 import { PROVIDER_DEFAULTS, PROVIDERS } from '../model-api/provider.js';
 import { type RunningSimulator, startSimulator } from '../simulator/server.js';
@@ -30,6 +26,7 @@ import { openJudgeSimulator, recordJudgeFlags } from './record-judge.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 import { planWith } from './record-plan.js';
 import { recordUntilDecided, untilDecidedFlags } from './record-until-decided.js';
+import { verify } from './record-verify.js';
 import { terminalLine } from './terminal-text.js';
 
 const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task T1,T3] [--variant baseline|upgraded]
@@ -316,71 +313,6 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   return counts.failed > 0 || counts.judgeFailed > 0 || result.loadErrors.length > 0 ? 1 : 0;
 }
 
-async function verify(options: {
-  tasks?: string[];
-  variants?: string[];
-  trialNumbers?: number[];
-  base?: string;
-}): Promise<number> {
-  const { base, ...selection } = options;
-  const projectDir = process.cwd();
-  let reference: Awaited<ReturnType<typeof loadReference>>;
-  let noReference =
-    base === undefined ? 'no reports/reference.json' : `no ${base}:reports/reference.json`;
-  if (base !== undefined) {
-    // The base's, never the pull request's: a hash changed in the PR's reference proves nothing.
-    reference = await referenceAt(projectDir, base, '--base');
-  } else {
-    try {
-      reference = await loadReference(projectDir, undefined);
-    } catch (error) {
-      noReference = `reports/reference.json could not be read (${errorMessage(error)})`;
-    }
-  }
-  const verdicts = await verifyFixtures({
-    projectDir,
-    ...selection,
-    ...(reference && { reference: reference.report.trialProvenance }),
-    ...(base !== undefined && { referenceName: `${base}:reports/reference.json` }),
-  });
-  const bad = verdicts.filter((verdict) => verdict.problems.length > 0);
-  for (const verdict of bad) {
-    // File names and what a hand-edited cassette says are shown, never obeyed by the terminal.
-    console.log(terminalLine(`✗ ${verdict.fixture} (${verdict.source ?? 'unreadable'})`));
-    for (const problem of verdict.problems) console.log(`    ${terminalLine(problem)}`);
-  }
-  // Unchecked is not a match: a cassette relabelled live would otherwise pass unseen.
-  const unchecked = verdicts.filter((verdict) => verdict.unchecked);
-  const shownReference =
-    reference && (base === undefined ? relative(projectDir, reference.file) : reference.file);
-  const why = reference
-    ? `${shownReference} has no content hash for it (its run replayed --trials ${reference.report.trials})`
-    : noReference;
-  for (const verdict of unchecked) {
-    console.log(terminalLine(`? ${verdict.fixture} (live): not checked: ${why}`));
-  }
-  const unscripted = verdicts.filter((verdict) => verdict.notRederived).length;
-  const bySource = (source: string) =>
-    verdicts.filter((verdict) => verdict.source === source).length;
-  const verdict = [
-    bad.length > 0 && `${bad.length} ${bad.length === 1 ? 'does' : 'do'} not match`,
-    unchecked.length > 0 && `${unchecked.length} live not checked`,
-  ].filter(Boolean);
-  console.log(
-    `${verdicts.length} cassettes checked (${bySource('simulator') - unscripted} simulator re-derived, ${unscripted} from model scripts, Chat Completions or Responses: schema and secrets only, ${bySource('live') - unchecked.length} live hash-checked): ${verdict.join(', ') || 'all match'}`,
-  );
-  const commands = groupRerecordCommands(bad.flatMap((verdict) => verdict.rerecordCommand ?? []));
-  if (commands.length > 0)
-    console.log(`Re-record with:\n${commands.map((line) => `  ${line}`).join('\n')}`);
-  if (unchecked.length > 0) {
-    const trials = Math.max(...unchecked.map((verdict) => trialOf(verdict.fixture)));
-    console.log(
-      `A live cassette is checked against the content hash reports/reference.json replayed: make the reference cover it (npm run eval -- --trials ${trials} --update-reference, and commit it), or re-record it`,
-    );
-  }
-  return bad.length === 0 && unchecked.length === 0 ? 0 : 1;
-}
-
 /** `--trial 1,3`: each trial once (a trial listed twice was checked, and counted, twice). */
 function trialList(value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
@@ -391,8 +323,6 @@ function trialList(value: string | undefined): number[] | undefined {
   }
   return trials;
 }
-
-const trialOf = (fixture: string) => Number(/trial-(\d+)\.json$/.exec(fixture)?.[1] ?? 0);
 
 /**
  * `npm run record` as a function: prints what the CLI prints and returns the exit code.

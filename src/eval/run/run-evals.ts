@@ -28,7 +28,7 @@ import { checkTracesFolder } from './traces-folder.js';
 
 export interface RunEvalsOptions extends ReportOptions {
   projectDir: string;
-  mode: EvalMode;
+  mode: Exclude<EvalMode, 'verify'>;
   trials: number;
   /** Only these trial numbers (re-recording some trials), instead of 1..trials. */
   trialNumbers?: number[];
@@ -277,7 +277,7 @@ async function writeShard(
 }
 
 /** One vitest run of the eval files with `reporter`; `choose` gives the files (else every one). */
-async function runVitest(run: {
+export async function runVitest(run: {
   projectDir: string;
   config: string;
   concurrency: number | undefined;
@@ -372,7 +372,7 @@ async function checkWritesInside(projectDir: string, options: RunEvalsOptions): 
 }
 
 /** `vitest.evals.config.ts`, or `.mts` (what init scaffolds: ESM even in a CommonJS package). */
-function evalConfigOf(projectDir: string): string {
+export function evalConfigOf(projectDir: string): string {
   const names = ['vitest.evals.config.ts', 'vitest.evals.config.mts', 'vitest.evals.config.js'];
   const found = names.map((name) => join(projectDir, name)).find((file) => existsSync(file));
   if (!found) {
@@ -383,7 +383,10 @@ function evalConfigOf(projectDir: string): string {
   return found;
 }
 
-function setEnv(options: RunEvalsOptions, projectDir: string): void {
+export function setEnv(
+  options: Omit<RunEvalsOptions, 'mode'> & { mode: EvalMode },
+  projectDir: string,
+): void {
   const env: Record<string, string | undefined> = {
     [EVAL_ENV.root]: projectDir,
     [EVAL_ENV.mode]: options.mode,

@@ -17,8 +17,11 @@ export function evalRunsDir(projectDir: string): string {
  * these environment variables before starting vitest, so a plain
  * `vitest --config vitest.evals.config.ts` works too with the defaults.
  */
-/** Replay the committed cassettes, or record them (npm run record). */
-export type EvalMode = 'replay' | 'record';
+/**
+ * Replay the committed cassettes, record them (npm run record), or re-derive them with the
+ * task's own scripts, running no agent (`record --verify`).
+ */
+export type EvalMode = 'replay' | 'record' | 'verify';
 
 export interface EvalSettings extends SelectionFilter, CaseFilter {
   mode: EvalMode;
@@ -125,7 +128,7 @@ export function readEvalSettings(env: NodeJS.ProcessEnv = process.env): EvalSett
   const rowsText = env[EVAL_ENV.rows];
   const rows = rowsText ? new Set(JSON.parse(rowsText) as string[]) : undefined;
   return {
-    mode: env[EVAL_ENV.mode] === 'record' ? 'record' : 'replay',
+    mode: modeOf(env[EVAL_ENV.mode]),
     trialNumbers: recordedTrials ? [] : trialNumbers,
     recordedTrials,
     selectsRow: (suite, task, variant) => !rows || rows.has(keyOf({ suite, task, variant })),
@@ -165,4 +168,8 @@ function readJudgeSettings(env: NodeJS.ProcessEnv): JudgeSettings {
     only: env[EVAL_ENV.judgeOnly] === '1',
     offline: offline === 'simulator' || offline === 'script' ? offline : undefined,
   };
+}
+
+function modeOf(value: string | undefined): EvalMode {
+  return value === 'record' || value === 'verify' ? value : 'replay';
 }
