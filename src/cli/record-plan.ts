@@ -19,6 +19,8 @@ interface PlanFlags {
 
 interface PlanRow {
   label: string;
+  /** The mean recorded cost of one trial (both sides' for a paired row); undefined: unknown. */
+  perTrial: number | undefined;
   design: string;
   fixedN: number | undefined;
   noChange: { expected: number; p95: number };
@@ -65,14 +67,22 @@ export async function planWith(
     rows.filter((row) => baselines[row.suite] !== row.variant).length;
   const common = { delta, alpha, beta, rows: Math.max(1, compared), maxRounds };
   const plan: PlanRow[] = [];
+  const perTrialOf = (task: string, variant: string) => {
+    const cost = reference.report.tasks.find(
+      (other) => other.task === task && other.variant === variant,
+    )?.cost?.recorded;
+    return cost && cost.usd !== null && cost.calls > 0 ? cost.usd / cost.calls : undefined;
+  };
   for (const row of rows) {
     const p0 = row.passAt1 ?? 0;
+    const perTrial = perTrialOf(row.task, row.variant);
     const counts = { passed: row.passed, trials: row.n };
     const limit = referenceLimit({ ...counts, delta, beta });
     // A dataset row is decided against its baseline only (paired by case), as the eval does.
     if (!row.cases) {
       plan.push({
         label: `${row.task} ${row.variant}`,
+        perTrial,
         design: `vs reference (${row.passed}/${row.n})`,
         ...forecastRounds({ ...common, p0, design: { reference: counts } }),
         ...(!limit.possible && { limit: limit.summary }),
@@ -85,6 +95,10 @@ export async function planWith(
     if (baseline === undefined || baseline === row.variant || !base) continue;
     plan.push({
       label: `${row.task} ${row.variant}`,
+      perTrial:
+        perTrial === undefined || perTrialOf(row.task, baseline) === undefined
+          ? undefined
+          : perTrial + perTrialOf(row.task, baseline)!,
       design: `paired with ${baseline}`,
       ...forecastRounds({ ...common, p0: base.passAt1 ?? 0, design: 'paired' }),
     });
@@ -100,20 +114,32 @@ function printPlan(
   console.log(
     `Plan (spends nothing): trials per row to decide a pass@1 drop of ${settings.delta.toFixed(2)}, alpha ${settings.alpha} for the run, beta ${settings.beta}, at most ${settings.maxRounds} a row; rates from ${settings.file}`,
   );
-  console.log('row | design | fixed n | no change: expected / p95 | drop of delta: expected / p95');
-  let expected = 0;
-  let worst = 0;
+  console.log(
+    'row | design | fixed n | no change: expected / p95 | drop of delta: expected / p95 | expected cost (no change) vs fixed n',
+  );
+  const totals = { expected: 0, worst: 0, usd: 0, worstUsd: 0, unknown: false };
   for (const row of plan) {
+    const usd = (trials: number | undefined) =>
+      row.perTrial === undefined || trials === undefined
+        ? 'unknown'
+        : `$${(row.perTrial * trials).toFixed(2)}`;
     console.log(
       terminalLine(
-        `${row.label} | ${row.design} | ${cell(row.fixedN)} | ${cell(row.noChange.expected)} / ${cell(row.noChange.p95)} | ${cell(row.drop.expected)} / ${cell(row.drop.p95)}`,
+        `${row.label} | ${row.design} | ${cell(row.fixedN)} | ${cell(row.noChange.expected)} / ${cell(row.noChange.p95)} | ${cell(row.drop.expected)} / ${cell(row.drop.p95)} | ${usd(row.noChange.expected)} vs ${usd(row.fixedN)}`,
       ),
     );
     if (row.limit) console.log(terminalLine(`    ${row.limit}`));
-    expected += row.noChange.expected;
-    worst += Math.max(row.noChange.p95, row.drop.p95);
+    const worst = Math.max(row.noChange.p95, row.drop.p95);
+    totals.expected += row.noChange.expected;
+    totals.worst += worst;
+    if (row.perTrial === undefined) totals.unknown = true;
+    else {
+      totals.usd += row.perTrial * row.noChange.expected;
+      totals.worstUsd += row.perTrial * worst;
+    }
   }
+  const money = (usd: number) => (totals.unknown ? 'cost unknown' : `$${usd.toFixed(2)}`);
   console.log(
-    `Expected total when nothing changed: about ${Math.ceil(expected)} trials; a likely worst case: ${Math.ceil(worst)} (each row at its 95th percentile). A paired row's trials count on each side.`,
+    `Expected total when nothing changed: about ${Math.ceil(totals.expected)} trials (${money(totals.usd)}); a likely worst case: ${Math.ceil(totals.worst)} (${money(totals.worstUsd)}), each row at its 95th percentile. A paired row's trials count on each side. Costs are the reference's mean recorded cost per trial of each row${totals.unknown ? '; unknown where it has none (a reference from before costs, or a model without a price: harness-evals.prices.json)' : ''}.`,
   );
 }

@@ -29,6 +29,7 @@ interface UntilDecidedFlags {
   shard?: string | undefined;
   batch?: string | undefined;
   'max-trials'?: string | undefined;
+  budget?: string | undefined;
   alpha?: string | undefined;
   delta?: string | undefined;
   beta?: string | undefined;
@@ -40,6 +41,8 @@ export interface UntilDecidedOptions {
   run: RunEvalsOptions;
   /** Trials added to each open row per round (`--batch`). */
   batch: number;
+  /** `--budget USD`: no round starts that would likely take the spending past it. */
+  budget?: number;
   settings: DecisionSettings & { maxTrials: number };
   reference: LoadedReference | undefined;
   log: (line: string) => void;
@@ -62,7 +65,7 @@ export function openRows(decisions: Decisions): string[] {
 }
 
 /** What recording each row's trials cost so far, by keyOf, and what this command spent. */
-interface Spending {
+export interface Spending {
   rows: Map<string, Cost>;
   spent: Cost;
 }
@@ -153,12 +156,50 @@ export async function recordUntilDecided(options: UntilDecidedOptions): Promise<
     for (const line of progressLines(decisions, round, trials, spending)) log(line);
     open = openRows(decisions);
     if (open.length === 0 || trials >= settings.maxTrials) break;
+    const over = overBudget(
+      options.budget,
+      spending,
+      open,
+      Math.min(options.batch, settings.maxTrials - trials),
+    );
+    if (over) {
+      log(terminalLine(over));
+      break;
+    }
   }
   log(
     `${summaryLine(decisions, settings.maxTrials)}; this command spent ${formatUsd(spending.spent)}`,
   );
   log('Replay them as recorded, each row with all its trials: npm run eval -- --trials all');
   return 0;
+}
+
+/**
+ * `--budget USD`: why the next round must not start (it would likely pass the budget, or its
+ * cost cannot be known), or undefined. The next round's cost is each open row's mean recorded
+ * cost per trial times the trials it would add. The first round's cost is known only after it.
+ */
+export function overBudget(
+  budget: number | undefined,
+  spending: Spending,
+  open: readonly string[],
+  trials: number,
+): string | undefined {
+  if (budget === undefined) return undefined;
+  let next = 0;
+  const unpriced = new Set<string>();
+  for (const key of open) {
+    const cost = spending.rows.get(key);
+    if (!cost || cost.calls === 0) continue;
+    if (cost.usd === null) for (const model of cost.unpriced) unpriced.add(model);
+    else next += (cost.usd / cost.calls) * trials;
+  }
+  if (unpriced.size > 0 || spending.spent.usd === null) {
+    return `stopped: --budget needs prices, and ${[...unpriced].join(', ') || 'some model'} has none: add it to harness-evals.prices.json (docs/numbers.md); the open rows stay undecided`;
+  }
+  const total = spending.spent.usd + next;
+  if (total <= budget) return undefined;
+  return `stopped: the next round would likely cost $${next.toFixed(4)}, and with $${spending.spent.usd.toFixed(4)} spent that passes --budget $${budget}; the open rows stay undecided`;
 }
 
 function summaryLine(decisions: Decisions | undefined, maxTrials: number): string {
@@ -174,7 +215,7 @@ function summaryLine(decisions: Decisions | undefined, maxTrials: number): strin
 /** --until-decided and its flags (--batch, --max-trials, --alpha, --delta, --beta), checked before anything runs. */
 export function untilDecidedFlags(values: UntilDecidedFlags) {
   const decisionOnly = (
-    ['batch', 'max-trials', 'alpha', 'delta', 'beta', 'undecided'] as const
+    ['batch', 'max-trials', 'alpha', 'delta', 'beta', 'undecided', 'budget'] as const
   ).filter((flag) => values[flag] !== undefined);
   if (!values['until-decided']) {
     if (decisionOnly.length > 0) {
@@ -195,6 +236,7 @@ export function untilDecidedFlags(values: UntilDecidedFlags) {
   const decide = decisionFlags(values);
   return {
     batch: positiveInteger('--batch', values.batch, 3, 100),
+    ...(values.budget !== undefined && { budget: dollars(values.budget) }),
     settings: {
       alpha: fraction('--alpha', values.alpha) ?? DEFAULT_ALPHA,
       beta: decide.beta ?? DEFAULT_BETA,
@@ -203,4 +245,15 @@ export function untilDecidedFlags(values: UntilDecidedFlags) {
       maxTrials: decide.maxTrials ?? DEFAULT_MAX_TRIALS,
     },
   };
+}
+
+/** `--budget 2.50`: dollars, more than 0. */
+function dollars(value: string): number {
+  const amount = Number(value);
+  if (value.trim() === '' || !Number.isFinite(amount) || amount <= 0) {
+    throw new ConfigError(
+      `--budget takes an amount in US dollars above 0 (e.g. --budget 5), got '${value}'`,
+    );
+  }
+  return amount;
 }

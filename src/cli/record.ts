@@ -34,7 +34,7 @@ const USAGE = `usage: npm run record -- [--trials N | --trial N[,N...]] [--task 
                          [--model ID | --model SUITE=ID ...] [--shard i/n] [--model-timeout SECS]
                          [--judge-only] [--judge-model ID[,ID...]] [--judge-samples N]
                          [--judge-simulated | --judge-script]
-       npm run record -- --until-decided [--batch 3] [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
+       npm run record -- --until-decided [--batch 3] [--max-trials 60] [--budget USD] [--alpha 0.05] [--delta 0.10] [--beta 0.20]
                          [--task ...] [--variant ...] [--simulated] ...
        npm run record -- --plan [--max-trials 60] [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--task ...]
        npm run record -- --verify [--base REF] [--task T1,T3] [--variant V] [--trials N | --trial N[,N...]]
@@ -53,7 +53,7 @@ cassettes stay byte for byte). --judge-model and --judge-samples (1 to 100) over
 --until-decided records --batch more trials of each compared row still open (each variant against
 reports/reference.json on other cassettes, and against its suite's baseline), decides each row
 from its trials in order (drop, no drop larger than --delta, undecided), and stops each row once
-decided or at --max-trials. What is recorded is kept: run again, it goes on from there, to the
+decided, at --max-trials, or before a round that would likely pass --budget. What is recorded is kept: run again, it goes on from there, to the
 same decisions. Replay them with npm run eval -- --trials all.
 --plan spends nothing: per row, the trials a decision would likely take, fixed-n and sequential.
 --judge-simulated records the agent live while its judges answer offline (each judge's judge
@@ -89,6 +89,7 @@ const FLAGS = {
   alpha: { type: 'string' },
   ...DECISION_FLAGS,
   plan: { type: 'boolean' },
+  budget: { type: 'string' },
   'judge-simulated': { type: 'boolean' },
   'judge-script': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
