@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalJson } from '../core/canonical-json.js';
 import { tokenCount } from '../core/token-count.js';
 import type { StopLimits } from './harness.js';
+import { RunStatsSchema } from './run-stats-schema.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
 
 /** The stop after a completed tool step: a failure streak or no progress; undefined to go on. */
@@ -21,19 +22,11 @@ export function stopAfterTools(
   return undefined;
 }
 
+const FIGURES = Object.keys(RunStatsSchema.shape);
+
+/** Every figure of RunStatsSchema at 0, in its order. */
 export function emptyStats(): RunStats {
-  return {
-    steps: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    unconfirmedWrites: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    modelMs: 0,
-    toolMs: 0,
-  };
+  return Object.fromEntries(FIGURES.map((name) => [name, 0])) as RunStats;
 }
 
 /**
