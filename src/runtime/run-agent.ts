@@ -8,7 +8,6 @@ import { startRunJournal } from './journal/run-journal.js';
 import { withRunLock } from './journal/with-run-lock.js';
 import type { RunResult } from './run-end.js';
 import { type RoleModels, runLoop } from './run-loop.js';
-import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';
 import { type GuardedTrace, guardTrace, traceNotStarted } from './trace-guard.js';
 import type { Approver, RunMode } from './types.js';
@@ -90,17 +89,5 @@ async function startRun(
     },
     { now: () => clock.now(), store: options.journals },
   );
-  return runLoop({
-    harness,
-    model: options.model,
-    modelId: options.modelId,
-    clock,
-    mode: options.mode,
-    // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
-    approver: options.approver && serialApprover(options.approver),
-    trace,
-    signal: options.signal,
-    roleModels: options.roleModels,
-    journal,
-  });
+  return runLoop({ ...options, trace, journal });
 }

@@ -11,6 +11,7 @@ import { contentOf, responseText, toolCallsOf } from './model-turn.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './pipeline.js';
 import { endRun, type RunResult } from './run-end.js';
 import { summaryCost } from './run-summarizer.js';
+import { serialApprover } from './serial-approver.js';
 import { modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { Approver, RunMode, RunState, RunStatus, ToolCall } from './types.js';
@@ -78,7 +79,8 @@ function prepare(context: LoopContext): Loop {
       ...(harness.validate !== undefined && { validate: harness.validate }),
       ...(harness.hooks && { hooks: harness.hooks }),
       ...(harness.permissions && { permissions: harness.permissions }),
-      ...(context.approver && { approver: context.approver }),
+      // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
+      ...(context.approver && { approver: serialApprover(context.approver) }),
       ...(harness.timeouts !== undefined && { timeouts: harness.timeouts }),
       ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
       ...(context.signal && { signal: context.signal }),
