@@ -12,7 +12,8 @@ import type { TraceSink } from './trace.js';
 import { type GuardedTrace, guardTrace, traceNotStarted } from './trace-guard.js';
 import type { Approver, RunMode } from './types.js';
 
-export type { PendingApproval, RunResult } from './run-end.js';
+export type { PendingApproval } from './approval-value.js';
+export type { RunResult } from './run-end.js';
 export type { RoleModels } from './run-loop.js';
 
 export interface RunAgentOptions {

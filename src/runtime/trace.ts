@@ -13,6 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
 import type { ModelEvent } from '../model-api/model-client.js';
+import type { PendingApproval } from './approval-value.js';
 import type { RunStats } from './types.js';
 
 /** One line of a run's JSONL trace. Tool result text is never written: lengths only. */
@@ -58,18 +59,7 @@ export type TraceEvent =
   /** The run continues from its checkpoint after `step` completed steps. */
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
-  | {
-      type: 'approval_pending';
-      step: number;
-      tool: string;
-      /** After every PreToolUse hook: what runs on a yes. */
-      input: unknown;
-      key?: string;
-      reason: string;
-      /** What `--approve` names, and what the approval binds. */
-      hash: string;
-      changed?: string;
-    }
+  | ({ type: 'approval_pending'; step: number } & Omit<PendingApproval, 'id'>)
   /** The run's lock was left by a process that is gone (pid, host, since): this one took it over. */
   | {
       type: 'run_lock_taken_over';
