@@ -17,12 +17,8 @@ export type LateOutcome = Promise<
 /** How one execution of a tool ended. */
 export type Executed =
   | { kind: 'ok'; value: unknown }
-  /**
-   * `stopped`: it failed after its signal aborted (the run was cancelled): whatever its error,
-   * it may have been stopped mid-way, not have failed by itself. `notMade`: its error is a
-   * WriteNotMadeError, the tool's word that its write did not take effect.
-   */
-  | { kind: 'failed'; message: string; stopped?: true; notMade?: true }
+  /** `notMade`: its error is a WriteNotMadeError, the tool's word that its write did not take effect. */
+  | { kind: 'failed'; message: string; notMade?: true }
   | { kind: 'timeout'; ms: number; late: LateOutcome }
   /** The run's signal had aborted: the tool was not called. */
   | { kind: 'not_run' };
@@ -76,7 +72,6 @@ export async function executeTool(
         return {
           kind: 'failed',
           message: errorMessage(error),
-          ...(signal.aborted && { stopped: true as const }),
           ...(isWriteNotMade(error) && { notMade: true as const }),
         };
       },
