@@ -32,7 +32,6 @@ export async function approval(context: CallContext, key?: string): Promise<Deci
   const prior = open?.step === state.step ? open.approvals[index] : undefined;
   const changed = prior && prior.hash !== hash ? whatChanged(prior.value, value) : undefined;
   const verdict = await approvalGate({
-    tool: tool.name,
     call: { ...context.call, input: context.input },
     reason: changed ? `${permission.reason}; ${changed}` : permission.reason,
     approver: options.approver,
