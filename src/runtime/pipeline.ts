@@ -135,10 +135,15 @@ type Gated = Pick<CallContext, 'tool' | 'call' | 'state' | 'index' | 'finish' | 
 async function gated(pipeline: Pipeline, context: Gated): Promise<Ended> {
   const { options } = pipeline;
   const { tool, call, state, finish } = context;
-  const validated = (input: unknown) => {
-    const checked = validateInput(tool, input);
-    if (checked.ok) return checked;
-    return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
+  let args: Record<string, unknown> = {};
+  /** Takes `input` as the arguments, validated when the harness validates; a stop when invalid. */
+  const take = (input: unknown): Done | undefined => {
+    const checked = options.validate
+      ? validateInput(tool, input)
+      : { ok: true as const, args: input as Record<string, unknown> };
+    if (!checked.ok) return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
+    args = checked.args;
+    return undefined;
   };
   // A resumed call whose arguments held a credential: the journal kept it masked. (A run
   // without a durable journal never reads arguments back, so it skips the check.)
@@ -149,28 +154,15 @@ async function gated(pipeline: Pipeline, context: Gated): Promise<Ended> {
       true,
     );
   }
-  let args = call.input as Record<string, unknown>;
-  if (options.validate) {
-    const checked = validated(call.input);
-    if (!('ok' in checked)) return checked;
-    args = checked.args;
-  }
+  const invalid = take(call.input);
+  if (invalid) return invalid;
   const hooked = await runPreToolUse({
     hooks: options.hooks?.preToolUse ?? [],
     deadline: pipeline.hookDeadline,
     call,
     state,
     deny: (content) => finish('hook_deny', content, true),
-    updated: (updated) => {
-      if (!options.validate) {
-        args = updated as Record<string, unknown>;
-        return undefined;
-      }
-      const checked = validated(updated);
-      if (!('ok' in checked)) return checked;
-      args = checked.args;
-      return undefined;
-    },
+    updated: take,
   });
   // A hook cut off by the run's cancel (it threw its reason) did not judge the call: not run.
   if ('stop' in hooked) return options.signal?.aborted ? { kind: 'not_run' } : hooked.stop;
