@@ -7,12 +7,13 @@ import type { Harness } from './harness.js';
 import { historyToSend } from './history-summary.js';
 import type { ModelAnswered } from './journal/records.js';
 import type { RunJournal } from './journal/run-journal.js';
-import { contentOf, responseText, toolCallsOf } from './model-turn.js';
+import { contentOf, repeatedId, responseText, toolCallsOf } from './model-turn.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './pipeline.js';
 import { endRun, type RunResult } from './run-end.js';
 import { summaryCost } from './run-summarizer.js';
 import { serialApprover } from './serial-approver.js';
-import { modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
+import { stopAfterTools, tokensSpent } from './stop-rules.js';
+import { modelCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { Approver, RunMode, RunState, RunStatus, ToolCall } from './types.js';
 
@@ -312,14 +313,4 @@ function afterTools(loop: Loop): Ended | Promise<Ended> {
   const { view } = loop.journal;
   const stop = stopAfterTools(view.history, view.errorTexts, loop.context.harness.limits);
   return stop ? end(loop, stop.status, '', stop.detail) : undefined;
-}
-
-/** An id two tool calls of one answer share: their results could not be told apart. */
-function repeatedId(calls: readonly ToolCall[]): string | undefined {
-  const seen = new Set<string>();
-  for (const { id } of calls) {
-    if (seen.has(id)) return id;
-    seen.add(id);
-  }
-  return undefined;
 }

@@ -3,7 +3,8 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { ModelCallOptions, ModelClient } from '../model-api/model-client.js';
 import { summaryRequest, summaryText } from './history-summary.js';
-import { addUsage, emptyStats, modelCallEvent } from './stop-rules.js';
+import { addUsage, emptyStats } from './stop-rules.js';
+import { modelCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { RunStats } from './types.js';
 

@@ -10,8 +10,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
+import { tokenCount } from '../core/token-count.js';
 import type { ModelEvent } from '../model-api/model-client.js';
 import type { PendingApproval } from './approval-value.js';
 import type { RunStats } from './types.js';
@@ -28,19 +30,8 @@ export type TraceEvent =
       system_chars: number;
       ts: string;
     }
-  | {
-      type: 'model_call';
-      step: number;
-      stop_reason: string | null;
-      input_tokens: number;
-      output_tokens: number;
-      cache_read_tokens: number;
-      cache_write_tokens: number;
-      ms: number;
-      /** Set for calls other than the main loop's (e.g. `summarize`), with their model id. */
-      role?: string;
-      model?: string;
-    }
+  /** A model call; `role` and `model` are set for calls other than the main loop's (`summarize`). */
+  | (ReturnType<typeof modelCallEvent> & { role?: string; model?: string })
   | {
       type: 'tool_call';
       step: number;
@@ -75,6 +66,20 @@ export type TraceEvent =
   | { type: 'approval_recorded'; hash: string; tool: string; answer: 'yes' | 'no'; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
   | { type: 'summary_skipped'; step: number; error: string };
+
+/** The trace's model_call event of a response. */
+export function modelCallEvent(step: number, response: Anthropic.Message, ms: number) {
+  return {
+    type: 'model_call' as const,
+    step,
+    stop_reason: response.stop_reason,
+    input_tokens: tokenCount(response.usage?.input_tokens),
+    output_tokens: tokenCount(response.usage?.output_tokens),
+    cache_read_tokens: tokenCount(response.usage?.cache_read_input_tokens),
+    cache_write_tokens: tokenCount(response.usage?.cache_creation_input_tokens),
+    ms,
+  };
+}
 
 export interface TraceSink {
   write(event: TraceEvent): void;
