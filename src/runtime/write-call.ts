@@ -3,7 +3,7 @@ import { type Executed, executeTool } from './execute-tool.js';
 import type { RunJournal } from './journal/run-journal.js';
 import type { WriteState } from './journal/run-view.js';
 import { approval, failed, respond } from './run-tool.js';
-import type { CallContext, Done, Ended } from './tool-call.js';
+import type { CallContext, Done, ToolOutcome } from './tool-call.js';
 import { resultText } from './tool-output.js';
 import type { Decision } from './types.js';
 import { idempotencyKeyFor } from './write-key.js';
@@ -23,7 +23,7 @@ const UNKNOWN_NEXT =
  * and it runs. The key is held until the call's result is recorded, so a parallel call of the
  * same write waits and then sees it made.
  */
-export async function durableWrite(context: CallContext): Promise<Ended> {
+export async function durableWrite(context: CallContext): Promise<ToolOutcome> {
   const { tool, args, state, finish, keyLock, held, index } = context;
   const journal = context.options.journal!;
   let key: string;
@@ -67,10 +67,10 @@ async function writeOutcome(
   key: string,
   decision: Decision,
   executed: Executed,
-): Promise<Ended> {
+): Promise<ToolOutcome> {
   const { tool, finish } = context;
   const journal = context.options.journal!;
-  const notMade = async (): Promise<Ended> => {
+  const notMade = async (): Promise<ToolOutcome> => {
     // It did nothing: no result, so a resumed run runs it; its key is free again.
     await journal.append({ type: 'resolved', key, made: 'no', by: 'tool' });
     return { kind: 'not_run' };
