@@ -75,15 +75,11 @@ function prepare(context: LoopContext): Loop {
   const loop: Loop = {
     context,
     journal,
+    // The harness's tools, validation, hooks, permissions, timeouts and truncation.
     pipeline: createToolPipeline({
-      tools: harness.tools,
-      ...(harness.validate !== undefined && { validate: harness.validate }),
-      ...(harness.hooks && { hooks: harness.hooks }),
-      ...(harness.permissions && { permissions: harness.permissions }),
+      ...harness,
       // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
       ...(context.approver && { approver: serialApprover(context.approver) }),
-      ...(harness.timeouts !== undefined && { timeouts: harness.timeouts }),
-      ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
       ...(context.signal && { signal: context.signal }),
       journal,
     }),
