@@ -89,26 +89,17 @@ export async function endRun(
     ended.status,
     ended.detail,
   );
-  return resultOf(
-    unrecorded,
-    view,
-    reported.status,
-    ended.status === 'error' ? '' : answer,
-    reported.detail,
-    journal.durable,
-    pending,
-  );
+  const shown = ended.status === 'error' ? '' : answer;
+  return resultOf(journal, { ...reported, answer: shown }, pending, unrecorded);
 }
 
-export function resultOf(
-  unrecorded: readonly FactOf<'result'>[],
-  view: RunView,
-  status: RunStatus,
-  answer: string,
-  detail: string | undefined,
-  durable: boolean,
+function resultOf(
+  journal: RunJournal,
+  outcome: { status: RunStatus; detail: string | undefined; answer: string },
   pending: readonly PendingApproval[],
+  unrecorded: readonly FactOf<'result'>[],
 ): RunResult {
+  const { view, durable } = journal;
   const writes = [...view.writes.values()].filter(
     (write) => write.made === 'unknown' || write.made === 'intended' || write.toldUnknown,
   );
@@ -124,9 +115,9 @@ export function resultOf(
   for (const { result } of ended) countCall(stats, result);
   return {
     runId: view.started.runId,
-    status,
-    ...(detail && { detail }),
-    answer,
+    status: outcome.status,
+    ...(outcome.detail && { detail: outcome.detail }),
+    answer: outcome.answer,
     messages: view.messages,
     toolCalls: [...view.history, ...ended.map(({ call, result }) => toCallRecord(call, result))],
     stats,
