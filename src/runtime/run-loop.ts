@@ -13,7 +13,7 @@ import { endRun, type RunResult } from './run-end.js';
 import { summaryCost } from './run-summarizer.js';
 import { serialApprover } from './serial-approver.js';
 import { stopAfterTools, tokensSpent } from './stop-rules.js';
-import { modelCallEvent } from './trace.js';
+import { modelCallEvent, toolCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { Approver, RunMode, RunState, RunStatus, ToolCall } from './types.js';
 
@@ -285,22 +285,8 @@ async function runCalls(loop: Loop, calls: readonly ToolCall[]): Promise<Ended> 
 }
 
 function traceCalls(loop: Loop, outcomes: readonly ToolOutcome[]): void {
-  const { trace } = loop.context;
-  if (!trace) return;
   for (const outcome of outcomes) {
-    if (outcome.kind !== 'result') continue;
-    const { record } = outcome;
-    trace.write({
-      type: 'tool_call',
-      step: record.step,
-      tool: record.tool,
-      input: record.input ?? null,
-      decision: record.decision,
-      is_error: record.isError,
-      ms: record.ms,
-      result_chars: record.resultChars,
-      ...(record.replayed && { replayed: true }),
-    });
+    if (outcome.kind === 'result') loop.context.trace?.write(toolCallEvent(outcome.record));
   }
 }
 

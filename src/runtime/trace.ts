@@ -16,7 +16,7 @@ import { redactValue } from '../core/redact.js';
 import { tokenCount } from '../core/token-count.js';
 import type { ModelEvent } from '../model-api/model-client.js';
 import type { PendingApproval } from './approval-value.js';
-import type { RunStats } from './types.js';
+import type { RunStats, ToolCallRecord } from './types.js';
 
 /** One line of a run's JSONL trace. Tool result text is never written: lengths only. */
 export type TraceEvent =
@@ -32,18 +32,7 @@ export type TraceEvent =
     }
   /** A model call; `role` and `model` are set for calls other than the main loop's (`summarize`). */
   | (ReturnType<typeof modelCallEvent> & { role?: string; model?: string })
-  | {
-      type: 'tool_call';
-      step: number;
-      tool: string;
-      input: unknown;
-      decision: string;
-      is_error: boolean;
-      ms: number;
-      result_chars: number;
-      /** The write's recorded result was returned; the tool did not run again. */
-      replayed?: boolean;
-    }
+  | ReturnType<typeof toolCallEvent>
   | { type: 'run_end'; status: string; detail?: string; stats: RunStats; ts: string }
   /** A retry or a fallback of the model layer, during the model call of `step`. */
   | (ModelEvent & { step: number })
@@ -78,6 +67,23 @@ export function modelCallEvent(step: number, response: Anthropic.Message, ms: nu
     cache_read_tokens: tokenCount(response.usage?.cache_read_input_tokens),
     cache_write_tokens: tokenCount(response.usage?.cache_creation_input_tokens),
     ms,
+  };
+}
+
+/** The trace's tool_call event of a finished call: its result's length, never its text. */
+export function toolCallEvent(record: ToolCallRecord) {
+  return {
+    type: 'tool_call' as const,
+    step: record.step,
+    tool: record.tool,
+    // Typed as a trace read back from a file holds them: any value, any text.
+    input: record.input ?? (null as unknown),
+    decision: record.decision as string,
+    is_error: record.isError,
+    ms: record.ms,
+    result_chars: record.resultChars,
+    /** The write's recorded result was returned; the tool did not run again. */
+    ...(record.replayed && { replayed: true }),
   };
 }
 
