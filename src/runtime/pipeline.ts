@@ -195,21 +195,9 @@ function permitted(
   if (!options.permissions) return { decision: undefined };
   const { permissions } = options;
   const checked = checkPermission(() => permissions.decide(tool.name, args, state));
-  if (!checked.ok) {
-    return {
-      stop: finish(
-        'deny',
-        `Permission denied: ${checked.problem}, so the call is refused. This call was not executed. ${HARNESS_FAULT}`,
-        true,
-      ),
-    };
-  }
-  if (checked.decision.effect !== 'deny') return { decision: checked.decision };
-  return {
-    stop: finish(
-      'deny',
-      `Permission denied: ${checked.decision.reason}. This call was not executed; do not retry it. Tell the user what you can and cannot do.`,
-      true,
-    ),
-  };
+  if (checked.ok && checked.decision.effect !== 'deny') return { decision: checked.decision };
+  const why = checked.ok
+    ? `${checked.decision.reason}. This call was not executed; do not retry it. Tell the user what you can and cannot do.`
+    : `${checked.problem}, so the call is refused. This call was not executed. ${HARNESS_FAULT}`;
+  return { stop: finish('deny', `Permission denied: ${why}`, true) };
 }

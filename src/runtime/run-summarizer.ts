@@ -2,7 +2,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { ModelCallOptions, ModelClient } from '../model-api/model-client.js';
-import { summaryRequest, summaryText } from './history-summary.js';
+import { summaryRequest } from './history-summary.js';
+import { contentOf, responseText } from './model-turn.js';
 import { addUsage, emptyStats } from './stop-rules.js';
 import { modelCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
@@ -38,7 +39,8 @@ export function summaryCost(
             role: 'summarize',
             model: modelId,
           });
-          const text = summaryText(response);
+          // '' when the model gave none.
+          const text = responseText(contentOf(response), ' ');
           if (!text)
             trace?.write({ type: 'summary_skipped', step: step(), error: 'no summary text' });
           return text || undefined;
