@@ -5,7 +5,6 @@ import type { ApprovalAnswer, Approver, RunMode, ToolCall } from './types.js';
 export type RecordedApproval = 'yes' | 'no' | 'later';
 
 export interface ApprovalAsk {
-  tool: string;
   /** The call as the approver sees it: its input after the PreToolUse hooks. */
   call: ToolCall;
   /** Why the permission policy asks. */
@@ -39,15 +38,20 @@ const FOLLOW_UP = 'Tell the user a human agent will follow up.';
  * is withdrawn (the approver's signal aborts) and its answer, whenever it comes, is not kept.
  */
 export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalVerdict> {
-  const { tool, reason, approver, mode, recorded } = ask;
+  const { reason, approver, mode, recorded } = ask;
+  const tool = ask.call.name;
+  // A human decides later: kept once, so that the run pauses on it.
+  const later = async (record: (answer: RecordedApproval) => Promise<void>) => {
+    if (recorded !== 'later') await record('later');
+    return { kind: 'later' } as const;
+  };
   if (recorded === 'yes') return { kind: 'yes' };
   if (recorded === 'no') return declined(tool);
   if (mode === 'unattended') return refused(tool, reason, 'this run is unattended');
   // Nobody to ask now: a question already put to a human keeps waiting, with its value now.
   if (!approver) {
     if (!ask.asked || !ask.record) return refused(tool, reason, 'no one can approve it');
-    if (recorded !== 'later') await ask.record('later');
-    return { kind: 'later' };
+    return later(ask.record);
   }
   if (ask.signal?.aborted) return { kind: 'withdrawn' };
   const answer = await openQuestion(ask, approver);
@@ -59,11 +63,7 @@ export async function approvalGate(ask: ApprovalAsk): Promise<ApprovalVerdict> {
     };
   }
   if (answer === 'defer') {
-    if (!ask.record) {
-      return refused(tool, reason, 'no one can approve it now');
-    }
-    if (recorded !== 'later') await ask.record('later');
-    return { kind: 'later' };
+    return ask.record ? later(ask.record) : refused(tool, reason, 'no one can approve it now');
   }
   await ask.record?.(answer ? 'yes' : 'no');
   return answer ? { kind: 'yes' } : declined(tool);

@@ -11,6 +11,16 @@ export interface ApprovalValue {
   key?: string | undefined;
 }
 
+/** A call that waits for a human's decision: the value the human is asked about, and its hash. */
+export interface PendingApproval extends ApprovalValue {
+  id: string;
+  reason: string;
+  /** What an approval names (`--approve HASH`) and binds. */
+  hash: string;
+  /** Asked again because the value differs from the one answered before: what changed. */
+  changed?: string;
+}
+
 /** The value's short hash: kept in the `approval` record, shown in listings, named by `--approve`. */
 export function approvalHash(value: ApprovalValue): string {
   const { tool, input, key } = value;

@@ -54,9 +54,10 @@ export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
     options.instructionBudget ?? 4000,
   );
   if (instructions) sections.push({ title: 'Project instructions', body: instructions.body });
+  const today = new Date(options.clock.now()).toISOString().slice(0, 10);
   sections.push({
     title: 'Run environment',
-    body: `Today is ${utcDate(options.clock.now())}.\n${MODE_LINES[options.mode]}`,
+    body: `Today is ${today}.\n${MODE_LINES[options.mode]}`,
   });
 
   const rendered = sections.map(({ title, body }) => ({ title, text: `# ${title}\n${body}` }));
@@ -123,8 +124,4 @@ function renderInstructions(
   if (truncated)
     blocks.push(`[project instructions truncated: ${keptChars} of ${total} characters kept]`);
   return { body: blocks.join('\n'), truncated };
-}
-
-function utcDate(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 10);
 }

@@ -27,10 +27,7 @@ export function defineTool<Schema extends z.ZodObject>(
   checkOptions(options);
   let jsonSchema: Record<string, unknown>;
   try {
-    jsonSchema = z.toJSONSchema(options.parameters.strict(), { io: 'input' }) as Record<
-      string,
-      unknown
-    >;
+    jsonSchema = { ...z.toJSONSchema(options.parameters.strict(), { io: 'input' }) };
   } catch (error) {
     throw new ConfigError(
       `tool '${options.name}': its parameters have no JSON Schema form for the model (${errorMessage(error)}); use JSON types, e.g. z.iso.datetime() for a date, z.string() or z.number() for a custom type`,

@@ -4,36 +4,21 @@ import type { Clock } from '../core/clock.js';
 import { raceDeadline } from '../core/deadline.js';
 import { CallEndedError, errorMessage, isWriteNotMade, ToolTimeoutError } from '../core/errors.js';
 import { withClock } from './run-state-view.js';
+import type { ToolPipelineOptions } from './tool-call.js';
 import type { RunState, ToolDefinition } from './types.js';
 
 /** A tool's clock, as its author sees it. */
 const CLOCKS = 'context.clock and context.run.clock';
 
-/** How a tool that outlived its timeout ended, when it ends at all (`notMade`: it said so). */
-export type LateOutcome = Promise<
-  { kind: 'ok'; value: unknown } | { kind: 'failed'; notMade?: true | undefined }
->;
-
 /** How one execution of a tool ended. */
 export type Executed =
   | { kind: 'ok'; value: unknown }
-  /**
-   * `stopped`: it failed after its signal aborted (the run was cancelled): whatever its error,
-   * it may have been stopped mid-way, not have failed by itself. `notMade`: its error is a
-   * WriteNotMadeError, the tool's word that its write did not take effect.
-   */
-  | { kind: 'failed'; message: string; stopped?: true; notMade?: true }
-  | { kind: 'timeout'; ms: number; late: LateOutcome }
+  /** `notMade`: its error is a WriteNotMadeError, the tool's word that its write did not take effect. */
+  | { kind: 'failed'; message: string; notMade?: true }
+  /** `late`: how it ends after its timeout, when it ends at all. */
+  | { kind: 'timeout'; ms: number; late: Promise<Executed> }
   /** The run's signal had aborted: the tool was not called. */
   | { kind: 'not_run' };
-
-/** The pipeline's options that shape an execution. */
-export interface ExecuteOptions {
-  /** Race the tool against its `timeoutMs`. */
-  timeouts?: boolean | undefined;
-  /** The run's: the tool's signal aborts with it too. */
-  signal?: AbortSignal | undefined;
-}
 
 /**
  * Run the tool, raced against its `timeoutMs` when timeouts are enforced (see raceDeadline: its
@@ -49,7 +34,7 @@ export async function executeTool(
   args: Record<string, unknown>,
   state: RunState,
   idempotencyKey: string | undefined,
-  options: ExecuteOptions,
+  options: Pick<ToolPipelineOptions, 'timeouts' | 'signal'>,
 ): Promise<Executed> {
   if (options.signal?.aborted) return { kind: 'not_run' };
   const run = (raceClock: Clock, deadline: (() => AbortSignal) | undefined): Promise<Executed> => {
@@ -76,7 +61,6 @@ export async function executeTool(
         return {
           kind: 'failed',
           message: errorMessage(error),
-          ...(signal.aborted && { stopped: true as const }),
           ...(isWriteNotMade(error) && { notMade: true as const }),
         };
       },
@@ -92,5 +76,5 @@ export async function executeTool(
   );
   return raced.kind === 'settled'
     ? raced.outcome
-    : { kind: 'timeout', ms: timeoutMs, late: raced.late as LateOutcome };
+    : { kind: 'timeout', ms: timeoutMs, late: raced.late };
 }

@@ -1,7 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageRequest } from '../model-api/model-client.js';
+import type { MessageRequest } from '../model-api/model-client.js';
 import { trimHistory } from './history.js';
-import { contentOf, responseText } from './model-turn.js';
 
 /** A summary of the first `messages` messages after the goal (what trimming dropped). */
 export interface HistorySummary {
@@ -40,11 +39,6 @@ export function summaryRequest(options: {
       },
     ],
   };
-}
-
-/** The text of a summary response ('' when the model gave none). */
-export function summaryText(message: Message): string {
-  return responseText(contentOf(message), ' ');
 }
 
 function renderMessage(message: Anthropic.MessageParam): string {

@@ -80,21 +80,11 @@ export function callHook<T>(
       }
     },
   );
-  // A hook that answered at once needs no timer and no race.
-  if (!(raced instanceof Promise)) {
+  const settled = (call: Raced<HookCall<T>>): HookCall<T> => {
     signal?.release();
-    return ended(raced, label, timeoutMs);
-  }
-  return raced.then((call) => {
-    signal?.release();
-    return ended(call, label, timeoutMs);
-  });
-}
-
-function ended<T>(call: Raced<HookCall<T>>, label: string, timeoutMs: number): HookCall<T> {
-  if (call.kind === 'settled') return call.outcome;
-  return {
-    kind: 'timeout',
-    problem: hookTimeoutProblem(label, timeoutMs),
+    if (call.kind === 'settled') return call.outcome;
+    return { kind: 'timeout', problem: hookTimeoutProblem(label, timeoutMs) };
   };
+  // A hook that answered at once needs no timer and no race.
+  return raced instanceof Promise ? raced.then(settled) : settled(raced);
 }

@@ -24,3 +24,13 @@ export function toolCallsOf(content: readonly Anthropic.ContentBlock[]): ToolCal
     .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')
     .map((block) => ({ id: block.id, name: block.name, input: block.input }));
 }
+
+/** An id two tool calls of one answer share: their results could not be told apart. */
+export function repeatedId(calls: readonly ToolCall[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { id } of calls) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}

@@ -1,19 +1,13 @@
 import { errorMessage } from '../core/errors.js';
 import { holdsMaskedSecret } from '../core/redact.js';
 import { hookTimeoutMs } from './hook-deadline.js';
+import type { FactOf } from './journal/records.js';
 import { toCallRecord, toolResultBlock } from './journal/run-view.js';
 import { checkPermission, HARNESS_FAULT } from './pipeline-guards.js';
 import { runPreToolUse } from './pre-tool-use.js';
 import { inBatch } from './run-state-view.js';
 import { runTool } from './run-tool.js';
-import type {
-  CallContext,
-  Done,
-  Ended,
-  Finish,
-  ToolOutcome,
-  ToolPipelineOptions,
-} from './tool-call.js';
+import type { CallContext, Done, Finish, ToolOutcome, ToolPipelineOptions } from './tool-call.js';
 import type { PermissionDecision, RunState, ToolCall, ToolDefinition } from './types.js';
 import { validateInput } from './validate.js';
 import { durableWrite } from './write-call.js';
@@ -78,9 +72,8 @@ async function runCall(
 ): Promise<ToolOutcome> {
   const started = state.clock.now();
   const tool = pipeline.byName.get(call.name);
-  const finish: Finish = (decision, content, isError, extra = {}) => ({
-    kind: 'done',
-    fact: {
+  const finish: Finish = (decision, content, isError, extra = {}) => {
+    const fact: FactOf<'result'> = {
       type: 'result',
       step: state.step,
       index,
@@ -90,55 +83,69 @@ async function runCall(
       ms: state.clock.now() - started,
       ...(tool && { effect: tool.effect }),
       ...(extra.write && { write: extra.write }),
-    },
-    ...(extra.fatal !== undefined && { fatal: extra.fatal }),
-  });
+    };
+    const record = { ...fact, seq: 0, at: '' };
+    return {
+      kind: 'result',
+      fact,
+      record: toCallRecord(call, record),
+      result: toolResultBlock(call, record),
+      ...(extra.fatal !== undefined && { fatal: extra.fatal }),
+    };
+  };
   const held: { release?: () => void } = {};
   try {
     const known = [...pipeline.byName.keys()].join(', ');
     const ended = tool
       ? await gated(pipeline, { tool, call, state, index, finish, held })
       : finish('unknown', `Unknown tool '${call.name}'. Available tools: ${known}.`, true);
-    if (ended.kind !== 'done') return ended;
+    if (ended.kind !== 'result') return ended;
     return await recorded(pipeline, call, ended);
   } catch (error) {
     // User code is caught where it is called; what gets here is the journal or a bug in the
     // pipeline itself, and whether a write ran is not known: stop the run, naming the cause.
     const cause = errorMessage(error);
     const name = tool?.name ?? call.name;
-    const failed = finish(
+    return finish(
       'failed',
       `${name} could not be completed: the harness failed (${cause}).`,
       true,
+      {
+        fatal: `the tool pipeline failed on ${name}: ${cause}`,
+      },
     );
-    return outcomeOf(call, failed, `the tool pipeline failed on ${name}: ${cause}`);
   } finally {
     held.release?.();
   }
 }
 
-/** Appends the result (before a write's key is let go), then shapes the outcome. */
+/** Appends the result (before a write's key is let go); a failed append makes it fatal. */
 async function recorded(pipeline: Pipeline, call: ToolCall, done: Done): Promise<ToolOutcome> {
   try {
     await pipeline.options.journal?.append(done.fact);
   } catch (error) {
     const ran = done.fact.write ? ' (the write ran: a resume takes its outcome as unknown)' : '';
     const cause = `could not record the result of ${call.name}${ran}: ${errorMessage(error)}`;
-    return outcomeOf(call, done, done.fatal ?? cause);
+    return { ...done, fatal: done.fatal ?? cause };
   }
-  return outcomeOf(call, done, done.fatal);
+  return done;
 }
 
 type Gated = Pick<CallContext, 'tool' | 'call' | 'state' | 'index' | 'finish' | 'held'>;
 
 /** Validation, PreToolUse hooks and the permission check; then the call runs. */
-async function gated(pipeline: Pipeline, context: Gated): Promise<Ended> {
+async function gated(pipeline: Pipeline, context: Gated): Promise<ToolOutcome> {
   const { options } = pipeline;
   const { tool, call, state, finish } = context;
-  const validated = (input: unknown) => {
-    const checked = validateInput(tool, input);
-    if (checked.ok) return checked;
-    return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
+  let args: Record<string, unknown> = {};
+  /** Takes `input` as the arguments, validated when the harness validates; a stop when invalid. */
+  const take = (input: unknown): Done | undefined => {
+    const checked = options.validate
+      ? validateInput(tool, input)
+      : { ok: true as const, args: input as Record<string, unknown> };
+    if (!checked.ok) return finish(checked.broken ? 'failed' : 'invalid', checked.message, true);
+    args = checked.args;
+    return undefined;
   };
   // A resumed call whose arguments held a credential: the journal kept it masked. (A run
   // without a durable journal never reads arguments back, so it skips the check.)
@@ -149,28 +156,15 @@ async function gated(pipeline: Pipeline, context: Gated): Promise<Ended> {
       true,
     );
   }
-  let args = call.input as Record<string, unknown>;
-  if (options.validate) {
-    const checked = validated(call.input);
-    if (!('ok' in checked)) return checked;
-    args = checked.args;
-  }
+  const invalid = take(call.input);
+  if (invalid) return invalid;
   const hooked = await runPreToolUse({
     hooks: options.hooks?.preToolUse ?? [],
     deadline: pipeline.hookDeadline,
     call,
     state,
     deny: (content) => finish('hook_deny', content, true),
-    updated: (updated) => {
-      if (!options.validate) {
-        args = updated as Record<string, unknown>;
-        return undefined;
-      }
-      const checked = validated(updated);
-      if (!('ok' in checked)) return checked;
-      args = checked.args;
-      return undefined;
-    },
+    updated: take,
   });
   // A hook cut off by the run's cancel (it threw its reason) did not judge the call: not run.
   if ('stop' in hooked) return options.signal?.aborted ? { kind: 'not_run' } : hooked.stop;
@@ -201,32 +195,9 @@ function permitted(
   if (!options.permissions) return { decision: undefined };
   const { permissions } = options;
   const checked = checkPermission(() => permissions.decide(tool.name, args, state));
-  if (!checked.ok) {
-    return {
-      stop: finish(
-        'deny',
-        `Permission denied: ${checked.problem}, so the call is refused. This call was not executed. ${HARNESS_FAULT}`,
-        true,
-      ),
-    };
-  }
-  if (checked.decision.effect !== 'deny') return { decision: checked.decision };
-  return {
-    stop: finish(
-      'deny',
-      `Permission denied: ${checked.decision.reason}. This call was not executed; do not retry it. Tell the user what you can and cannot do.`,
-      true,
-    ),
-  };
-}
-
-function outcomeOf(call: ToolCall, done: Done, fatal: string | undefined): ToolOutcome {
-  const fact = { ...done.fact, seq: 0, at: '' };
-  return {
-    kind: 'result',
-    fact: done.fact,
-    record: toCallRecord(call, fact),
-    result: toolResultBlock(call, fact),
-    ...(fatal !== undefined && { fatal }),
-  };
+  if (checked.ok && checked.decision.effect !== 'deny') return { decision: checked.decision };
+  const why = checked.ok
+    ? `${checked.decision.reason}. This call was not executed; do not retry it. Tell the user what you can and cannot do.`
+    : `${checked.problem}, so the call is refused. This call was not executed. ${HARNESS_FAULT}`;
+  return { stop: finish('deny', `Permission denied: ${why}`, true) };
 }

@@ -9,7 +9,6 @@ import { createRunJournal, type RunJournal } from './journal/run-journal.js';
 import { withRunLock } from './journal/with-run-lock.js';
 import { pendingApprovals, type RunResult } from './run-end.js';
 import { type RoleModels, runLoop } from './run-loop.js';
-import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';
 import { type GuardedTrace, guardTrace } from './trace-guard.js';
 import type { Approver } from './types.js';
@@ -88,19 +87,8 @@ async function resumeLocked(options: ResumeAgentOptions, trace: GuardedTrace): P
         : 'running',
     ts: new Date(clock.now()).toISOString(),
   });
-  return runLoop({
-    harness,
-    model: options.model,
-    modelId: options.modelId ?? started.model,
-    clock,
-    mode: started.mode,
-    // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
-    approver: options.approver && serialApprover(options.approver),
-    trace,
-    signal: options.signal,
-    roleModels: options.roleModels,
-    journal,
-  });
+  const modelId = options.modelId ?? started.model;
+  return runLoop({ ...options, modelId, mode: started.mode, trace, journal });
 }
 
 /** R4: a write whose intent has no result was running when the run stopped: its outcome is unknown. */

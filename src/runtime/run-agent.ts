@@ -8,12 +8,12 @@ import { startRunJournal } from './journal/run-journal.js';
 import { withRunLock } from './journal/with-run-lock.js';
 import type { RunResult } from './run-end.js';
 import { type RoleModels, runLoop } from './run-loop.js';
-import { serialApprover } from './serial-approver.js';
 import type { TraceSink } from './trace.js';
 import { type GuardedTrace, guardTrace, traceNotStarted } from './trace-guard.js';
 import type { Approver, RunMode } from './types.js';
 
-export type { PendingApproval, RunResult } from './run-end.js';
+export type { PendingApproval } from './approval-value.js';
+export type { RunResult } from './run-end.js';
 export type { RoleModels } from './run-loop.js';
 
 export interface RunAgentOptions {
@@ -90,17 +90,5 @@ async function startRun(
     },
     { now: () => clock.now(), store: options.journals },
   );
-  return runLoop({
-    harness,
-    model: options.model,
-    modelId: options.modelId,
-    clock,
-    mode: options.mode,
-    // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
-    approver: options.approver && serialApprover(options.approver),
-    trace,
-    signal: options.signal,
-    roleModels: options.roleModels,
-    journal,
-  });
+  return runLoop({ ...options, trace, journal });
 }

@@ -1,27 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
-import { approvalHash } from './approval-value.js';
+import { approvalHash, type PendingApproval } from './approval-value.js';
 import type { FactOf } from './journal/records.js';
 import type { RunJournal } from './journal/run-journal.js';
 import { countCall, type RunView, toCallRecord, type WriteState } from './journal/run-view.js';
 import { type GuardedTrace, reportedEnd } from './trace-guard.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
-
-/** A call that waits for a human's decision: the value the human is asked about, and its hash. */
-export interface PendingApproval {
-  id: string;
-  tool: string;
-  /** The arguments after every PreToolUse hook: what the call runs with. */
-  input: unknown;
-  /** A write's idempotency key. */
-  key?: string;
-  reason: string;
-  /** What an approval names (`--approve HASH`) and binds (approval-value.ts). */
-  hash: string;
-  /** Asked again because the value differs from the one answered before: what changed. */
-  changed?: string;
-}
 
 export interface RunResult {
   runId: string;
@@ -81,16 +66,12 @@ export async function endRun(
   view.stats.steps = view.step;
   // Listed whatever the status: only a listed call can be approved (by its hash).
   const pending = pendingApprovals(view);
-  for (const request of pending) {
+  for (const { id: _id, ...request } of pending) {
     trace?.write({
       type: 'approval_pending',
       step: view.step,
-      tool: request.tool,
+      ...request,
       input: request.input ?? null,
-      ...(request.key !== undefined && { key: request.key }),
-      reason: request.reason,
-      hash: request.hash,
-      ...(request.changed !== undefined && { changed: request.changed }),
     });
   }
   trace?.write({
@@ -108,26 +89,17 @@ export async function endRun(
     ended.status,
     ended.detail,
   );
-  return resultOf(
-    unrecorded,
-    view,
-    reported.status,
-    ended.status === 'error' ? '' : answer,
-    reported.detail,
-    journal.durable,
-    pending,
-  );
+  const shown = ended.status === 'error' ? '' : answer;
+  return resultOf(journal, { ...reported, answer: shown }, pending, unrecorded);
 }
 
-export function resultOf(
-  unrecorded: readonly FactOf<'result'>[],
-  view: RunView,
-  status: RunStatus,
-  answer: string,
-  detail: string | undefined,
-  durable: boolean,
+function resultOf(
+  journal: RunJournal,
+  outcome: { status: RunStatus; detail: string | undefined; answer: string },
   pending: readonly PendingApproval[],
+  unrecorded: readonly FactOf<'result'>[],
 ): RunResult {
+  const { view, durable } = journal;
   const writes = [...view.writes.values()].filter(
     (write) => write.made === 'unknown' || write.made === 'intended' || write.toldUnknown,
   );
@@ -143,9 +115,9 @@ export function resultOf(
   for (const { result } of ended) countCall(stats, result);
   return {
     runId: view.started.runId,
-    status,
-    ...(detail && { detail }),
-    answer,
+    status: outcome.status,
+    ...(outcome.detail && { detail: outcome.detail }),
+    answer: outcome.answer,
     messages: view.messages,
     toolCalls: [...view.history, ...ended.map(({ call, result }) => toCallRecord(call, result))],
     stats,

@@ -7,11 +7,13 @@ import type { Harness } from './harness.js';
 import { historyToSend } from './history-summary.js';
 import type { ModelAnswered } from './journal/records.js';
 import type { RunJournal } from './journal/run-journal.js';
-import { contentOf, responseText, toolCallsOf } from './model-turn.js';
+import { contentOf, repeatedId, responseText, toolCallsOf } from './model-turn.js';
 import { createToolPipeline, type ToolOutcome, type ToolPipeline } from './pipeline.js';
 import { endRun, type RunResult } from './run-end.js';
 import { summaryCost } from './run-summarizer.js';
-import { modelCallEvent, stopAfterTools, tokensSpent } from './stop-rules.js';
+import { serialApprover } from './serial-approver.js';
+import { stopAfterTools, tokensSpent } from './stop-rules.js';
+import { modelCallEvent, toolCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { Approver, RunMode, RunState, RunStatus, ToolCall } from './types.js';
 
@@ -73,14 +75,11 @@ function prepare(context: LoopContext): Loop {
   const loop: Loop = {
     context,
     journal,
+    // The harness's tools, validation, hooks, permissions, timeouts and truncation.
     pipeline: createToolPipeline({
-      tools: harness.tools,
-      ...(harness.validate !== undefined && { validate: harness.validate }),
-      ...(harness.hooks && { hooks: harness.hooks }),
-      ...(harness.permissions && { permissions: harness.permissions }),
-      ...(context.approver && { approver: context.approver }),
-      ...(harness.timeouts !== undefined && { timeouts: harness.timeouts }),
-      ...(harness.truncateAt !== undefined && { truncateAt: harness.truncateAt }),
+      ...harness,
+      // One question at a time, whoever wrote the approver: the calls of a turn run in parallel.
+      ...(context.approver && { approver: serialApprover(context.approver) }),
       ...(context.signal && { signal: context.signal }),
       journal,
     }),
@@ -286,22 +285,8 @@ async function runCalls(loop: Loop, calls: readonly ToolCall[]): Promise<Ended> 
 }
 
 function traceCalls(loop: Loop, outcomes: readonly ToolOutcome[]): void {
-  const { trace } = loop.context;
-  if (!trace) return;
   for (const outcome of outcomes) {
-    if (outcome.kind !== 'result') continue;
-    const { record } = outcome;
-    trace.write({
-      type: 'tool_call',
-      step: record.step,
-      tool: record.tool,
-      input: record.input ?? null,
-      decision: record.decision,
-      is_error: record.isError,
-      ms: record.ms,
-      result_chars: record.resultChars,
-      ...(record.replayed && { replayed: true }),
-    });
+    if (outcome.kind === 'result') loop.context.trace?.write(toolCallEvent(outcome.record));
   }
 }
 
@@ -310,14 +295,4 @@ function afterTools(loop: Loop): Ended | Promise<Ended> {
   const { view } = loop.journal;
   const stop = stopAfterTools(view.history, view.errorTexts, loop.context.harness.limits);
   return stop ? end(loop, stop.status, '', stop.detail) : undefined;
-}
-
-/** An id two tool calls of one answer share: their results could not be told apart. */
-function repeatedId(calls: readonly ToolCall[]): string | undefined {
-  const seen = new Set<string>();
-  for (const { id } of calls) {
-    if (seen.has(id)) return id;
-    seen.add(id);
-  }
-  return undefined;
 }

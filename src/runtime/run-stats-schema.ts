@@ -1,11 +1,15 @@
 import { z } from 'zod';
 
-/** A run's stats (RunStats in types.ts) as read back from a file: a checkpoint, a shard result. */
+/**
+ * Figures of one run, kept in the trace's run_end event and in eval reports; checked when read
+ * back from a file (a shard result).
+ */
 export const RunStatsSchema = z
   .object({
     steps: z.number().int().nonnegative(),
     toolCalls: z.number().int().nonnegative(),
     toolErrors: z.number().int().nonnegative(),
+    /** Write tools that executed without an `ask_approved` decision. */
     unconfirmedWrites: z.number().int().nonnegative(),
     inputTokens: z.number().nonnegative(),
     outputTokens: z.number().nonnegative(),

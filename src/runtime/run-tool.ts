@@ -2,7 +2,7 @@ import { approvalGate } from './approval-gate.js';
 import { approvalHash, whatChanged } from './approval-value.js';
 import { executeTool } from './execute-tool.js';
 import { HARNESS_FAULT, runPostToolUse } from './pipeline-guards.js';
-import type { CallContext, Done, Ended, WriteFields } from './tool-call.js';
+import type { CallContext, Done, ToolOutcome, WriteFields } from './tool-call.js';
 import { resultText } from './tool-output.js';
 import { truncateResult } from './truncate.js';
 import type { Decision } from './types.js';
@@ -11,7 +11,7 @@ import type { Decision } from './types.js';
  * Approval, then execution with its timeout, then PostToolUse hooks and truncation. (A write of
  * a durable run goes through its key instead: write-call.ts.)
  */
-export async function runTool(context: CallContext): Promise<Ended> {
+export async function runTool(context: CallContext): Promise<ToolOutcome> {
   const decision = await approval(context);
   if (typeof decision !== 'string') return decision;
   return execute(context, decision);
@@ -22,7 +22,10 @@ export async function runTool(context: CallContext): Promise<Ended> {
  * (approval-value.ts): a yes kept for another value (hooks or the store changed it since) does
  * not run this one, which goes back to waiting, saying what changed.
  */
-export async function approval(context: CallContext, key?: string): Promise<Decision | Ended> {
+export async function approval(
+  context: CallContext,
+  key?: string,
+): Promise<Decision | ToolOutcome> {
   const { permission, options, state, tool, index, finish } = context;
   if (permission?.effect !== 'ask') return 'allow';
   const { journal } = options;
@@ -32,7 +35,6 @@ export async function approval(context: CallContext, key?: string): Promise<Deci
   const prior = open?.step === state.step ? open.approvals[index] : undefined;
   const changed = prior && prior.hash !== hash ? whatChanged(prior.value, value) : undefined;
   const verdict = await approvalGate({
-    tool: tool.name,
     call: { ...context.call, input: context.input },
     reason: changed ? `${permission.reason}; ${changed}` : permission.reason,
     approver: options.approver,
@@ -62,7 +64,7 @@ export async function approval(context: CallContext, key?: string): Promise<Deci
 }
 
 /** Runs the tool (unless the run was cancelled first) and shapes what it did into a result. */
-async function execute(context: CallContext, decision: Decision): Promise<Ended> {
+async function execute(context: CallContext, decision: Decision): Promise<ToolOutcome> {
   const { tool, args, state, options, finish } = context;
   if (options.signal?.aborted) return { kind: 'not_run' };
   const executed = await executeTool(tool, args, state, undefined, options);

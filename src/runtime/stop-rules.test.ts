@@ -8,7 +8,8 @@ import type { Harness } from './harness.js';
 import { createMemoryJournalStore } from './journal/journal-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
-import { addUsage, emptyStats, modelCallEvent, tokensSpent } from './stop-rules.js';
+import { addUsage, emptyStats, tokensSpent } from './stop-rules.js';
+import { modelCallEvent } from './trace.js';
 
 /** What a model client that skips the boundary check (a hand-written double) might hand over. */
 const odd = (usage: Record<string, unknown>) => usage as unknown as Anthropic.Usage;

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalJson } from '../core/canonical-json.js';
 import { tokenCount } from '../core/token-count.js';
 import type { StopLimits } from './harness.js';
+import { RunStatsSchema } from './run-stats-schema.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
 
 /** The stop after a completed tool step: a failure streak or no progress; undefined to go on. */
@@ -11,7 +12,9 @@ export function stopAfterTools(
   limits: StopLimits,
 ): { status: RunStatus; detail: string } | undefined {
   const streak = limits.failureStreak;
-  if (streak !== undefined && trailing(history, (record) => record.isError) >= streak) {
+  // The tool calls that failed in a row, up to the last one.
+  const failed = history.length - 1 - history.findLastIndex((record) => !record.isError);
+  if (streak !== undefined && failed >= streak) {
     return { status: 'failure_streak', detail: `${streak} tool calls failed in a row` };
   }
   const window = limits.noProgressWindow;
@@ -21,19 +24,11 @@ export function stopAfterTools(
   return undefined;
 }
 
+const FIGURES = Object.keys(RunStatsSchema.shape);
+
+/** Every figure of RunStatsSchema at 0, in its order. */
 export function emptyStats(): RunStats {
-  return {
-    steps: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    unconfirmedWrites: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    modelMs: 0,
-    toolMs: 0,
-  };
+  return Object.fromEntries(FIGURES.map((name) => [name, 0])) as RunStats;
 }
 
 /**
@@ -52,26 +47,6 @@ export function addUsage(stats: RunStats, usage: Anthropic.Usage | undefined, ms
 /** Input + output + cache tokens: what the token budget counts. */
 export function tokensSpent(stats: RunStats): number {
   return stats.inputTokens + stats.outputTokens + stats.cacheReadTokens + stats.cacheWriteTokens;
-}
-
-/** The trace's model_call event of a response. */
-export function modelCallEvent(step: number, response: Anthropic.Message, ms: number) {
-  return {
-    type: 'model_call' as const,
-    step,
-    stop_reason: response.stop_reason,
-    input_tokens: tokenCount(response.usage?.input_tokens),
-    output_tokens: tokenCount(response.usage?.output_tokens),
-    cache_read_tokens: tokenCount(response.usage?.cache_read_input_tokens),
-    cache_write_tokens: tokenCount(response.usage?.cache_creation_input_tokens),
-    ms,
-  };
-}
-
-function trailing<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  let count = 0;
-  for (let index = items.length - 1; index >= 0 && predicate(items[index]!); index -= 1) count += 1;
-  return count;
 }
 
 /** The last `window` calls are one call repeated, or all end in the same error text. */

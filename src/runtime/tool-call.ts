@@ -61,12 +61,8 @@ export type ToolOutcome =
   /** The run was cancelled before the call ran (or while it ran, and it did nothing). */
   | { kind: 'not_run' };
 
-/** A call that ended with a result, before it is recorded. */
-export interface Done {
-  kind: 'done';
-  fact: FactOf<'result'>;
-  fatal?: string;
-}
+/** A call that ended with a result (before it is recorded, too). */
+export type Done = Extract<ToolOutcome, { kind: 'result' }>;
 
 export type WriteFields = NonNullable<FactOf<'result'>['write']>;
 
@@ -76,8 +72,6 @@ export type Finish = (
   isError: boolean,
   extra?: { write?: WriteFields; fatal?: string },
 ) => Done;
-
-export type Ended = Done | Exclude<ToolOutcome, { kind: 'result' }>;
 
 /** One call past its permission check. */
 export interface CallContext {

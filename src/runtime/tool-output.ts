@@ -125,38 +125,23 @@ function plainJson(value: unknown, key: string, at: string, ancestors: Set<objec
   if (hidesItsContents(object)) throw new Unsendable(`${valueKind(object)} ${where}`);
   if (ancestors.has(object)) throw new Unsendable(`a circular reference ${where}`);
   ancestors.add(object);
-  let copy: unknown;
-  if (Array.isArray(object)) {
-    const items: unknown[] = [];
-    const length = read(() => object.length, at);
-    for (let index = 0; index < length; index += 1) {
-      const path = `${at}/${index}`;
-      const item = plainJson(
-        read(() => object[index], path),
-        String(index),
-        path,
-        ancestors,
-      );
-      items.push(item === undefined ? null : item);
-    }
-    copy = items;
-  } else {
-    // No prototype: a key such as `__proto__` stays an own property, as it was.
-    const fields: Record<string, unknown> = Object.create(null);
-    for (const name of read(() => Object.keys(object), at)) {
-      const path = `${at}/${name}`;
-      const item = plainJson(
-        read(() => (object as Record<string, unknown>)[name], path),
-        name,
-        path,
-        ancestors,
-      );
-      if (item !== undefined) fields[name] = item;
-    }
-    copy = fields;
+  const list = Array.isArray(object);
+  const fields = object as Record<string, unknown>;
+  const names = list
+    ? Array.from({ length: read(() => object.length, at) }, (_, index) => String(index))
+    : read(() => Object.keys(object), at);
+  const items: unknown[] = [];
+  // No prototype: a key such as `__proto__` stays an own property, as it was.
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const name of names) {
+    const path = `${at}/${name}`;
+    const value = read(() => fields[name], path);
+    const item = plainJson(value, name, path, ancestors);
+    if (list) items.push(item === undefined ? null : item);
+    else if (item !== undefined) copy[name] = item;
   }
   ancestors.delete(object);
-  return copy;
+  return list ? items : copy;
 }
 
 /** Built-ins whose contents live where JSON does not look: JSON sends them as `{}` (or indices). */

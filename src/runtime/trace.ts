@@ -10,10 +10,13 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
 import { errorMessage, HarnessError } from '../core/errors.js';
 import { redactValue } from '../core/redact.js';
+import { tokenCount } from '../core/token-count.js';
 import type { ModelEvent } from '../model-api/model-client.js';
-import type { RunStats } from './types.js';
+import type { PendingApproval } from './approval-value.js';
+import type { RunStats, ToolCallRecord } from './types.js';
 
 /** One line of a run's JSONL trace. Tool result text is never written: lengths only. */
 export type TraceEvent =
@@ -27,49 +30,16 @@ export type TraceEvent =
       system_chars: number;
       ts: string;
     }
-  | {
-      type: 'model_call';
-      step: number;
-      stop_reason: string | null;
-      input_tokens: number;
-      output_tokens: number;
-      cache_read_tokens: number;
-      cache_write_tokens: number;
-      ms: number;
-      /** Set for calls other than the main loop's (e.g. `summarize`), with their model id. */
-      role?: string;
-      model?: string;
-    }
-  | {
-      type: 'tool_call';
-      step: number;
-      tool: string;
-      input: unknown;
-      decision: string;
-      is_error: boolean;
-      ms: number;
-      result_chars: number;
-      /** The write's recorded result was returned; the tool did not run again. */
-      replayed?: boolean;
-    }
+  /** A model call; `role` and `model` are set for calls other than the main loop's (`summarize`). */
+  | (ReturnType<typeof modelCallEvent> & { role?: string; model?: string })
+  | ReturnType<typeof toolCallEvent>
   | { type: 'run_end'; status: string; detail?: string; stats: RunStats; ts: string }
   /** A retry or a fallback of the model layer, during the model call of `step`. */
   | (ModelEvent & { step: number })
   /** The run continues from its checkpoint after `step` completed steps. */
   | { type: 'run_resume'; run_id: string; step: number; state: string; ts: string }
   /** A call waits for a human's decision; the run is paused (resume it with the decision). */
-  | {
-      type: 'approval_pending';
-      step: number;
-      tool: string;
-      /** After every PreToolUse hook: what runs on a yes. */
-      input: unknown;
-      key?: string;
-      reason: string;
-      /** What `--approve` names, and what the approval binds. */
-      hash: string;
-      changed?: string;
-    }
+  | ({ type: 'approval_pending'; step: number } & Omit<PendingApproval, 'id'>)
   /** The run's lock was left by a process that is gone (pid, host, since): this one took it over. */
   | {
       type: 'run_lock_taken_over';
@@ -85,6 +55,37 @@ export type TraceEvent =
   | { type: 'approval_recorded'; hash: string; tool: string; answer: 'yes' | 'no'; ts: string }
   /** Summarising trimmed history failed; the run went on with a plain omission note. */
   | { type: 'summary_skipped'; step: number; error: string };
+
+/** The trace's model_call event of a response. */
+export function modelCallEvent(step: number, response: Anthropic.Message, ms: number) {
+  return {
+    type: 'model_call' as const,
+    step,
+    stop_reason: response.stop_reason,
+    input_tokens: tokenCount(response.usage?.input_tokens),
+    output_tokens: tokenCount(response.usage?.output_tokens),
+    cache_read_tokens: tokenCount(response.usage?.cache_read_input_tokens),
+    cache_write_tokens: tokenCount(response.usage?.cache_creation_input_tokens),
+    ms,
+  };
+}
+
+/** The trace's tool_call event of a finished call: its result's length, never its text. */
+export function toolCallEvent(record: ToolCallRecord) {
+  return {
+    type: 'tool_call' as const,
+    step: record.step,
+    tool: record.tool,
+    // Typed as a trace read back from a file holds them: any value, any text.
+    input: record.input ?? (null as unknown),
+    decision: record.decision as string,
+    is_error: record.isError,
+    ms: record.ms,
+    result_chars: record.resultChars,
+    /** The write's recorded result was returned; the tool did not run again. */
+    ...(record.replayed && { replayed: true }),
+  };
+}
 
 export interface TraceSink {
   write(event: TraceEvent): void;

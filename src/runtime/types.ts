@@ -1,22 +1,10 @@
 import type { z } from 'zod';
 import type { Clock } from '../core/clock.js';
+import type { DecisionSchema, RunStatusSchema } from './journal/records.js';
+import type { RunStatsSchema } from './run-stats-schema.js';
 
-/** How one tool call ended; every call gets exactly one. */
-export type Decision =
-  | 'unknown'
-  | 'invalid'
-  | 'hook_deny'
-  | 'deny'
-  | 'ask_denied'
-  | 'ask_approved'
-  | 'allow'
-  | 'timeout'
-  | 'failed'
-  /**
-   * A write whose outcome is unknown: it was started earlier and never got an outcome, or it
-   * was cut off by the run's cancel. It is not run again; a human (or its late outcome) settles it.
-   */
-  | 'outcome_unknown';
+/** How one tool call ended; every call gets exactly one (listed in journal/records.ts). */
+export type Decision = z.infer<typeof DecisionSchema>;
 
 export type ToolEffect = 'read' | 'write';
 
@@ -203,28 +191,8 @@ export interface ApprovalContext {
 
 export type ApprovalAnswer = boolean | 'defer';
 
-/** Figures of one run, kept in the trace's run_end event and in eval reports. */
-export interface RunStats {
-  steps: number;
-  toolCalls: number;
-  toolErrors: number;
-  /** Write tools that executed without an `ask_approved` decision. */
-  unconfirmedWrites: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  modelMs: number;
-  toolMs: number;
-}
+/** Figures of one run (run-stats-schema.ts). */
+export type RunStats = z.infer<typeof RunStatsSchema>;
 
-export type RunStatus =
-  | 'done'
-  | 'max_steps'
-  | 'token_budget'
-  | 'no_progress'
-  | 'failure_streak'
-  | 'model_stop'
-  | 'error'
-  /** Paused until a human approves or rejects a call; resume the run with the decision. */
-  | 'awaiting_approval';
+/** How a run ended (listed in journal/records.ts). */
+export type RunStatus = z.infer<typeof RunStatusSchema>;

@@ -1,10 +1,9 @@
 import { errorMessage } from '../core/errors.js';
-import type { Executed, LateOutcome } from './execute-tool.js';
-import { executeTool } from './execute-tool.js';
+import { type Executed, executeTool } from './execute-tool.js';
 import type { RunJournal } from './journal/run-journal.js';
 import type { WriteState } from './journal/run-view.js';
 import { approval, failed, respond } from './run-tool.js';
-import type { CallContext, Done, Ended } from './tool-call.js';
+import type { CallContext, Done, ToolOutcome } from './tool-call.js';
 import { resultText } from './tool-output.js';
 import type { Decision } from './types.js';
 import { idempotencyKeyFor } from './write-key.js';
@@ -24,7 +23,7 @@ const UNKNOWN_NEXT =
  * and it runs. The key is held until the call's result is recorded, so a parallel call of the
  * same write waits and then sees it made.
  */
-export async function durableWrite(context: CallContext): Promise<Ended> {
+export async function durableWrite(context: CallContext): Promise<ToolOutcome> {
   const { tool, args, state, finish, keyLock, held, index } = context;
   const journal = context.options.journal!;
   let key: string;
@@ -42,7 +41,8 @@ export async function durableWrite(context: CallContext): Promise<Ended> {
   const known = journal.view.writes.get(key);
   if (known?.made === 'yes') return replay(context, key, known);
   if (known?.made === 'intended' || known?.made === 'unknown') {
-    return finish('outcome_unknown', unknownOutcomeMessage(tool.name, known.step), true, {
+    const started = `${tool.name} with these arguments was already started in this run (step ${known.step}) and its outcome is unknown: it timed out or the run was interrupted. It was not run again, so that it cannot happen twice. ${UNKNOWN_NEXT}`;
+    return finish('outcome_unknown', started, true, {
       write: { key, made: 'unknown', replayed: true },
     });
   }
@@ -67,10 +67,10 @@ async function writeOutcome(
   key: string,
   decision: Decision,
   executed: Executed,
-): Promise<Ended> {
+): Promise<ToolOutcome> {
   const { tool, finish } = context;
   const journal = context.options.journal!;
-  const notMade = async (): Promise<Ended> => {
+  const notMade = async (): Promise<ToolOutcome> => {
     // It did nothing: no result, so a resumed run runs it; its key is free again.
     await journal.append({ type: 'resolved', key, made: 'no', by: 'tool' });
     return { kind: 'not_run' };
@@ -78,9 +78,8 @@ async function writeOutcome(
   if (executed.kind === 'not_run') return notMade();
   if (executed.kind === 'timeout') {
     settleLate(journal, key, executed.late);
-    return finish('timeout', timedOutMessage(tool.name, executed.ms), true, {
-      write: { key, made: 'unknown' },
-    });
+    const timedOut = `${tool.name} timed out after ${executed.ms} ms and was cancelled, but it may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
+    return finish('timeout', timedOut, true, { write: { key, made: 'unknown' } });
   }
   if (executed.kind === 'failed') {
     const aborted = context.options.signal?.aborted;
@@ -89,9 +88,8 @@ async function writeOutcome(
     if (executed.notMade)
       return aborted ? notMade() : failed(context, executed.message, { key, made: 'no' });
     if (aborted) {
-      return finish('outcome_unknown', stoppedWriteMessage(tool.name), true, {
-        write: { key, made: 'unknown' },
-      });
+      const stopped = `${tool.name} was stopped because the run was cancelled, but it may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
+      return finish('outcome_unknown', stopped, true, { write: { key, made: 'unknown' } });
     }
     const unknown = `${executed.message}. It may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
     return failed(context, unknown, { key, made: 'unknown' });
@@ -119,11 +117,12 @@ function replay(context: CallContext, key: string, known: WriteState): Promise<D
  * model was given stays). Nothing waits for it; once the run has ended the journal takes no
  * more records, and the key stays unknown for a human.
  */
-function settleLate(journal: RunJournal, key: string, late: LateOutcome): void {
+function settleLate(journal: RunJournal, key: string, late: Promise<Executed>): void {
   void late
     .then((outcome) => {
-      if (outcome.kind === 'failed') {
-        return outcome.notMade
+      if (outcome.kind !== 'ok') {
+        const notMade = outcome.kind === 'failed' && outcome.notMade;
+        return notMade
           ? journal.append({ type: 'resolved', key, made: 'no', by: 'tool' })
           : undefined;
       }
@@ -132,19 +131,6 @@ function settleLate(journal: RunJournal, key: string, late: LateOutcome): void {
       return journal.append({ type: 'resolved', key, made: 'yes', by: 'tool', output });
     })
     .catch(() => undefined);
-}
-
-/** The tool_result of a durable write that timed out: its outcome is unknown. */
-function timedOutMessage(tool: string, ms: number): string {
-  return `${tool} timed out after ${ms} ms and was cancelled, but it may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
-}
-
-function stoppedWriteMessage(tool: string): string {
-  return `${tool} was stopped because the run was cancelled, but it may already have taken effect: its outcome is unknown. ${UNKNOWN_NEXT}`;
-}
-
-function unknownOutcomeMessage(tool: string, step: number): string {
-  return `${tool} with these arguments was already started in this run (step ${step}) and its outcome is unknown: it timed out or the run was interrupted. It was not run again, so that it cannot happen twice. ${UNKNOWN_NEXT}`;
 }
 
 /** The result a write gets on resume when the run stopped while it ran (R4). */

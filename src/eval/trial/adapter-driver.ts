@@ -5,7 +5,12 @@ import { modelTimeoutFrom } from '../../model-api/model-client.js';
 import { RunStatusSchema } from '../../runtime/journal/records.js';
 import type { RunResult } from '../../runtime/run-agent.js';
 import { emptyStats } from '../../runtime/stop-rules.js';
-import { createJsonlTrace, type TraceEvent, type TraceSink } from '../../runtime/trace.js';
+import {
+  createJsonlTrace,
+  type TraceEvent,
+  type TraceSink,
+  toolCallEvent,
+} from '../../runtime/trace.js';
 import type { RunStatus, ToolCallRecord } from '../../runtime/types.js';
 import { createLatencyMeter } from './latency-meter.js';
 import {
@@ -118,18 +123,8 @@ function writeTrace(
     system_chars: 0,
     ts: new Date(run.start).toISOString(),
   });
-  for (const call of result.toolCalls) {
-    trace.write({
-      type: 'tool_call',
-      step: call.step,
-      tool: call.tool,
-      input: call.input ?? null,
-      decision: call.decision,
-      is_error: call.isError,
-      ms: 0,
-      result_chars: 0,
-    });
-  }
+  // toRunResult gave each call 0 ms and 0 result characters: the adapter does not report them.
+  for (const call of result.toolCalls) trace.write(toolCallEvent(call));
   trace.write({
     type: 'run_end',
     status: result.status,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { maskCardNumber } from '../../core/card-numbers.js';
 import { testRunState } from '../testing/run-state.js';
-import { maskCardNumber, maskCardNumbers } from './mask-card-numbers.js';
+import { maskCardNumbers } from './mask-card-numbers.js';
 
 const run = testRunState({ runId: 'run-1' });
 

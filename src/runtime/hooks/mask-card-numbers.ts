@@ -1,8 +1,6 @@
 import { maskCardNumber } from '../../core/card-numbers.js';
 import type { PostToolUseHook } from '../types.js';
 
-export { maskCardNumber };
-
 /**
  * PostToolUse hook that masks card numbers (first 4 + `****` + last 4) in every tool result,
  * and in the text of a tool's failure, before the model sees them. Which digit runs count as a

@@ -193,10 +193,9 @@ export function createMemoryJournalStore(): JournalStore & {
         if (mine) held.delete(runId);
         mine = false;
       };
-      const holder = { pid: process.pid, host: 'memory', startedAt: new Date(0).toISOString() };
       return {
         file: `memory:${runId}.lock`,
-        holder,
+        holder: { pid: process.pid, host: 'memory', startedAt: new Date(0).toISOString() },
         release: async () => release(),
         releaseSync: release,
       };

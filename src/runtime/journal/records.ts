@@ -12,6 +12,7 @@ export class JournalError extends HarnessError {
   }
 }
 
+/** How one tool call ended; every call gets exactly one. */
 export const DecisionSchema = z.enum([
   'unknown',
   'invalid',
@@ -22,6 +23,10 @@ export const DecisionSchema = z.enum([
   'allow',
   'timeout',
   'failed',
+  /**
+   * A write whose outcome is unknown: it was started earlier and never got an outcome, or it
+   * was cut off by the run's cancel. It is not run again; a human (or its late outcome) settles it.
+   */
   'outcome_unknown',
 ]);
 
@@ -34,6 +39,7 @@ export const RunStatusSchema = z.enum([
   'failure_streak',
   'model_stop',
   'error',
+  /** Paused until a human approves or rejects a call; resume the run with the decision. */
   'awaiting_approval',
 ]);
 

@@ -18,7 +18,6 @@ export interface RunJournal {
   readonly view: RunView;
   /** Kept in a sink: write-ahead intents, approvals that wait for a human, resume. */
   readonly durable: boolean;
-  readonly source: string | undefined;
   append(fact: JournalFact): Promise<void>;
   /**
    * The run is over (its lock is let go): a late outcome that arrives afterwards is not
@@ -43,7 +42,6 @@ export function createRunJournal(
     return {
       view,
       durable: false,
-      source: undefined,
       async append(fact) {
         apply({ ...fact, seq: view.seq + 1, at: at() } as JournalRecord);
       },
@@ -62,7 +60,6 @@ export function createRunJournal(
   return {
     view,
     durable: true,
-    source: sink.source,
     close() {
       closed = true;
     },

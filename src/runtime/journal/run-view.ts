@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { HistorySummary } from '../history-summary.js';
-import { toolCallsOf } from '../model-turn.js';
+import { repeatedId, toolCallsOf } from '../model-turn.js';
 import { addUsage, emptyStats } from '../stop-rules.js';
 import type { RunStats, ToolCall, ToolCallRecord } from '../types.js';
 import type { FactOf, JournalRecord, ModelAnswered, ResultRecord, RunStarted } from './records.js';
@@ -133,10 +133,8 @@ export function refusal(view: RunView, record: JournalRecord): string | undefine
     case 'run_started':
       return 'a second run_started';
     case 'model_answered': {
-      const ids = toolCallsOf(record.content as unknown as Anthropic.ContentBlock[]).map(
-        (call) => call.id,
-      );
-      if (new Set(ids).size < ids.length) return 'a model answer with two tool calls under one id';
+      const calls = toolCallsOf(record.content as unknown as Anthropic.ContentBlock[]);
+      if (repeatedId(calls) !== undefined) return 'a model answer with two tool calls under one id';
       if (view.open)
         return `a model answer while step ${view.open.step} still has calls without a result`;
       return record.step === view.step + 1
