@@ -20,6 +20,19 @@ export class NotRegularFileError extends Error {
   }
 }
 
+/** A regular file larger than its reader takes: refused from its size, before a byte is read. */
+export class FileTooLargeError extends Error {
+  readonly code = 'EFBIG';
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${path} is ${size} bytes, past the ${maxBytes} its reader takes`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
 /** 'a directory', 'a FIFO', 'a socket' or 'a device': what a path that is not a regular file is. */
 export const kindOf = (info: Stats): string =>
   info.isDirectory()
@@ -38,7 +51,7 @@ export const kindOf = (info: Stats): string =>
  * a synchronous read of a FIFO blocks the thread itself, where no timeout can fire, and an
  * asynchronous one holds one of libuv's four pool threads for good.
  */
-export function readRegularFileSync(path: string): Buffer {
+export function readRegularFileSync(path: string, options: { maxBytes?: number } = {}): Buffer {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -51,6 +64,9 @@ export function readRegularFileSync(path: string): Buffer {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
+    if (options.maxBytes !== undefined && info.size > options.maxBytes) {
+      throw new FileTooLargeError(path, info.size, options.maxBytes);
+    }
     return readFileSync(fd);
   } finally {
     closeSync(fd);

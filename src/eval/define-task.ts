@@ -5,7 +5,7 @@ import { readEvalSettings } from './spec/settings.js';
 import { shardOfTrial } from './spec/shard.js';
 import type { TaskDefinition } from './spec/task-definition.js';
 import type { Floor, TrialRecord } from './spec/trial-record.js';
-import { checkedCases, checkTaskDeclaration } from './task/task-declaration.js';
+import { checkedCases, checkTaskDeclaration, checkTaskTrials } from './task/task-declaration.js';
 import { declarationSite, registerTask } from './task/task-registry.js';
 import type { TrialTranscript } from './transcript/transcript-formats.js';
 import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/stray-timers.js';
@@ -63,6 +63,21 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
     : settings.cases.length > 0
       ? []
       : [undefined];
+  const plan = variants.map((variant) => {
+    const variantSelected =
+      selected &&
+      settings.selectsVariant(variant) &&
+      settings.selectsRow(task.agent.suite, task.id, variant);
+    const numbers = settings.recordedTrials
+      ? recordedTrialNumbers(settings.fixturesDir, task.id, variant)
+      : settings.trialNumbers;
+    const trials = runs.flatMap((testCase) =>
+      variantSelected ? numbers.filter(() => inShard()).map((trial) => ({ testCase, trial })) : [],
+    );
+    return { variant, variantSelected, trials };
+  });
+  // Refused before a test is declared: each trial is a test vitest holds until the run ends.
+  if (cases) checkTaskTrials(task, runs.length, plan);
   describe(task.agent.suite, () => {
     describe.concurrent(`${task.id} ${task.title}`, () => {
       // Vitest ends its worker right after the last test: what a timer a trial left throws
@@ -76,19 +91,7 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
           selected: runs.flatMap((testCase) => (testCase ? [testCase.id] : [])),
         };
       }
-      for (const variant of variants) {
-        const variantSelected =
-          selected &&
-          settings.selectsVariant(variant) &&
-          settings.selectsRow(task.agent.suite, task.id, variant);
-        const numbers = settings.recordedTrials
-          ? recordedTrialNumbers(settings.fixturesDir, task.id, variant)
-          : settings.trialNumbers;
-        const trials = runs.flatMap((testCase) =>
-          variantSelected
-            ? numbers.filter(() => inShard()).map((trial) => ({ testCase, trial }))
-            : [],
-        );
+      for (const { variant, variantSelected, trials } of plan) {
         if (trials.length === 0) {
           // One skipped placeholder, not one per trial: the reporter still learns every task
           // and variant (the gate needs them), without thousands of empty tests at --trials 600.

@@ -1,5 +1,5 @@
-import { Socket } from 'node:net';
 import { HarnessError } from '../core/errors.js';
+import { watchTcpConnects } from './tcp-connects.js';
 
 /**
  * While at least one replayed trial runs, this thread opens no network connection: a
@@ -48,18 +48,10 @@ export function networkRefusalIn(error: unknown): HarnessError | undefined {
 }
 
 let holders = 0;
-let saved: { connect: Socket['connect']; fetch: typeof fetch } | undefined;
+let saved: { fetch: typeof fetch; stopWatching: () => void } | undefined;
 
 function install(): void {
-  const connect = Socket.prototype.connect;
-  saved = { connect, fetch: globalThis.fetch };
-  Socket.prototype.connect = function refusedConnect(this: Socket, ...args: unknown[]) {
-    const target = tcpTarget(args);
-    if (target === undefined) return (connect as (...a: unknown[]) => Socket).apply(this, args);
-    const error = networkRefused(target);
-    process.nextTick(() => this.destroy(error));
-    return this;
-  } as Socket['connect'];
+  saved = { fetch: globalThis.fetch, stopWatching: watchTcpConnects(networkRefused) };
   globalThis.fetch = async (input) => {
     const url = input instanceof Request ? input.url : String(input);
     throw networkRefused(url);
@@ -68,25 +60,7 @@ function install(): void {
 
 function uninstall(): void {
   if (!saved) return;
-  Socket.prototype.connect = saved.connect;
+  saved.stopWatching();
   globalThis.fetch = saved.fetch;
   saved = undefined;
-}
-
-/**
- * `host:port` of a TCP connect, undefined for a Unix socket or pipe. `net.connect()` passes
- * its normalized `[options, listener]` array; a direct `socket.connect()` passes
- * `(options)`, `(path)` or `(port, host)`.
- */
-function tcpTarget(args: unknown[]): string | undefined {
-  const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  if (typeof first === 'object' && first !== null) {
-    const options = first as { path?: unknown; host?: unknown; port?: unknown };
-    // As net.Socket#connect decides: a non-empty `path` is a pipe (http passes `path: null`).
-    if (options.path) return undefined;
-    return `${String(options.host ?? 'localhost')}:${String(options.port)}`;
-  }
-  if (typeof first === 'string' && Number.isNaN(Number(first))) return undefined;
-  const host = typeof args[1] === 'string' ? args[1] : 'localhost';
-  return `${host}:${String(first)}`;
 }

@@ -1,8 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../core/errors.js';
 import { readCassette } from './cassette-file.js';
+import { refuseNetwork } from './network-guard.js';
+import { createRecordingGuard } from './recording-guard.js';
 import { NOW, type ReplayFixture, startReplayFixture } from './testing/replay-fixture.js';
 import { runTestAgent, sessionClient, testSpec } from './testing/test-agent.js';
 
@@ -134,5 +137,26 @@ describe('the recording guard', () => {
     });
     // The mark that told the given fetch apart is neither taped nor sent upstream.
     expect(JSON.stringify(cassette)).not.toContain('x-harness-record-session');
+  });
+});
+
+describe('the recording guard beside a replay', () => {
+  it("keeps a replay's network refusal while a recording ends, and leaves connect as it found it", async () => {
+    const original = Socket.prototype.connect;
+    let stopReplay: (() => void) | undefined;
+    let refused: unknown;
+    await createRecordingGuard().run(async () => {
+      stopReplay = refuseNetwork();
+    });
+    // The recording ended while the replay still runs: its sockets are still refused.
+    const socket = new Socket();
+    socket.on('error', (error) => {
+      refused = error;
+    });
+    socket.connect(9, '127.0.0.1');
+    await new Promise((resolve) => socket.once('close', resolve));
+    stopReplay?.();
+    expect(String(refused)).toMatch(/tried to reach 127\.0\.0\.1:9/);
+    expect(Socket.prototype.connect).toBe(original);
   });
 });

@@ -4,6 +4,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { HarnessError } from '../core/errors.js';
 import { shownUrl } from '../core/shown-url.js';
 import { type ClientIdentity, clientOf } from './client-identity.js';
+import { watchTcpConnects } from './tcp-connects.js';
 
 /** Marks a request as sent through a recording's own fetch; stripped before it goes upstream, never taped. */
 export const RECORD_SESSION_HEADER = 'x-harness-record-session';
@@ -40,7 +41,12 @@ interface Guard extends RecordingGuard {
  * it captured `fetch` before recording started (its requests never reach msw) or reads
  * `globalThis.fetch` at call time (msw sees them, unmarked). Both are seen and refused as
  * the trial's fault: undici's `undici:request:create` channel sees every request Node's fetch
- * sends, in the async context of the code that sent it.
+ * sends, in the async context of the code that sent it. So are, in the trial's async context,
+ * a TCP connection (`net.Socket#connect`: node:http, a raw socket, a database driver) and a
+ * worker thread started (Node's `worker_threads` channel), whose network this thread cannot
+ * see. Not seen: a child process, and code running in a context begun before the trial (a
+ * queue a module started when it loaded); an agent that makes all its model calls there is
+ * refused because none came through the given fetch (docs/providers.md).
  */
 export function createRecordingGuard(): RecordingGuard {
   watchUndici();
@@ -56,7 +62,7 @@ export function createRecordingGuard(): RecordingGuard {
     },
     admit(request) {
       if (request.headers.get(RECORD_SESSION_HEADER) !== mark) {
-        guard.around(`${request.method} ${shownUrl(request.url)}`);
+        guard.around(`sent ${request.method} ${shownUrl(request.url)}`);
         return false;
       }
       through += 1;
@@ -64,7 +70,19 @@ export function createRecordingGuard(): RecordingGuard {
       if (client) clients.push(client);
       return true;
     },
-    run: (trial) => trialGuard.run(guard, trial),
+    run: async (trial) => {
+      // Only looks: the connection is made as asked, and refused by nothing but a replay.
+      const release = watchTcpConnects((target) => {
+        // Each trial's watcher notes only the connects made in its own context.
+        if (agentGuard() === guard) guard.around(`opened a TCP connection to ${target}`);
+        return undefined;
+      });
+      try {
+        return await trialGuard.run(guard, trial);
+      } finally {
+        release();
+      }
+    },
     upstream: (send) => upstreamCall.run(true, send),
     around(what) {
       if (around.length < 5) around.push(what);
@@ -73,7 +91,7 @@ export function createRecordingGuard(): RecordingGuard {
       if (around.length > 0) {
         return new HarnessError(
           'recording_bypassed',
-          `recording refused: the agent sent ${around[0]} around the given fetch${around.length > 1 ? ` (and ${around.length - 1} more)` : ''}; ${FIX}`,
+          `recording refused: the agent ${around[0]} around the given fetch${around.length > 1 ? ` (and ${around.length - 1} more)` : ''}; ${FIX}`,
         );
       }
       if (through === 0) {
@@ -94,20 +112,23 @@ const FIX =
 
 /** A request msw did not record while a trial recorded (it answers it with an error). */
 export function strayRequest(request: Request): void {
-  trialGuard.getStore()?.around(`${request.method} ${shownUrl(request.url)}`);
+  trialGuard.getStore()?.around(`sent ${request.method} ${shownUrl(request.url)}`);
 }
+
+/** The guard of the trial running here, unless this is the recorder's own upstream request. */
+const agentGuard = (): Guard | undefined =>
+  upstreamCall.getStore() ? undefined : trialGuard.getStore();
 
 function watchUndici(): void {
   if (subscribed) return;
   subscribed = true;
   subscribe('undici:request:create', (message) => {
-    const guard = trialGuard.getStore();
-    if (!guard || upstreamCall.getStore()) return;
     const request = (
       message as { request?: { method?: unknown; origin?: unknown; path?: unknown } }
     ).request;
-    guard.around(
-      `${String(request?.method)} ${shownUrl(`${String(request?.origin)}${String(request?.path)}`)}`,
+    agentGuard()?.around(
+      `sent ${String(request?.method)} ${shownUrl(`${String(request?.origin)}${String(request?.path)}`)}`,
     );
   });
+  subscribe('worker_threads', () => agentGuard()?.around('started a worker thread'));
 }

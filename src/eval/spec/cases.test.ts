@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectCases } from './case-selection.js';
-import { type EvalCase, loadCases } from './cases.js';
+import { type EvalCase, loadCases, MAX_CASES_FILE_BYTES } from './cases.js';
 
 let root: string;
 beforeAll(async () => {
@@ -92,6 +92,20 @@ describe('loadCases', () => {
     expect(() => loadCases('nothing-here.jsonl', root)).toThrow(
       /cases file nothing-here\.jsonl cannot be read/,
     );
+  });
+});
+
+describe('loadCases on a file too large to read', () => {
+  it('refuses it from its size, before reading a byte: one line naming the file, its size, the limit and the fix', async () => {
+    // A sparse 1 GB file: read whole, it would cost a gigabyte (and more than V8 can make a string of).
+    await file('huge.jsonl', '');
+    await truncate(join(root, 'huge.jsonl'), 1024 ** 3);
+    const started = performance.now();
+    expect(() => loadCases('huge.jsonl', root)).toThrow(
+      /^cases file huge\.jsonl is 1024 MB, past the 64 MB a cases file may hold: split it into several files \(one task each\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(MAX_CASES_FILE_BYTES).toBe(64 * 1024 ** 2);
   });
 });
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, errorMessage } from '../../core/errors.js';
-import { readRegularFileSync } from '../../core/regular-file.js';
+import { FileTooLargeError, readRegularFileSync } from '../../core/regular-file.js';
 import { parseCsv } from './csv.js';
 
 /** One case of a dataset task: the input the agent gets, what the checks expect, and anything else. */
@@ -17,6 +17,14 @@ export interface EvalCase {
 
 /** A dataset: cases inline, or a committed `.jsonl`, `.csv`, `.yaml` / `.yml` or `.json` file (a path from the project root, or a file URL). */
 export type CaseSource = readonly EvalCase[] | readonly Omit<EvalCase, 'id'>[] | string | URL;
+
+/**
+ * The largest cases file read: 64 MB of JSONL is about 580,000 short cases, read and checked
+ * in about 12 s at a peak of about 470 MB. Past it the file is refused from its size, unread.
+ */
+export const MAX_CASES_FILE_BYTES = 64 * 1024 ** 2;
+
+const MB = 1024 ** 2;
 
 /** A case id names a folder: letters, digits, '_', '-' or '.', not only dots. */
 export const isCaseId = (id: string): boolean =>
@@ -42,8 +50,13 @@ export function loadCases(source: CaseSource, projectDir: string): EvalCase[] {
   const shown = relative(projectDir, file) || file;
   let text: string;
   try {
-    text = readRegularFileSync(file).toString('utf8');
+    text = readRegularFileSync(file, { maxBytes: MAX_CASES_FILE_BYTES }).toString('utf8');
   } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      throw new ConfigError(
+        `cases file ${shown} is ${Math.ceil(error.size / MB)} MB, past the ${MAX_CASES_FILE_BYTES / MB} MB a cases file may hold: split it into several files (one task each), or keep a sample of it in the project`,
+      );
+    }
     throw new ConfigError(`cases file ${shown} cannot be read: ${errorMessage(error)}`);
   }
   const { rows, where } = parseCaseFile(text, shown);
