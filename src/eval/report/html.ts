@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { showInvisible } from '../../core/terminal-text.js';
 import { gradersHtml } from './graders-html.js';
+import { boundTrial } from './html-bounds.js';
 import { type HtmlTrial, htmlTrialData } from './html-data.js';
 import { htmlModel } from './html-model.js';
 import { HTML_SCRIPT } from './html-script.js';
@@ -49,7 +50,7 @@ export const HTML_CSP = [
  */
 export function renderHtml(input: ReportModel | EvalReport, trials: readonly HtmlTrial[]): string {
   const model = 'header' in input ? input : buildReportModel(input);
-  const { index, details, texts } = htmlTrialData(trials, model.trialCosts);
+  const { index, details, texts } = htmlTrialData(trials.map(boundTrial), model.trialCosts);
   const shown = {
     ...htmlModel(
       model,
