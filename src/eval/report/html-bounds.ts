@@ -4,9 +4,9 @@ import type { HtmlTrial } from './html-data.js';
 import { fixturePathOf } from './trial-lists.js';
 
 /** At most this much of one text (an answer, a tool result, a message) goes into the page. */
-export const MAX_TEXT_CHARACTERS = 200_000;
+export const MAX_TEXT_CHARACTERS = 500_000;
 /** At most this much of all of one trial's texts together. */
-export const MAX_TRIAL_CHARACTERS = 1_000_000;
+export const MAX_TRIAL_CHARACTERS = 2_000_000;
 
 /**
  * The trial with each text cut to what the page embeds: a 50 MB answer made a 100 MB report
