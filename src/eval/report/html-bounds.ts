@@ -26,7 +26,11 @@ export function boundTrial(trial: HtmlTrial): HtmlTrial {
     left -= head.length;
     return `${head}\n[truncated: ${head.length} of ${text.length} characters kept; the whole text: ${fixture}]`;
   };
-  const record = { ...trial.record, messages: trial.record.messages.map(bound) };
+  const record = {
+    ...trial.record,
+    messages: trial.record.messages.map(bound),
+    ...(trial.record.expected !== undefined && { expected: bound(trial.record.expected) }),
+  };
   const loaded = trial.transcript;
   if (!('transcript' in loaded)) return { record, transcript: loaded };
   return { record, transcript: { ...loaded, transcript: boundTexts(loaded.transcript, bound) } };
