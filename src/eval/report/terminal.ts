@@ -25,6 +25,7 @@ export {
 } from './terminal-wrap.js';
 
 import {
+  breakLongWords,
   MAX_MESSAGE_LINES,
   paint,
   TERMINAL_WIDTH,
@@ -70,7 +71,10 @@ export function fitTable(
     wordWrap: true,
     style: { head: [], border: [], compact: true },
   });
-  for (const row of rows) table.push([...row]);
+  // cli-table3 cuts a word wider than its column with `…`: names are broken instead.
+  for (const row of rows) {
+    table.push(row.map((cell, index) => breakLongWords(cell, (widths[index] ?? 0) - 2)));
+  }
   return table.toString();
 }
 
