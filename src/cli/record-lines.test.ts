@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { judgmentOf } from '../eval/spec/judgment.js';
 import type { TrialRecord } from '../eval/spec/trial-record.js';
 import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
 
@@ -14,6 +15,10 @@ const record = (fields: Partial<TrialRecord>): TrialRecord => ({
   fixture: 'fixtures/T1/v1/trial-1.json',
   ...fields,
 });
+
+const judgment = judgmentOf({ check: 'polite', threshold: 0.5, models: ['m'], calls: 'recorded' }, [
+  { model: 'm', sample: 1, label: 'fail', score: 0 },
+]);
 
 describe('record lines', () => {
   it('shows ✓ only for checks that passed, and says a cassette with failed checks was written', () => {
@@ -70,7 +75,7 @@ describe('record lines', () => {
   it('with --judge-only, says the judge was recorded and the agent cassette replayed, not kept', () => {
     const counts = emptyCounts();
     const line = recordLine(
-      record({ outcome: 'failed', messages: ['judge says fail'] }),
+      record({ outcome: 'failed', messages: ['judge says fail'], judgments: [judgment] }),
       500,
       counts,
       true,
@@ -80,6 +85,25 @@ describe('record lines', () => {
     );
     expect(summaryLine(counts, '1.0')).toBe(
       'the judge of 1 trial recorded (their agent cassettes replayed), 0 failed (nothing written for those) in 1.0 s',
+    );
+  });
+
+  // Issue 33: --judge-only counted the trials of a task with no judge as judged.
+  it('with --judge-only, names the selected tasks that have no judge and does not count them', () => {
+    const counts = emptyCounts();
+    recordLine(record({ judgments: [judgment] }), 500, counts, true);
+    const lines = [1, 2].map((trial) =>
+      recordLine(
+        record({ task: 'T2', trial, fixture: `fixtures/T2/v1/trial-${trial}.json` }),
+        500,
+        counts,
+        true,
+      ),
+    );
+    expect(lines[0]).toBe('  - T2 v1 trial 1: no judge to record (task T2 has no judged check)');
+    expect(counts.judged).toBe(1);
+    expect(summaryLine(counts, '1.0')).toBe(
+      'the judge of 1 trial recorded (their agent cassettes replayed), 2 trials not judged: no judge in task T2, 0 failed (nothing written for those) in 1.0 s',
     );
   });
 });

@@ -14,6 +14,9 @@ export interface RecordCounts {
   /** Agent cassettes recorded and kept whose judge calls were not recorded. */
   judgeFailed: number;
   failed: number;
+  /** --judge-only: trials of tasks with no judged check, not judged, and those tasks. */
+  unjudged: number;
+  unjudgedTasks: string[];
 }
 
 export const emptyCounts = (): RecordCounts => ({
@@ -23,6 +26,8 @@ export const emptyCounts = (): RecordCounts => ({
   judged: 0,
   judgeFailed: 0,
   failed: 0,
+  unjudged: 0,
+  unjudgedTasks: [],
 });
 
 /** "1 trial", "3 trials". */
@@ -68,6 +73,11 @@ export function recordLine(
     counts.failed += 1;
     return `  ✗ ${label}: ${first} (${seconds})`;
   }
+  if (judgeOnly && (record.judgments ?? []).length === 0) {
+    counts.unjudged += 1;
+    if (!counts.unjudgedTasks.includes(record.task)) counts.unjudgedTasks.push(record.task);
+    return `  - ${label}: no judge to record (task ${terminalLine(record.task)} has no judged check)`;
+  }
   const what = judgeOnly
     ? `judge recorded (agent cassette replayed), ${seconds}`
     : record.written
@@ -97,6 +107,11 @@ export function summaryLine(counts: RecordCounts, seconds: string): string {
         ]),
     ...(counts.judged > 0
       ? [`the judge of ${plural(counts.judged, 'trial')} recorded (their agent cassettes replayed)`]
+      : []),
+    ...(counts.unjudged > 0
+      ? [
+          `${plural(counts.unjudged, 'trial')} not judged: no judge in task${counts.unjudgedTasks.length === 1 ? '' : 's'} ${counts.unjudgedTasks.map((task) => terminalLine(task)).join(', ')}`,
+        ]
       : []),
     ...(counts.judgeFailed > 0
       ? [
