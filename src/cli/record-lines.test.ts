@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgmentOf } from '../eval/spec/judgment.js';
 import type { TrialRecord } from '../eval/spec/trial-record.js';
-import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
+import { emptyCounts, recordLine, repeatedFailureLines, summaryLine } from './record-lines.js';
 
 const record = (fields: Partial<TrialRecord>): TrialRecord => ({
   suite: 's',
@@ -105,5 +105,20 @@ describe('record lines', () => {
     expect(summaryLine(counts, '1.0')).toBe(
       'the judge of 1 trial recorded (their agent cassettes replayed), 2 trials not judged: no judge in task T2, 0 failed (nothing written for those) in 1.0 s',
     );
+  });
+
+  // Issue 33: a missing API key printed one ✗ line per trial, each saying the same.
+  it('prints a failure that repeats once, then one line naming the other trials it affects', () => {
+    const counts = emptyCounts();
+    const missing = 'ANTHROPIC_API_KEY is not set: export it, or record with --simulated';
+    const lines = [1, 2, 3].map((trial) =>
+      recordLine(record({ outcome: 'errored', trial, messages: [missing] }), 100, counts),
+    );
+    expect(lines[0]).toBe(`  ✗ T1 v1 trial 1: ${missing} (0.1 s)`);
+    expect(lines.slice(1)).toEqual(['', '']);
+    expect(repeatedFailureLines(counts)).toEqual([
+      `  ✗ the same for 2 more trials (T1 v1 trial 2, T1 v1 trial 3): ${missing}`,
+    ]);
+    expect(counts.failed).toBe(3);
   });
 });

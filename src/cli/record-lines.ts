@@ -17,6 +17,8 @@ export interface RecordCounts {
   /** --judge-only: trials of tasks with no judged check, not judged, and those tasks. */
   unjudged: number;
   unjudgedTasks: string[];
+  /** Per failure message already printed, the other trials that failed with it. */
+  repeated: Map<string, string[]>;
 }
 
 export const emptyCounts = (): RecordCounts => ({
@@ -28,7 +30,32 @@ export const emptyCounts = (): RecordCounts => ({
   failed: 0,
   unjudged: 0,
   unjudgedTasks: [],
+  repeated: new Map(),
 });
+
+/**
+ * A trial that wrote nothing: its line, or '' when an earlier trial failed with the same
+ * message (a missing key fails every trial alike): repeatedFailureLines names those at the end.
+ */
+function failedLine(label: string, message: string, seconds: string, counts: RecordCounts) {
+  const others = counts.repeated.get(message);
+  if (others) {
+    others.push(label);
+    return '';
+  }
+  counts.repeated.set(message, []);
+  return `  ✗ ${label}: ${message} (${seconds})`;
+}
+
+/** One line per repeated failure: how many more trials, which, and the message. */
+export function repeatedFailureLines(counts: RecordCounts): string[] {
+  return [...counts.repeated]
+    .filter(([, others]) => others.length > 0)
+    .map(
+      ([message, others]) =>
+        `  ✗ the same for ${plural(others.length, 'more trial')} (${others.join(', ')}): ${message}`,
+    );
+}
 
 /** "1 trial", "3 trials". */
 export function plural(count: number, noun: string): string {
@@ -67,11 +94,11 @@ export function recordLine(
     // The agent's cassette is written and kept; the line says so, and how to record the judge.
     counts.written += 1;
     counts.judgeFailed += 1;
-    return `  ✗ ${label}: ${first} (${seconds})`;
+    return failedLine(label, first, seconds, counts);
   }
   if (notRecorded(record, judgeOnly)) {
     counts.failed += 1;
-    return `  ✗ ${label}: ${first} (${seconds})`;
+    return failedLine(label, first, seconds, counts);
   }
   if (judgeOnly && (record.judgments ?? []).length === 0) {
     counts.unjudged += 1;
