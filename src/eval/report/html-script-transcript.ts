@@ -125,6 +125,20 @@ function judgeVotesOf(d) {
   return box;
 }
 
+/** What two compared trials can differ in, each kind matched by position: texts, tool calls, the answer. */
+var COMPARED = ['[data-testid="assertion"] pre', '[data-testid="expected"] pre', '.user', '.turn .text', '.tool', '[data-testid="final-answer"]'];
+/** Mark (class "differs") each part of one pane whose text is not the other pane's at the same place. */
+function markDifferences(left, right) {
+  COMPARED.forEach(function (selector) {
+    var a = left.querySelectorAll(selector), b = right.querySelectorAll(selector);
+    for (var at = 0; at < Math.max(a.length, b.length); at += 1) {
+      if (a[at] && b[at] && a[at].textContent === b[at].textContent) continue;
+      if (a[at]) a[at].classList.add('differs');
+      if (b[at]) b[at].classList.add('differs');
+    }
+  });
+}
+
 function trialPane(i, actions) {
   var t = trials[i];
   var pane = el('article', { cls: 'pane', 'data-testid': 'transcript', 'data-trial': label(t) });

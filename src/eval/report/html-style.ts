@@ -73,6 +73,7 @@ pre.error { border-color: var(--fail); }
 .detail { overflow: auto; padding: 0 16px 16px; min-width: 0; }
 .detail.compare { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; }
 .pane { min-width: 0; }
+.compare .differs { outline: 2px solid #d4a72c; outline-offset: 1px; background-color: #fff8c5; }
 .pane-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; position: sticky; top: 0; background: var(--bg); padding: 6px 0; border-bottom: 1px solid var(--line); z-index: 1; }
 .pane-head h2 { margin: 0; font-size: 15px; }
 .trace table { font-size: 12.5px; }

@@ -288,6 +288,23 @@ describe.skipIf(!browserAvailable)(
       expect(votes).toContain('claude-judge #3: error: no tool call');
     }, 60_000);
 
+    // Issue 33: comparing two trials showed them side by side with nothing marking what differs.
+    it('marks what differs between two compared trials, and nothing when they are the same', async () => {
+      const { page } = browser;
+      await browser.open(file, '#compare=refund-desk/T1/baseline/1,refund-desk/T1/upgraded/1');
+      const panes = page.getByTestId('side-by-side').getByTestId('transcript');
+      expect(await panes.count()).toBe(2);
+      for (const at of [0, 1]) {
+        expect(await panes.nth(at).locator('.differs').count()).toBeGreaterThan(0);
+        expect(await panes.nth(at).getByTestId('final-answer').getAttribute('class')).toContain(
+          'differs',
+        );
+      }
+      // strict trial 1 replays upgraded trial 1's cassette: the same transcript.
+      await browser.open(file, '#compare=refund-desk/T1/upgraded/1,refund-desk/T1/strict/1');
+      expect(await page.getByTestId('side-by-side').locator('.differs').count()).toBe(0);
+    }, 60_000);
+
     it('shows the head of a very long text and the rest on request', async () => {
       const { page } = browser;
       await browser.open(file, '#trial=refund-desk/T1/strict/3');
