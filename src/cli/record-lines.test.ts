@@ -121,4 +121,24 @@ describe('record lines', () => {
     ]);
     expect(counts.failed).toBe(3);
   });
+
+  // Issue 33: a multi-line message (a dataset case's failed expect, with its diff) showed `\n`.
+  it('shows the first line of a multi-line message, with no literal \\n', () => {
+    const line = recordLine(
+      record({
+        outcome: 'failed',
+        written: true,
+        case: 'q1',
+        messages: [
+          "expected 'Paid' to contain 'Overdue'\n\n- Expected\n+ Received\r\n\n- Overdue\n+ Paid",
+        ],
+      }),
+      100,
+      emptyCounts(),
+    );
+    expect(line).not.toContain('\\n');
+    expect(line).toContain(
+      "checks failed: expected 'Paid' to contain 'Overdue' (more lines: reports/latest.md)",
+    );
+  });
 });

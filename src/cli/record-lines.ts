@@ -57,6 +57,16 @@ export function repeatedFailureLines(counts: RecordCounts): string[] {
     );
 }
 
+/**
+ * A message's first line, for a line of its own: a multi-line one (an expect diff, a stale
+ * cassette's) would otherwise print its breaks as `\n`; the whole is in the reports.
+ */
+function firstLine(message: string): string {
+  const lines = message.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  const more = lines.length > 1 ? ' (more lines: reports/latest.md)' : '';
+  return `${terminalLine(lines[0] ?? '')}${more}`;
+}
+
 /** "1 trial", "3 trials". */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -88,7 +98,7 @@ export function recordLine(
   const seconds = `${(ms / 1000).toFixed(1)} s`;
   const requests = plural(record.stats?.steps ?? 0, 'request');
   // Messages may quote a server or a model: masked and stripped of control sequences.
-  const first = terminalLine(record.messages[0] ?? record.outcome);
+  const first = firstLine(record.messages[0] ?? record.outcome);
   const label = trialLabel(record);
   if (record.outcome === 'judge_error' && record.written === true && !judgeOnly) {
     // The agent's cassette is written and kept; the line says so, and how to record the judge.
