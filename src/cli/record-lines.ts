@@ -14,6 +14,11 @@ export interface RecordCounts {
   /** Agent cassettes recorded and kept whose judge calls were not recorded. */
   judgeFailed: number;
   failed: number;
+  /** --judge-only: trials of tasks with no judged check, not judged, and those tasks. */
+  unjudged: number;
+  unjudgedTasks: string[];
+  /** Per failure message already printed, the other trials that failed with it. */
+  repeated: Map<string, string[]>;
 }
 
 export const emptyCounts = (): RecordCounts => ({
@@ -23,7 +28,44 @@ export const emptyCounts = (): RecordCounts => ({
   judged: 0,
   judgeFailed: 0,
   failed: 0,
+  unjudged: 0,
+  unjudgedTasks: [],
+  repeated: new Map(),
 });
+
+/**
+ * A trial that wrote nothing: its line, or '' when an earlier trial failed with the same
+ * message (a missing key fails every trial alike): repeatedFailureLines names those at the end.
+ */
+function failedLine(label: string, message: string, seconds: string, counts: RecordCounts) {
+  const others = counts.repeated.get(message);
+  if (others) {
+    others.push(label);
+    return '';
+  }
+  counts.repeated.set(message, []);
+  return `  ✗ ${label}: ${message} (${seconds})`;
+}
+
+/** One line per repeated failure: how many more trials, which, and the message. */
+export function repeatedFailureLines(counts: RecordCounts): string[] {
+  return [...counts.repeated]
+    .filter(([, others]) => others.length > 0)
+    .map(
+      ([message, others]) =>
+        `  ✗ the same for ${plural(others.length, 'more trial')} (${others.join(', ')}): ${message}`,
+    );
+}
+
+/**
+ * A message's first line, for a line of its own: a multi-line one (an expect diff, a stale
+ * cassette's) would otherwise print its breaks as `\n`; the whole is in the reports.
+ */
+function firstLine(message: string): string {
+  const lines = message.split(/\r\n|\r|\n/).filter((line) => line.trim() !== '');
+  const more = lines.length > 1 ? ' (more lines: reports/latest.md)' : '';
+  return `${terminalLine(lines[0] ?? '')}${more}`;
+}
 
 /** "1 trial", "3 trials". */
 export function plural(count: number, noun: string): string {
@@ -56,17 +98,22 @@ export function recordLine(
   const seconds = `${(ms / 1000).toFixed(1)} s`;
   const requests = plural(record.stats?.steps ?? 0, 'request');
   // Messages may quote a server or a model: masked and stripped of control sequences.
-  const first = terminalLine(record.messages[0] ?? record.outcome);
+  const first = firstLine(record.messages[0] ?? record.outcome);
   const label = trialLabel(record);
   if (record.outcome === 'judge_error' && record.written === true && !judgeOnly) {
     // The agent's cassette is written and kept; the line says so, and how to record the judge.
     counts.written += 1;
     counts.judgeFailed += 1;
-    return `  ✗ ${label}: ${first} (${seconds})`;
+    return failedLine(label, first, seconds, counts);
   }
   if (notRecorded(record, judgeOnly)) {
     counts.failed += 1;
-    return `  ✗ ${label}: ${first} (${seconds})`;
+    return failedLine(label, first, seconds, counts);
+  }
+  if (judgeOnly && (record.judgments ?? []).length === 0) {
+    counts.unjudged += 1;
+    if (!counts.unjudgedTasks.includes(record.task)) counts.unjudgedTasks.push(record.task);
+    return `  - ${label}: no judge to record (task ${terminalLine(record.task)} has no judged check)`;
   }
   const what = judgeOnly
     ? `judge recorded (agent cassette replayed), ${seconds}`
@@ -97,6 +144,11 @@ export function summaryLine(counts: RecordCounts, seconds: string): string {
         ]),
     ...(counts.judged > 0
       ? [`the judge of ${plural(counts.judged, 'trial')} recorded (their agent cassettes replayed)`]
+      : []),
+    ...(counts.unjudged > 0
+      ? [
+          `${plural(counts.unjudged, 'trial')} not judged: no judge in task${counts.unjudgedTasks.length === 1 ? '' : 's'} ${counts.unjudgedTasks.map((task) => terminalLine(task)).join(', ')}`,
+        ]
       : []),
     ...(counts.judgeFailed > 0
       ? [

@@ -23,7 +23,7 @@ import { isEntryPoint } from './entry-point.js';
 import { exitAfterFlush } from './exit-after-flush.js';
 import { checkBaseUrl } from './model-config.js';
 import { openJudgeSimulator, recordJudgeFlags } from './record-judge.js';
-import { emptyCounts, recordLine, summaryLine } from './record-lines.js';
+import { emptyCounts, recordLine, repeatedFailureLines, summaryLine } from './record-lines.js';
 import { planWith } from './record-plan.js';
 import { recordUntilDecided, untilDecidedFlags } from './record-until-decided.js';
 import { verify } from './record-verify.js';
@@ -285,14 +285,17 @@ async function record(options: RunEvalsOptions & { models: ModelChoice }): Promi
   process.once('SIGINT', interrupted);
   const result = await runEvals({
     ...options,
-    onTrial: (record, ms) =>
-      console.log(recordLine(record, ms, counts, options.judge?.only === true)),
+    onTrial: (record, ms) => {
+      const line = recordLine(record, ms, counts, options.judge?.only === true);
+      if (line) console.log(line);
+    },
   }).finally(() => process.removeListener('SIGINT', interrupted));
   // A trial that hung (vitest's test timeout) or threw has no record: it failed all the same.
   for (const trial of result.unfinished) {
     counts.failed += 1;
     console.log(`  ✗ ${trialLabel(trial)}: ${terminalLine(trial.problem)}; nothing written`);
   }
+  for (const line of repeatedFailureLines(counts)) console.log(line);
   for (const error of result.loadErrors) console.log(`  ✗ ${terminalLine(error)}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`\n${summaryLine(counts, seconds)}`);

@@ -1,4 +1,4 @@
-import { showBidiControls } from './terminal-text.js';
+import { showInvisible } from './terminal-text.js';
 
 /** Every line break CommonMark knows, a lone CR included. */
 export const LINE_BREAK = /\r\n|\r|\n/g;
@@ -15,7 +15,7 @@ const MARKDOWN_PUNCTUATION = /[\\`*_~[\]|]/g;
  * task name, a case id or an answer notify nobody on GitHub (`#123` stays a cross-reference).
  */
 export function escapeHtmlText(text: string): string {
-  return showBidiControls(text)
+  return showInvisible(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(LINE_BREAK, ' ')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeForTerminal } from './terminal-text.js';
+import { escapeForTerminal, showInvisible } from './terminal-text.js';
 
 const ESC = '\u001b';
 
@@ -30,5 +30,22 @@ describe('escapeForTerminal', () => {
   it('returns ordinary text unchanged, accents, CJK and emoji included', () => {
     const text = 'Refund of 12,50 € für Zoë: 已退款 ✅ (ORD1001)';
     expect(escapeForTerminal(text)).toBe(text);
+  });
+});
+
+describe('invisible characters', () => {
+  it('are escaped: tag characters, zero-width spaces and joiners, BOM, soft hyphen, selectors', () => {
+    const text = `a\u{e0041}\u{e0042}b\u200bc\u200dd\u2060e\ufefff\u00adg\u{e0100}h\u180ei`;
+    const shown =
+      '\\u{e0041}\\u{e0042}b\\u200bc\\u200dd\\u2060e\\ufefff\\u00adg\\u{e0100}h\\u180ei';
+    expect(escapeForTerminal(text)).toBe(`a${shown}`);
+    expect(escapeForTerminal(text, { lines: true })).toBe(`a${shown}`);
+    expect(showInvisible(text)).toBe(`a${shown}`);
+  });
+
+  it('leave emoji sequences whole: a joiner between emoji, the emoji presentation selector', () => {
+    const family = '👨\u200d👩\u200d👧 ❤\ufe0f';
+    expect(showInvisible(family)).toBe(family);
+    expect(escapeForTerminal(family)).toBe(family);
   });
 });

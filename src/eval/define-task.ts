@@ -1,5 +1,6 @@
 import { afterAll, describe, it, type TestContext, TestRunner } from 'vitest';
 import { gradeTrial } from './grade/grade-trial.js';
+import { boundTrial } from './report/html-bounds.js';
 import { selectCases } from './spec/case-selection.js';
 import { readEvalSettings } from './spec/settings.js';
 import { shardOfTrial } from './spec/shard.js';
@@ -119,7 +120,13 @@ function trialTest(request: TrialRequest): (context: TestContext) => Promise<voi
     context.task.meta.floors = task.floors ?? [];
     const result = await runTrial(request);
     context.task.meta.trial = result.record;
-    if (result.transcript) context.task.meta.transcript = result.transcript;
+    // Bounded here, in the worker: a 30 MB answer is not copied to the main process to be cut there.
+    if (result.transcript) {
+      context.task.meta.transcript = boundTrial({
+        record: result.record,
+        transcript: result.transcript,
+      }).transcript;
+    }
     if (result.record.outcome === 'stale' || result.record.outcome === 'missing') {
       // Neither a pass nor a fail: the reporter lists it and the gate refuses it.
       context.skip(result.record.messages[0] ?? result.record.outcome);

@@ -25,6 +25,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/run/late-run-errors.test.ts',
   'src/eval/run/huge-messages.test.ts',
   'src/eval/run/dataset-limit.test.ts',
+  'src/eval/run/assertion-messages.test.ts',
   'src/eval/run/writes-inside.test.ts',
   'src/eval/run/edited-cassette.test.ts',
   'src/eval/base/reference-from.test.ts',

@@ -78,6 +78,9 @@ export function toJudgment(
       models: planned.models.map((model) => model.id),
       calls,
       ...(source !== undefined && { source }),
+      // Offline, a judge with its own script is answered by it, not by the built-in judge.
+      ...(source === 'simulator' &&
+        planned.judge.modelScript && { script: planned.judge.modelScript.name }),
       ...(planned.judge.humanLabels && { labels: planned.judge.humanLabels.file }),
       ...(human !== undefined && { human }),
     },

@@ -100,6 +100,25 @@ describe('judge calls are recorded and replayed like any call', () => {
     expect(replayed.hash).toBe(recorded.hash);
   });
 
+  // Issue 33: a judge script's verdicts were labelled as the model's.
+  it('names the judge script that answered offline; the built-in judge is named by its model only', async () => {
+    const scripted = polite({
+      modelScript: defineJudgeScript({
+        name: 'kind',
+        respond: () => ({ label: 'pass', score: 1, reasoning: 'kind' }),
+      }),
+    });
+    expect((await record(scripted)).judgments[0]).toMatchObject({
+      script: 'kind',
+      models: ['claude-sonnet-5'],
+    });
+    expect((await judgeTrial([scripted], material(ANSWER), options())).judgments[0]?.script).toBe(
+      'kind',
+    );
+    rmSync(options().context.file);
+    expect((await record()).judgments[0]).not.toHaveProperty('script');
+  });
+
   it('an OpenAI-compatible judge and an Anthropic one, side by side: recorded in their own wire formats, replayed', async () => {
     const models = parseJudgeModels(['claude-sonnet-5', 'openai:gpt-5-mini'], 'test');
     const recorded = await judgeTrial(

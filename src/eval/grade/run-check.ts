@@ -1,5 +1,6 @@
 import { errorMessage } from '../../core/errors.js';
 import type { RunResult } from '../../runtime/run-agent.js';
+import { quotedValue } from '../spec/assertion-text.js';
 import type { EvalCase } from '../spec/cases.js';
 import { isScoreLike, type ScoreRecord, toScoreRecord } from '../spec/score.js';
 import type { TaskDefinition, TrialRun } from '../spec/task-definition.js';
@@ -44,8 +45,7 @@ function readReturn(returned: unknown, scores: ScoreRecord[]): CheckVerdict {
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string')
-    return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}' (text)`;
+  if (typeof value === 'string') return `'${quotedValue(value)}' (text)`;
   if (typeof value === 'number' || typeof value === 'bigint') return `${value} (a number)`;
   return `a value of type ${typeof value}`;
 }

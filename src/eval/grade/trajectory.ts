@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { canonicalJson } from '../../core/canonical-json.js';
+import { quotedValue } from '../spec/assertion-text.js';
 import { longestCommonSubsequence, maximumMatching } from './matching.js';
 import { argsMatch, DEFAULT_TOLERANCE } from './trajectory-args.js';
 import { checkTrajectoryOptions } from './trajectory-options.js';
@@ -25,7 +26,7 @@ function describeInput(input: unknown): string {
   if (input === undefined) return '(any arguments)';
   try {
     const json = canonicalJson(input);
-    return json.length > 120 ? `${json.slice(0, 120)}…` : json;
+    return quotedValue(json);
   } catch {
     return '(arguments that are not JSON)';
   }

@@ -58,6 +58,8 @@ export const JudgeSummarySchema = z
     task: z.string(),
     check: z.string(),
     models: z.array(z.string()),
+    /** The judge script(s) that answered for those models, when one did (offline). */
+    script: z.string().optional(),
     /** Largest number of samples one model gave on one trial. */
     samples: z.number().int().min(0),
     /** Trials with a judgment (any verdict), and those whose majority says pass / fail / error. */

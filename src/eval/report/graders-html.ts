@@ -1,4 +1,4 @@
-import { showBidiControls } from '../../core/terminal-text.js';
+import { showInvisible } from '../../core/terminal-text.js';
 import { trialLabel } from './format.js';
 import type { GradersModel } from './graders-model.js';
 import {
@@ -13,7 +13,7 @@ import { redactForReport } from './redact.js';
 
 /** Text as inert HTML: redacted like every recorded text, bidi controls shown, markup escaped. */
 function text(value: string): string {
-  return showBidiControls(redactForReport(value))
+  return showInvisible(redactForReport(value))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -84,7 +84,13 @@ function judgeRow(judge: JudgeSummary): JudgeRow {
   return {
     ...judge,
     text: {
-      models: judge.models.map((model) => `${model} × ${judge.samples}`).join(', '),
+      models: judge.models
+        .map((model) =>
+          judge.script === undefined
+            ? `${model} × ${judge.samples}`
+            : `judge script '${judge.script}' (as ${model}) × ${judge.samples}`,
+        )
+        .join(', '),
       verdicts: `${judge.verdicts.pass} pass / ${judge.verdicts.fail} fail / ${judge.verdicts.error} error`,
       flip:
         judge.flipRate === null

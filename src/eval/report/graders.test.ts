@@ -291,3 +291,21 @@ describe('comparison with the reference counts the judge cassette', () => {
     );
   });
 });
+
+// Issue 33: a judge script's verdicts were labelled `claude-sonnet-5 × 3`, as a model's.
+describe('the judge label', () => {
+  it('names the judge script that gave the verdicts, and the model it stood in for', () => {
+    const scripted = [1, 2].map((trial) =>
+      judged('upgraded', trial, { 'claude-sonnet-5': [P, P, F] }, { script: 'strict-grader' }),
+    );
+    const report = buildReport({ records: scripted, trials: 2, floors: [], generatedAt: 'now' });
+    expect(summarizeJudges(scripted)?.[0]?.script).toBe('strict-grader');
+    const label = "judge script 'strict-grader' (as claude-sonnet-5) × 3";
+    expect(renderTerminal(report)).toContain(label);
+    expect(renderMarkdown(report)).toContain(label);
+    const model = judged('upgraded', 1, { 'claude-sonnet-5': [P, P, F] });
+    expect(
+      renderTerminal(buildReport({ records: [model], trials: 1, floors: [], generatedAt: 'now' })),
+    ).toContain('claude-sonnet-5 × 3');
+  });
+});

@@ -83,6 +83,29 @@ describe.skipIf(!browserAvailable)('the graders in the HTML report', () => {
     expect(browser.problems).toEqual([]);
   });
 
+  // Issue 33: the judges drawer and the header squeezed the trial view to 200-400 px.
+  it('gives the header and the open judges drawer together at most a third of the window', async () => {
+    const { page } = browser;
+    const height = async (selector: string) =>
+      (await page.locator(selector).boundingBox())?.height ?? 0;
+    // A header far taller than the window (many provenance lines, warnings).
+    await page.evaluate(
+      "for (let i = 0; i < 60; i += 1) document.getElementById('header').append(Object.assign(document.createElement('p'), { textContent: 'a long provenance line' }))",
+    );
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 1000, height: 600 },
+    ]) {
+      await page.setViewportSize(size);
+      if (!(await page.getByTestId('judges').isVisible())) {
+        await page.locator('#graders > details > summary').click();
+      }
+      const taken = (await height('#header')) + (await height('#graders'));
+      expect(taken).toBeLessThanOrEqual(size.height / 3 + 1);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('shows the mean scores and the judge, and a reasoning as inert, redacted text', async () => {
     const { page } = browser;
     const scores = await page.getByTestId('score-means').innerText();

@@ -89,8 +89,11 @@ function showDetail() {
   }
   if (state.pinned >= 0) {
     detailRoot.setAttribute('data-testid', 'side-by-side');
-    detailRoot.appendChild(trialPane(state.pinned, [button('end-compare', 'end comparison (Esc)', endCompare)]));
-    detailRoot.appendChild(trialPane(state.selected, [el('span', { cls: 'muted', text: 'j/k change this side' })]));
+    var left = trialPane(state.pinned, [button('end-compare', 'end comparison (Esc)', endCompare)]);
+    var right = trialPane(state.selected, [el('span', { cls: 'muted', text: 'j/k change this side' })]);
+    markDifferences(left, right);
+    detailRoot.appendChild(left);
+    detailRoot.appendChild(right);
     return;
   }
   detailRoot.removeAttribute('data-testid');

@@ -102,6 +102,43 @@ function traceOf(d, open) {
     el('table', null, el('thead', null, el('tr', null, el('th', { text: 'event' }), el('th', { text: 'step' }), el('th', { text: '' }))), body));
 }
 
+/** The case's expected answer, as the record gives it (text, or indented JSON). */
+function expectedOf(d) {
+  if (d.expected === undefined) return null;
+  return el('div', { cls: 'message', 'data-testid': 'expected' }, el('strong', { text: 'Expected' + (d.case ? ' (case ' + d.case + ')' : '') }),
+    longText('pre', {}, d.expected));
+}
+
+/** Each judged check's verdict and votes, then every sample's: its label and score, its reason or error. */
+function judgeVotesOf(d) {
+  if (!d.judgments || !d.judgments.length) return null;
+  var box = el('div', { cls: 'message', 'data-testid': 'judge-votes' }, el('strong', { text: 'Judge votes' }));
+  d.judgments.forEach(function (j) {
+    box.appendChild(el('div', { text: j.check + ': ' + j.verdict + ' (' + j.votes.pass + ' pass, ' + j.votes.fail + ' fail; mean score ' + rate(j.score) + ', threshold ' + rate(j.threshold) + ')' }));
+    var list = el('ul', null);
+    j.samples.forEach(function (s) {
+      var vote = s.error ? 'error: ' + s.error : (s.label || NONE) + (s.score === undefined ? '' : ' ' + rate(s.score)) + (s.reasoning ? ' (' + s.reasoning + ')' : '');
+      list.appendChild(el('li', { text: s.model + ' #' + s.sample + ': ' + vote }));
+    });
+    box.appendChild(list);
+  });
+  return box;
+}
+
+/** What two compared trials can differ in, each kind matched by position: texts, tool calls, the answer. */
+var COMPARED = ['[data-testid="assertion"] pre', '[data-testid="expected"] pre', '.user', '.turn .text', '.tool', '[data-testid="final-answer"]'];
+/** Mark (class "differs") each part of one pane whose text is not the other pane's at the same place. */
+function markDifferences(left, right) {
+  COMPARED.forEach(function (selector) {
+    var a = left.querySelectorAll(selector), b = right.querySelectorAll(selector);
+    for (var at = 0; at < Math.max(a.length, b.length); at += 1) {
+      if (a[at] && b[at] && a[at].textContent === b[at].textContent) continue;
+      if (a[at]) a[at].classList.add('differs');
+      if (b[at]) b[at].classList.add('differs');
+    }
+  });
+}
+
 function trialPane(i, actions) {
   var t = trials[i];
   var pane = el('article', { cls: 'pane', 'data-testid': 'transcript', 'data-trial': label(t) });
@@ -122,6 +159,10 @@ function trialPane(i, actions) {
       longText('pre', {}, d.messages.join('\n\n')),
       d.rerecordCommand ? el('div', null, 'Re-record with: ', el('code', { text: d.rerecordCommand })) : null));
   }
+  var expected = expectedOf(d);
+  if (expected) pane.appendChild(expected);
+  var votes = judgeVotesOf(d);
+  if (votes) pane.appendChild(votes);
   var transcript = transcriptOf(d);
   pane.appendChild(transcript);
   var trace = traceOf(d, transcript.getAttribute('data-testid') === 'unknown-format');

@@ -5,14 +5,14 @@ export const HTML_STYLE = `
 * { box-sizing: border-box; }
 html, body { height: 100%; }
 body { margin: 0; display: flex; flex-direction: column; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
-header { padding: 8px 20px; border-bottom: 1px solid var(--line); background: var(--soft); max-height: 30vh; overflow: auto; flex: none; }
+header { padding: 8px 20px; border-bottom: 1px solid var(--line); background: var(--soft); max-height: calc(100vh / 6); overflow: auto; flex: none; }
 header ul { margin: 2px 0; }
 nav { display: flex; gap: 4px; align-items: end; padding: 6px 20px 0; border-bottom: 1px solid var(--line); flex: none; }
 nav a { padding: 4px 12px; border: 1px solid var(--line); border-bottom: none; border-radius: 6px 6px 0 0; color: var(--fg); text-decoration: none; background: var(--soft); }
 nav a.current { background: var(--bg); font-weight: 600; margin-bottom: -1px; border-bottom: 1px solid var(--bg); }
 nav .keys { margin-left: auto; font-size: 12px; padding-bottom: 4px; }
 main { flex: 1; min-height: 0; overflow: auto; }
-#graders { flex: none; max-height: 45vh; overflow: auto; border-top: 1px solid var(--line); background: var(--soft); }
+#graders { flex: none; max-height: calc(100vh / 6); overflow: auto; border-top: 1px solid var(--line); background: var(--soft); }
 #graders:empty { display: none; }
 #graders > details { padding: 4px 20px; }
 #graders summary { cursor: pointer; font-weight: 600; }
@@ -73,6 +73,7 @@ pre.error { border-color: var(--fail); }
 .detail { overflow: auto; padding: 0 16px 16px; min-width: 0; }
 .detail.compare { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; }
 .pane { min-width: 0; }
+.compare .differs { outline: 2px solid #d4a72c; outline-offset: 1px; background-color: #fff8c5; }
 .pane-head { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; position: sticky; top: 0; background: var(--bg); padding: 6px 0; border-bottom: 1px solid var(--line); z-index: 1; }
 .pane-head h2 { margin: 0; font-size: 15px; }
 .trace table { font-size: 12.5px; }

@@ -76,7 +76,27 @@ async function trials(): Promise<HtmlTrial[]> {
   });
   const weather = { suite: 'weather', task: 'W1', title: 'weather', variant: 'v1' };
   return [
-    await t1('baseline', 1, { outcome: 'failed', messages: ['no Overdue'] }),
+    await t1('baseline', 1, {
+      outcome: 'failed',
+      messages: ['no Overdue'],
+      expected: 'Overdue, refund in 3 days',
+      judgments: [
+        {
+          check: 'polite',
+          verdict: 'fail',
+          score: 0.4,
+          threshold: 0.7,
+          votes: { pass: 1, fail: 2 },
+          models: ['claude-judge'],
+          samples: [
+            { model: 'claude-judge', sample: 1, label: 'pass', score: 0.8, reasoning: 'kind tone' },
+            { model: 'claude-judge', sample: 2, label: 'fail', score: 0.2, reasoning: 'curt' },
+            { model: 'claude-judge', sample: 3, error: 'no tool call' },
+          ],
+          calls: 'replayed',
+        },
+      ],
+    }),
     await t1('baseline', 2, { outcome: 'failed', messages: ['no Overdue'] }),
     await t1('baseline', 3, {}),
     await t1('upgraded', 1, {}),
@@ -253,6 +273,36 @@ describe.skipIf(!browserAvailable)(
         'It is 4 °C and raining in Oslo.',
       );
       await browser.screenshot('responses-transcript');
+    }, 60_000);
+
+    // Issue 33: the trial view showed neither the case's expected nor the trial's judge votes.
+    it("shows the trial's expected answer and each judge sample's vote", async () => {
+      const { page } = browser;
+      await browser.open(file, '#trial=refund-desk/T1/baseline/1');
+      const pane = page.getByTestId('transcript');
+      expect(await pane.getByTestId('expected').innerText()).toContain('Overdue, refund in 3 days');
+      const votes = await pane.getByTestId('judge-votes').innerText();
+      expect(votes).toContain('polite: fail (1 pass, 2 fail; mean score 0.40, threshold 0.70)');
+      expect(votes).toContain('claude-judge #1: pass 0.80 (kind tone)');
+      expect(votes).toContain('claude-judge #2: fail 0.20 (curt)');
+      expect(votes).toContain('claude-judge #3: error: no tool call');
+    }, 60_000);
+
+    // Issue 33: comparing two trials showed them side by side with nothing marking what differs.
+    it('marks what differs between two compared trials, and nothing when they are the same', async () => {
+      const { page } = browser;
+      await browser.open(file, '#compare=refund-desk/T1/baseline/1,refund-desk/T1/upgraded/1');
+      const panes = page.getByTestId('side-by-side').getByTestId('transcript');
+      expect(await panes.count()).toBe(2);
+      for (const at of [0, 1]) {
+        expect(await panes.nth(at).locator('.differs').count()).toBeGreaterThan(0);
+        expect(await panes.nth(at).getByTestId('final-answer').getAttribute('class')).toContain(
+          'differs',
+        );
+      }
+      // strict trial 1 replays upgraded trial 1's cassette: the same transcript.
+      await browser.open(file, '#compare=refund-desk/T1/upgraded/1,refund-desk/T1/strict/1');
+      expect(await page.getByTestId('side-by-side').locator('.differs').count()).toBe(0);
     }, 60_000);
 
     it('shows the head of a very long text and the rest on request', async () => {

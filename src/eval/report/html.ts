@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { showBidiControls } from '../../core/terminal-text.js';
+import { showInvisible } from '../../core/terminal-text.js';
 import { gradersHtml } from './graders-html.js';
+import { boundTrial } from './html-bounds.js';
 import { type HtmlTrial, htmlTrialData } from './html-data.js';
 import { htmlModel } from './html-model.js';
 import { HTML_SCRIPT } from './html-script.js';
@@ -14,11 +15,11 @@ export type { HtmlTrial } from './html-data.js';
 /**
  * JSON that cannot close the script element it sits in, with every string redacted (strings
  * only: a rate such as 0.6666666666666666 is a long digit run, not a card number) and its
- * bidirectional controls shown as escapes, as the terminal and markdown reports show them.
+ * invisible and bidirectional characters shown as escapes, as the terminal and markdown reports show them.
  */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value, (_key, entry: unknown) =>
-    typeof entry === 'string' ? showBidiControls(redactForReport(entry)) : entry,
+    typeof entry === 'string' ? showInvisible(redactForReport(entry)) : entry,
   )
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
@@ -49,7 +50,7 @@ export const HTML_CSP = [
  */
 export function renderHtml(input: ReportModel | EvalReport, trials: readonly HtmlTrial[]): string {
   const model = 'header' in input ? input : buildReportModel(input);
-  const { index, details, texts } = htmlTrialData(trials, model.trialCosts);
+  const { index, details, texts } = htmlTrialData(trials.map(boundTrial), model.trialCosts);
   const shown = {
     ...htmlModel(
       model,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rateDifference } from '../stats/difference.js';
 import type { Interval } from '../stats/interval.js';
 import { wilsonInterval } from '../stats/wilson.js';
-import { suiteDelta, suiteIntervals, taskIntervals } from './intervals.js';
+import { suiteDelta, suiteIntervals, taskDeltaInterval, taskIntervals } from './intervals.js';
 import { summarizeTasks } from './summarize.js';
 import { summarizeSuites } from './summarize-suites.js';
 import { makeRecord } from './testing/records.js';
@@ -38,22 +38,24 @@ describe('suite intervals', () => {
     expect(suiteIntervals(rows)).toEqual(first);
   });
 
-  it('gives no interval over a single task: one task resamples to itself', () => {
+  it('gives no rate interval over a single task: one task resamples to itself', () => {
     expect(suiteIntervals(tasks({ T1: 'PPF' })).passAt1).toBeNull();
-    expect(
-      suiteDelta('baseline', [
-        [
-          { n: 3, passed: 0 },
-          { n: 3, passed: 3 },
-        ],
-      ]),
-    ).toEqual({
-      against: 'baseline',
-      tasks: 1,
-      passAt1: 1,
-      passAt1Interval: null,
-      distinguishable: null,
-    });
+  });
+
+  // Issue 33: a one-task suite printed a Δ with no interval.
+  it("gives a one-task suite's Δ its task's interval (Newcombe), as the task row shows it", () => {
+    const delta = suiteDelta('baseline', [
+      [
+        { n: 3, passed: 0 },
+        { n: 3, passed: 3 },
+      ],
+    ]);
+    expect(delta).toMatchObject({ against: 'baseline', tasks: 1, passAt1: 1 });
+    expect(delta.passAt1Interval).toEqual(
+      taskDeltaInterval({ n: 3, passed: 0 }, { n: 3, passed: 3 }).passAt1Interval,
+    );
+    expect(delta.passAt1Interval).not.toBeNull();
+    expect(delta.distinguishable).toBe(true);
     expect(suiteDelta('baseline', [])).toMatchObject({ tasks: 0, passAt1: null });
   });
 });

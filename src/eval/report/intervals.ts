@@ -106,7 +106,12 @@ export function suiteDelta(
   against: string,
   pairs: ReadonlyArray<readonly [before: PassCounts, after: PassCounts]>,
 ): SuiteDelta {
-  const difference = pairs.length >= MIN_TASKS_FOR_BOOTSTRAP ? pairedDifference(pairs) : undefined;
+  // One task: the suite's Δ is that task's, with the task's interval (nothing to resample).
+  const [only] = pairs;
+  const difference =
+    pairs.length >= MIN_TASKS_FOR_BOOTSTRAP
+      ? pairedDifference(pairs)
+      : only && rateDifference(only[0].n, only[0].passed, only[1].n, only[1].passed);
   const value = mean(
     pairs.map(([before, after]) => after.passed / after.n - before.passed / before.n),
   );

@@ -12,6 +12,8 @@ export function changesMarkdown(
   maxFixtures: number,
   /** False where the lists of curated and edited cassettes are shown apart (the PR comment). */
   withLists = true,
+  /** True to fold the cassette inventory under a `<details>` (the PR comment). */
+  foldFixtures = false,
 ): string {
   const shown = view.fixtures.slice(0, maxFixtures);
   const more = view.more + view.fixtures.length - shown.length;
@@ -27,11 +29,18 @@ export function changesMarkdown(
     ...(view.rows.length > 0
       ? ['', table(['Task', 'Variant', 'Change', 'pass@1', 'pass^k'], escaped(view.rows))]
       : []),
-    ...(shown.length > 0
-      ? ['', table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], escaped(shown))]
-      : []),
-    ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
+    ...fold(foldFixtures, `Changed cassettes (${shown.length + more})`, [
+      ...(shown.length > 0
+        ? ['', table(['Cassette', 'Status', 'Before', 'After', 'Changed in'], escaped(shown))]
+        : []),
+      ...(more > 0 ? ['', `… and ${more} more changed cassettes (reports/latest.json).`] : []),
+    ]),
   ].join('\n');
+}
+
+function fold(folded: boolean, summary: string, lines: string[]): string[] {
+  if (!folded || lines.length === 0) return lines;
+  return ['', '<details>', `<summary>${summary}</summary>`, ...lines, '', '</details>'];
 }
 
 function listed(title: string, lines: readonly string[]): string[] {

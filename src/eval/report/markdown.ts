@@ -1,5 +1,5 @@
 import { escapeHtmlText, escapeText, LINE_BREAK } from '../../core/markdown-text.js';
-import { escapeForTerminal, showBidiControls } from '../../core/terminal-text.js';
+import { escapeForTerminal, showInvisible } from '../../core/terminal-text.js';
 import { describeNotRun, keyOf } from './compare.js';
 import { costMarkdownSection } from './cost-sections.js';
 import { decisionsMarkdown } from './decisions-view.js';
@@ -46,7 +46,7 @@ function fenceFor(text: string, minimum: number): string {
 }
 
 export function inlineCode(text: string): string {
-  const flat = showBidiControls(text).replace(LINE_BREAK, ' ');
+  const flat = showInvisible(text).replace(LINE_BREAK, ' ');
   const fence = fenceFor(flat, 1);
   // CommonMark strips one space each side, which is only needed next to a backtick.
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -54,7 +54,7 @@ export function inlineCode(text: string): string {
 }
 
 export function codeBlock(text: string, language = ''): string {
-  const shown = showBidiControls(text);
+  const shown = showInvisible(text);
   const fence = fenceFor(shown, 3);
   return `${fence}${language}\n${shown}\n${fence}`;
 }

@@ -1,3 +1,4 @@
+import { showInvisible } from '../../core/terminal-text.js';
 import { PR_COMMENT_MARKER } from './pr-comment.js';
 
 /** A workflow step the comment reports on: its name, GitHub's outcome, and what it printed. */
@@ -81,8 +82,9 @@ function reasonLines(log: string): string[] {
     chosen.length > MAX_LINES
       ? [...chosen.slice(0, MAX_LINES / 4), '…', ...chosen.slice(-(MAX_LINES * 3) / 4)]
       : chosen;
-  // Nothing in a log can close the block or ping anyone.
+  // Nothing in a log can close the block, hide text or ping anyone (our zero-width space, added
+  // after the invisible characters are shown, is the one left).
   return shown.map((line) =>
-    line.replaceAll('```', "'''").replaceAll('@', '@\u200b').slice(0, 300),
+    showInvisible(line).replaceAll('```', "'''").replaceAll('@', '@\u200b').slice(0, 300),
   );
 }

@@ -95,6 +95,24 @@ describe('renderPrComment', () => {
     expect(body).toMatch(/<sub>Detection limit, if these rows were re-recorded/);
   });
 
+  // Issue 33: a 30-row table of cassette hashes came first and buried the decision.
+  it('leads with the decision, then what moved, then what changed, with the cassette inventory folded', () => {
+    const body = renderPrComment(report);
+    const at = (text: string) => {
+      expect(body).toContain(text);
+      return body.indexOf(text);
+    };
+    const order = [
+      at('## harness-evals: ❌ gate failed'),
+      at('**Why the gate failed**'),
+      at('### Against the reference'),
+      at('### Changed against main'),
+      at('<summary>Changed cassettes (2)</summary>'),
+      at('| fixtures/T1/upgraded/trial-1.json |'),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
   it('links the HTML report artifact and the run, and nothing that is not an https URL', () => {
     const linked = renderPrComment(report, {
       artifactUrl: 'https://github.com/o/r/actions/runs/1/artifacts/2',
@@ -202,8 +220,8 @@ describe('renderPrComment', () => {
     for (const fixture of edited) expect(body).toContain(`${fixture.path.replace(/_/g, '\\_')}`);
     expect(body).toContain('30 cassettes changed but not re-recorded');
     expect(body).toContain('trial-1235.json: by Alice: a typo in the answer');
-    // The curated edit is listed before the gate's reasons.
-    expect(body.indexOf('trial-1235.json')).toBeLessThan(body.indexOf('**Why the gate failed**'));
+    // The decision first (issue 33): the gate's reasons, then the curated edit, both never cut.
+    expect(body.indexOf('**Why the gate failed**')).toBeLessThan(body.indexOf('trial-1235.json'));
   });
 
   it('links the complete list with its count when the cassettes changed but not re-recorded do not fit', () => {

@@ -32,9 +32,9 @@ const FLAG: Record<string, string> = {
 const MAX_LISTED = 10;
 
 /**
- * A pull request's comment from an eval report: the gate and its reasons, what the PR changed
- * against its base (`--reference-from`), the rows that moved against the reference with this
- * run's 95% intervals, the scores folded, the detection limit, and links to the HTML report and
+ * A pull request's comment from an eval report: the gate and its reasons, the rows that moved
+ * against the reference with this run's 95% intervals, what the PR changed against its base
+ * (`--reference-from`, its cassette inventory folded), the scores folded, the detection limit, and links to the HTML report and
  * the run. Starts with PR_COMMENT_MARKER, stays under MAX_PR_COMMENT_CHARS.
  *
  * @example writeFile('comment.md', renderPrComment(report, { artifactUrl }))
@@ -44,13 +44,18 @@ export function renderPrComment(
   links: PrCommentLinks = {},
 ): string {
   const model = 'header' in input ? input : buildReportModel(input);
-  // Never cut, and first: what a reviewer must look at (the body is cut from the end).
-  const head = [PR_COMMENT_MARKER, header(model, links), attention(model, links)];
-  const sections = [
+  // Never cut, and first: the decision and why, what moved, then the cassettes a reviewer must
+  // look at (the body is cut from the end).
+  const head = [
+    PR_COMMENT_MARKER,
+    header(model, links),
     gate(model),
-    changes(model, 30),
     movedRows(model),
     decisionsMarkdown(model.decisions, escapeText, table),
+    attention(model, links),
+  ];
+  const sections = [
+    changes(model, 30),
     scores(model),
     detection(model),
     costPrCommentSection(model.cost),
@@ -59,17 +64,7 @@ export function renderPrComment(
   // Too long (many changed cassettes, many rows): the folded scores go, then most cassettes.
   if (body.length > MAX_PR_COMMENT_CHARS) {
     const cost = costPrCommentSection(model.cost, true);
-    body = [
-      ...head,
-      gate(model),
-      changes(model, 5),
-      movedRows(model),
-      decisionsMarkdown(model.decisions, escapeText, table),
-      detection(model),
-      cost,
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    body = [...head, changes(model, 5), detection(model), cost].filter(Boolean).join('\n\n');
   }
   if (body.length > MAX_PR_COMMENT_CHARS) {
     body = `${body.slice(0, MAX_PR_COMMENT_CHARS)}\n\n… (cut: the whole report is in the job summary and the artifact)`;
@@ -154,7 +149,7 @@ function gate(model: ReportModel): string {
 }
 
 function changes(model: ReportModel, maxFixtures: number): string {
-  return model.changes ? changesMarkdown(model.changes, '###', maxFixtures, false) : '';
+  return model.changes ? changesMarkdown(model.changes, '###', maxFixtures, false, true) : '';
 }
 
 /** The rows whose pass@1 or pass^k moved against the reference, with this run's intervals. */

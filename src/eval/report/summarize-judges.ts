@@ -123,11 +123,13 @@ function summarizeCheck(suite: string, task: string, judgments: JudgmentRecord[]
   );
   const count = (verdict: JudgmentRecord['verdict']) =>
     judgments.filter((judgment) => judgment.verdict === verdict).length;
+  const scripts = [...new Set(judgments.flatMap((judgment) => judgment.script ?? []))].sort();
   return {
     suite,
     task,
     check: judgments[0]!.check,
     models,
+    ...(scripts.length > 0 && { script: scripts.join(', ') }),
     samples: Math.max(0, ...groups.map((group) => group.length)),
     trials: judgments.length,
     verdicts: { pass: count('pass'), fail: count('fail'), error: count('error') },

@@ -107,3 +107,26 @@ export function wrapClipped(
     `${options.indent ?? ''}… (${more} more lines: all of it in reports/latest.md)`,
   ];
 }
+
+/**
+ * A table cell whose words each fit `width` columns: a longer word (a task or variant name) is
+ * broken onto the next lines of its cell, where cli-table3 would cut it with `…`. A word with a
+ * colour code is left to the table.
+ */
+export function breakLongWords(cell: string, width: number): string {
+  if (width < 1) return cell;
+  return cell
+    .split('\n')
+    .map((line) =>
+      line
+        .split(' ')
+        .map((word) => {
+          if (word.length <= width || word.includes(ESCAPE)) return word;
+          const chunks: string[] = [];
+          for (let at = 0; at < word.length; at += width) chunks.push(word.slice(at, at + width));
+          return chunks.join('\n');
+        })
+        .join(' '),
+    )
+    .join('\n');
+}

@@ -46,6 +46,20 @@ describe('renderTerminal', () => {
     }
   });
 
+  // Issue 33: task and variant names were cut with … to fit a column.
+  it('never cuts a task, variant or suite name: a long one wraps onto the next line of its cell', () => {
+    const text = renderTerminal(widerReport());
+    expect(text).not.toMatch(/…\s*│/);
+    // The first column of the scores table, its lines joined, holds the whole task name.
+    const scores = text.slice(text.indexOf('Scores'), text.indexOf('95% intervals'));
+    const firstColumn = scores
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) => line.split('│')[1]!.trim())
+      .join('');
+    expect(firstColumn).toContain('T12-refund-overdue-with-masked-card');
+  });
+
   it('shows 95% intervals beside the scores and marks deltas not distinguishable at this n', () => {
     const text = renderTerminal(report);
     expect(text).toContain('95% intervals (Wilson; Δ: Newcombe)');

@@ -1,21 +1,16 @@
-import Table from 'cli-table3';
 import { escapeForTerminal } from '../../core/terminal-text.js';
 import { describeNotRun, keyOf } from './compare.js';
 import { costTerminalSection } from './cost-sections.js';
-import {
-  fixtureState,
-  formatAmount,
-  formatChange,
-  formatDelta,
-  formatMean,
-  formatRate,
-  trialLabel,
-} from './format.js';
+import { formatAmount, formatChange, formatDelta, formatMean, formatRate } from './format.js';
 import { NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { dropTestCell } from './format-statistics.js';
 import { gradersTerminalSections } from './graders-terminal.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { EvalReport } from './report-schema.js';
+import { failureLines, staleLines } from './terminal-failures.js';
+import { fitTable } from './terminal-table.js';
+
+export { fitTable } from './terminal-table.js';
 
 export {
   paint,
@@ -24,54 +19,11 @@ export {
   wrap,
 } from './terminal-wrap.js';
 
-import {
-  MAX_MESSAGE_LINES,
-  paint,
-  TERMINAL_WIDTH,
-  visibleLength,
-  wrap,
-  wrapClipped,
-} from './terminal-wrap.js';
-
-// Long assertion diffs belong in reports/latest.md, not in the terminal.
-const MAX_DETAILED_STALE = 2;
-const MAX_FAILURES = 20;
-const MAX_STALE_DETAIL_LINES = 16;
+import { paint, wrap, wrapClipped } from './terminal-wrap.js';
 
 export interface TerminalOptions {
   /** ANSI colours; pass `process.stdout.isTTY` or leave off for plain text. */
   color?: boolean;
-}
-
-/**
- * A cli-table3 table that fits `width`: the widest columns shrink (their cells wrap)
- * until the borders and padding fit.
- */
-export function fitTable(
-  head: readonly string[],
-  rows: ReadonlyArray<readonly string[]>,
-  options: { color: boolean; right?: readonly number[]; width?: number },
-): string {
-  const width = options.width ?? TERMINAL_WIDTH;
-  const widths = head.map(
-    (title, index) =>
-      Math.max(visibleLength(title), ...rows.map((row) => visibleLength(row[index] ?? ''))) + 2,
-  );
-  const borders = head.length + 1;
-  while (widths.reduce((sum, column) => sum + column, 0) + borders > width) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 6) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-  }
-  const table = new Table({
-    head: head.map((title) => paint('cyan', title, options.color)),
-    colWidths: widths,
-    colAligns: head.map((_, index) => (options.right?.includes(index) ? 'right' : 'left')),
-    wordWrap: true,
-    style: { head: [], border: [], compact: true },
-  });
-  for (const row of rows) table.push([...row]);
-  return table.toString();
 }
 
 function headerLines(model: ReportModel, color: boolean): string[] {
@@ -317,58 +269,6 @@ function decisionLines(model: ReportModel, color: boolean): string {
     fitTable(view.head, rows, { color, right: [4, 6] }),
     ...wrap(view.note, { indent: '' }),
   ].join('\n');
-}
-
-/** Stale and missing trials (the first few with their diff, line by line), then each re-record command once. */
-function staleLines(model: ReportModel): string[] {
-  const { entries, commands } = model.stale;
-  if (entries.length === 0) return [];
-  const lines = ['Stale or missing fixtures (not counted)'];
-  entries.forEach((entry, index) => {
-    lines.push(...wrap(`  ${trialLabel(entry)}: ${fixtureState(entry)}`));
-    if (index >= MAX_DETAILED_STALE) return;
-    // The divergence is a line diff: keep its lines, drop the re-record line listed below.
-    const detail = (entry.messages[0] ?? '')
-      .split(/\r?\n/)
-      .filter((line) => !line.startsWith('re-record:'));
-    for (const line of detail.slice(0, MAX_STALE_DETAIL_LINES)) {
-      lines.push(...wrapClipped(`    ${line}`, { indent: '      ' }));
-    }
-    if (detail.length > MAX_STALE_DETAIL_LINES)
-      lines.push('    … (all of it in reports/latest.md)');
-  });
-  if (entries.length > MAX_DETAILED_STALE) {
-    lines.push(
-      `  (details of the first ${MAX_DETAILED_STALE} only; all of them in reports/latest.md)`,
-    );
-  }
-  if (commands.length > 0) lines.push('Re-record with:');
-  lines.push(
-    ...commands.flatMap((command) => wrap(`  ${command}`, { indent: '    ', shell: true })),
-  );
-  return lines;
-}
-
-/** Failed and errored trials: the first lines of their messages and the trace path. */
-function failureLines(model: ReportModel): string[] {
-  if (model.failures.length === 0) return [];
-  const lines = ['Failed trials'];
-  // A dataset's baseline can fail dozens of trials: the first ones here, every one in the markdown.
-  for (const failure of model.failures.slice(0, MAX_FAILURES)) {
-    lines.push(...wrap(`  ${trialLabel(failure)}: ${failure.outcome}`));
-    const messageLines = failure.messages.flatMap((message) => message.split(/\r?\n/));
-    for (const message of messageLines.slice(0, MAX_MESSAGE_LINES)) {
-      lines.push(...wrapClipped(`    ${message}`, { indent: '    ' }));
-    }
-    if (messageLines.length > MAX_MESSAGE_LINES)
-      lines.push('    … (all of it in reports/latest.md)');
-    if (failure.tracePath)
-      lines.push(...wrap(`    trace: ${failure.tracePath}`, { indent: '    ' }));
-  }
-  const more = model.failures.length - MAX_FAILURES;
-  if (more > 0)
-    lines.push(`  … and ${more} more failed trial${more === 1 ? '' : 's'} in reports/latest.md`);
-  return lines;
 }
 
 /**

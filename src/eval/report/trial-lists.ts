@@ -85,7 +85,7 @@ export function listStaleFixtures(records: readonly TrialRecord[]): StaleFixture
 }
 
 /** The trial's cassette as reports show it, built from its names (never a record's own text). */
-function fixturePathOf(record: TrialRecord): string {
+export function fixturePathOf(record: TrialRecord): string {
   const { task, variant, trial } = record;
   return (record.staleCassette === 'judge' ? judgeCassettePath : cassettePath)(
     'fixtures',

@@ -8,6 +8,7 @@ import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import type { Matching } from '../../replay/replay-cursor.js';
 import type { ShardSelection } from '../shard/shard-result-schema.js';
+import { ASSERTION_VALUE_CHARS } from '../spec/assertion-text.js';
 import { encodeModelChoice, type ModelChoice } from '../spec/model-choice.js';
 import { PRICES_FILE } from '../spec/price-table.js';
 import { checkSelection, missingNames, suiteMatches, unselectedRows } from '../spec/selection.js';
@@ -297,6 +298,8 @@ export async function runVitest(run: {
       root: run.projectDir,
       watch: false,
       reporters: [run.reporter],
+      // Chai cuts a value in an assertion message at 40 characters: too little of an answer.
+      chaiConfig: { truncateThreshold: ASSERTION_VALUE_CHARS },
       ...(run.concurrency !== undefined && { maxConcurrency: run.concurrency }),
     },
     {},

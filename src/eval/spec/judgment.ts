@@ -36,6 +36,8 @@ export const JudgmentRecordSchema = z
     votes: z.object({ pass: z.number().int().min(0), fail: z.number().int().min(0) }).strict(),
     models: z.array(z.string()),
     samples: z.array(SampleVerdictSchema),
+    /** The judge script that answered for `models` (offline calls of a judge with `modelScript`). */
+    script: z.string().optional(),
     calls: z.enum(['replayed', 'live', 'recorded']),
     /** Where the replayed or recorded calls came from (live API or simulator). */
     source: FixtureSourceSchema.optional(),
@@ -60,7 +62,7 @@ export function samplePasses(sample: SampleVerdict, threshold: number): boolean 
 export function judgmentOf(
   base: Pick<
     JudgmentRecord,
-    'check' | 'threshold' | 'models' | 'calls' | 'source' | 'labels' | 'human'
+    'check' | 'threshold' | 'models' | 'calls' | 'source' | 'labels' | 'human' | 'script'
   >,
   samples: readonly SampleVerdict[],
 ): JudgmentRecord {
@@ -75,6 +77,7 @@ export function judgmentOf(
     threshold: base.threshold,
     votes: { pass, fail: samples.length - pass },
     models: base.models,
+    ...(base.script !== undefined && { script: base.script }),
     samples: [...samples],
     calls: base.calls,
     ...(base.source !== undefined && { source: base.source }),

@@ -34,6 +34,8 @@ export const TrialRecordSchema = z
     variant: z.string(),
     /** The dataset case this trial ran (a task over cases); absent for a task with one prompt. */
     case: z.string().optional(),
+    /** That case's `expected`, as text: a string as it is, anything else as indented JSON. */
+    expected: z.string().optional(),
     trial: z.number().int().min(1),
     /** The suite's baseline variant, as its agent declares it: deltas are measured against it. */
     baseline: z.string().optional(),

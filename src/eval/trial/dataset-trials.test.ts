@@ -128,3 +128,22 @@ describe('a trial of a dataset case', () => {
     );
   });
 });
+
+describe("a dataset trial's record", () => {
+  // Issue 33: the HTML trial view could not show the case's expected answer.
+  it("carries the case's expected value as text, a string as it is and anything else as JSON", async () => {
+    const run = (expected: unknown) =>
+      runTrial({
+        task,
+        variant: 'v1',
+        trial: 2,
+        settings: settings('record'),
+        testCase: { id: 'c3', input: 'third?', expected },
+      });
+    expect((await run('Overdue')).record.expected).toBe('Overdue');
+    expect((await run({ status: 'overdue', amount: 12 })).record.expected).toBe(
+      '{\n  "status": "overdue",\n  "amount": 12\n}',
+    );
+    expect((await run(undefined)).record).not.toHaveProperty('expected');
+  });
+});

@@ -73,6 +73,7 @@ function trialBase(request: TrialRequest, driver: TrialDriver) {
     title: task.title,
     variant,
     ...(testCase && { case: testCase.id }),
+    ...(testCase?.expected !== undefined && { expected: expectedText(testCase.expected) }),
     trial,
     baseline: baselineOf(agent),
     outcome: 'errored',
@@ -82,4 +83,14 @@ function trialBase(request: TrialRequest, driver: TrialDriver) {
     ...(driver.tracePath && { tracePath: relative(settings.projectDir, driver.tracePath) }),
   };
   return { file, base };
+}
+
+/** A case's `expected` as the report shows it: a string as it is, anything else as JSON. */
+function expectedText(expected: unknown): string {
+  if (typeof expected === 'string') return expected;
+  try {
+    return JSON.stringify(expected, null, 2) ?? String(expected);
+  } catch {
+    return String(expected);
+  }
 }
