@@ -4,7 +4,8 @@ import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { inventoryFixtures } from '../verify/fixture-inventory.js';
 import type { ScriptedVerdict } from '../verify/rederive-scripted.js';
 import { EvalReporter } from './reporter.js';
-import { evalConfigOf, runVitest, setEnv } from './run-evals.js';
+import { runVitest, setEnv } from './run-evals.js';
+import { evalConfigOf } from './vitest-files.js';
 
 /** What the task files said of their cassettes: re-derived with their scripts, or why they could not say. */
 export interface TaskRederivation {
