@@ -1,21 +1,8 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runEvalCli } from './eval.js';
-import { runRecordCli } from './record.js';
-import { captureCli } from './testing/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkedProject, runCliIn } from '../eval/testing/judged-project.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
 
 // Three variants of one task: `same` passes as often as the baseline (always), `worse` never:
@@ -51,31 +38,16 @@ defineTask({ agent: coin, id: 'C1', title: 'coin', prompt: 'Flip', check: ({ ans
 `;
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'record-until-decided-'));
-  for (const name of ['dist', 'node_modules']) symlinkSync(join(root, name), join(project, name));
-  for (const name of ['package.json', 'vitest.evals.config.ts']) {
-    cpSync(join(root, name), join(project, name));
-  }
-  mkdirSync(join(project, 'evals'));
-  mkdirSync(join(project, 'reports'));
-  writeFileSync(join(project, 'evals/coin.agent.ts'), AGENT);
-  writeFileSync(join(project, 'evals/coin.eval.ts'), TASK);
+  project = linkedProject('record-until-decided-', {
+    'evals/coin.agent.ts': AGENT,
+    'evals/coin.eval.ts': TASK,
+  });
 });
 afterAll(() => {
   rmSync(project, { recursive: true, force: true });
 });
 
-async function cli(which: 'record' | 'eval', args: string[]) {
-  vi.spyOn(process, 'cwd').mockReturnValue(project);
-  vi.stubEnv('CI', '');
-  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-  try {
-    return await captureCli(() => (which === 'record' ? runRecordCli(args) : runEvalCli(args)));
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
-}
+const cli = (which: 'record' | 'eval', args: string[]) => runCliIn(project, which, args);
 
 const trialsOf = (variant: string) =>
   readdirSync(join(project, 'fixtures/C1', variant)).filter((name) =>

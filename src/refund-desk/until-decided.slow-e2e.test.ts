@@ -1,22 +1,11 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runEvalCli } from '../cli/eval.js';
-import { runRecordCli } from '../cli/record.js';
-import { captureCli } from '../cli/testing/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixedTrials } from '../eval/stats/sequential-forecast.js';
+import { REPOSITORY_ROOT } from '../eval/testing/hostile-eval-project.js';
+import { linkedProject, runCliIn } from '../eval/testing/judged-project.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = REPOSITORY_ROOT;
 const made: string[] = [];
 afterAll(() => {
   for (const folder of made) rmSync(folder, { recursive: true, force: true });
@@ -28,18 +17,10 @@ afterAll(() => {
  * stand-in for a prompt change that lowers T1's rate, or does not). T1 as committed.
  */
 function project(candidateRate: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'refund-until-decided-'));
-  made.push(dir);
-  for (const name of ['dist', 'node_modules']) symlinkSync(join(root, name), join(dir, name));
-  for (const name of ['package.json', 'vitest.evals.config.ts', 'AGENTS.md']) {
-    cpSync(join(root, name), join(dir, name));
-  }
-  mkdirSync(join(dir, 'evals'));
-  mkdirSync(join(dir, 'reports'));
-  cpSync(join(root, 'evals/t1-business-rules.eval.ts'), join(dir, 'evals/t1.eval.ts'));
-  writeFileSync(
-    join(dir, 'evals/refund-desk.agent.ts'),
-    `import { defineAgent } from 'harness-evals';
+  const dir = linkedProject(
+    'refund-until-decided-',
+    {
+      'evals/refund-desk.agent.ts': `import { defineAgent } from 'harness-evals';
 import { createRefundDeskHarness, createRefundDeskPolicy } from '#reference-agents';
 export const refundDesk = defineAgent({
   suite: 'refund-desk',
@@ -51,20 +32,12 @@ export const refundDesk = defineAgent({
     createRefundDeskHarness('upgraded', { projectDir, instructionFiles: ['AGENTS.md'] }),
 });
 `,
+    },
+    ['AGENTS.md'],
   );
+  made.push(dir);
+  cpSync(join(root, 'evals/t1-business-rules.eval.ts'), join(dir, 'evals/t1.eval.ts'));
   return dir;
-}
-
-async function cli(dir: string, which: 'record' | 'eval', args: string[]) {
-  vi.spyOn(process, 'cwd').mockReturnValue(dir);
-  vi.stubEnv('CI', '');
-  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-  try {
-    return await captureCli(() => (which === 'record' ? runRecordCli(args) : runEvalCli(args)));
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
 }
 
 const trialsOf = (dir: string, variant: string) =>
@@ -80,11 +53,11 @@ describe('record --until-decided on the refund desk (T1, simulated)', () => {
     timeout: 600_000,
   }, async () => {
     const dir = project(0.3);
-    const run = await cli(dir, 'record', ['--simulated', '--until-decided', '--batch', '4']);
+    const run = await runCliIn(dir, 'record', ['--simulated', '--until-decided', '--batch', '4']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/T1 candidate vs upgraded: drop \(after \d+\)/);
     expect(trialsOf(dir, 'candidate')).toBeLessThan(FIXED_N);
-    const evaluated = await cli(dir, 'eval', ['--trials', 'all']);
+    const evaluated = await runCliIn(dir, 'eval', ['--trials', 'all']);
     expect(evaluated.code).toBe(1);
     expect(evaluated.stdout).toMatch(/T1 candidate against upgraded: a drop, decided after/);
   });
@@ -93,11 +66,11 @@ describe('record --until-decided on the refund desk (T1, simulated)', () => {
     timeout: 600_000,
   }, async () => {
     const dir = project(1);
-    const run = await cli(dir, 'record', ['--simulated', '--until-decided', '--batch', '6']);
+    const run = await runCliIn(dir, 'record', ['--simulated', '--until-decided', '--batch', '6']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/T1 candidate vs upgraded: no drop > 0\.10 \(after \d+\)/);
     expect(trialsOf(dir, 'candidate')).toBeLessThan(FIXED_N);
-    const evaluated = await cli(dir, 'eval', ['--trials', 'all']);
+    const evaluated = await runCliIn(dir, 'eval', ['--trials', 'all']);
     expect(evaluated.code, evaluated.stdout).toBe(0);
   });
 });
