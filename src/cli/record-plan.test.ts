@@ -17,9 +17,17 @@ describe('npm run record -- --plan', () => {
     expect(stdout).not.toMatch(/\$0\.00/);
   });
 
-  it('refuses --plan beside --until-decided flags it does not take, in one line', async () => {
+  it('refuses a bad decision flag, and the flags only recording reads, in one line', async () => {
     const { code, stderr } = await captureCli(() => runRecordCli(['--plan', '--delta', '0.001']));
     expect(code).toBe(2);
     expect(stderr).toMatch(/^record: --delta 0\.001 is below 0\.01/);
+    const unread = await captureCli(() =>
+      runRecordCli(['--plan', '--budget', '5', '--batch', '2', '--simulated']),
+    );
+    expect(unread.code).toBe(2);
+    expect(unread.stdout).toBe('');
+    expect(unread.stderr).toBe(
+      'record: --plan spends nothing and records nothing: drop --batch, --budget, --simulated\n',
+    );
   });
 });

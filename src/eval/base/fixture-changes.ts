@@ -4,7 +4,7 @@ import { CuratedSchema } from '../../replay/cassette.js';
 import { contentHashOf } from '../../replay/cassette-hash.js';
 import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
 import { classifyChange } from './fixture-class.js';
-import { filesAt, git } from './git.js';
+import { changedPaths, filesAt, git } from './git.js';
 
 /**
  * The cassettes under fixtures/ that differ between `commit` and this checkout (committed or
@@ -15,32 +15,9 @@ export async function fixtureChanges(
   projectDir: string,
   commit: string,
 ): Promise<{ fixtures: FixtureChange[]; leftOut: number }> {
-  const listed = await git(projectDir, [
-    'diff',
-    '--relative',
-    '--name-status',
-    '--no-renames',
-    '-z',
-    commit,
-    '--',
-    'fixtures',
-  ]);
-  const untracked = await git(projectDir, [
-    'ls-files',
-    '--others',
-    '--exclude-standard',
-    '-z',
-    '--',
-    'fixtures',
-  ]);
-  const paths = new Map<string, FixtureChange['status']>();
-  const fields = listed.split('\0');
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const [code, path] = [fields[index]!, fields[index + 1]!];
-    if (!path.endsWith('.json')) continue;
-    paths.set(path, code.startsWith('A') ? 'added' : code.startsWith('D') ? 'removed' : 'modified');
-  }
-  for (const path of untracked.split('\0')) if (path.endsWith('.json')) paths.set(path, 'added');
+  const paths = await changedPaths(projectDir, commit, 'fixtures', (path) =>
+    path.endsWith('.json'),
+  );
   const authors = await commitsSince(projectDir, commit);
   const sorted = [...paths].sort(([a], [b]) => a.localeCompare(b));
   const baseTexts = await filesAt(

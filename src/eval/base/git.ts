@@ -115,3 +115,45 @@ function parseBatch(out: Buffer, paths: readonly string[]): Map<string, string |
   }
   return texts;
 }
+
+/** How a path changed since a commit. */
+export type PathChange = 'added' | 'removed' | 'modified';
+
+/**
+ * The paths under `pathspec` the working tree changed since `commit` (tracked, and untracked
+ * ones git does not ignore, as added), those `keep` accepts.
+ */
+export async function changedPaths(
+  projectDir: string,
+  commit: string,
+  pathspec: string,
+  keep: (path: string) => boolean = () => true,
+): Promise<Map<string, PathChange>> {
+  const listed = await git(projectDir, [
+    'diff',
+    '--relative',
+    '--name-status',
+    '--no-renames',
+    '-z',
+    commit,
+    '--',
+    pathspec,
+  ]);
+  const untracked = await git(projectDir, [
+    'ls-files',
+    '--others',
+    '--exclude-standard',
+    '-z',
+    '--',
+    pathspec,
+  ]);
+  const paths = new Map<string, PathChange>();
+  const fields = listed.split('\0');
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const [code, path] = [fields[index]!, fields[index + 1]!];
+    if (!keep(path)) continue;
+    paths.set(path, code.startsWith('A') ? 'added' : code.startsWith('D') ? 'removed' : 'modified');
+  }
+  for (const path of untracked.split('\0')) if (path && keep(path)) paths.set(path, 'added');
+  return paths;
+}

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { InputChange } from '../spec/changes-schema.js';
-import { filesAt, git } from './git.js';
+import { changedPaths, filesAt, git } from './git.js';
 
 /** Where a project keeps what decides its verdicts: task files, datasets, rubrics, human labels. */
 const INPUTS = 'evals';
@@ -17,31 +17,7 @@ export async function inputChanges(
   commit: string,
   taskIds: readonly string[],
 ): Promise<InputChange[]> {
-  const listed = await git(projectDir, [
-    'diff',
-    '--relative',
-    '--name-status',
-    '--no-renames',
-    '-z',
-    commit,
-    '--',
-    INPUTS,
-  ]);
-  const untracked = await git(projectDir, [
-    'ls-files',
-    '--others',
-    '--exclude-standard',
-    '-z',
-    '--',
-    INPUTS,
-  ]);
-  const paths = new Map<string, InputChange['status']>();
-  const fields = listed.split('\0');
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const [code, path] = [fields[index]!, fields[index + 1]!];
-    paths.set(path, code.startsWith('A') ? 'added' : code.startsWith('D') ? 'removed' : 'modified');
-  }
-  for (const path of untracked.split('\0')) if (path) paths.set(path, 'added');
+  const paths = await changedPaths(projectDir, commit, INPUTS);
   if (paths.size === 0) return [];
   const sources = await taskSources(projectDir);
   const removed = [...paths].filter(([, status]) => status === 'removed').map(([path]) => path);
