@@ -107,6 +107,31 @@ function parseRecordFlags(argv: string[]) {
   ]).values;
 }
 
+/** A forecast records nothing: a flag that only recording reads is a mistake, not a no-op. */
+function refuseRecordingFlags(values: RecordFlags): void {
+  const unread = (
+    [
+      'until-decided',
+      'batch',
+      'budget',
+      'simulated',
+      'missing-only',
+      'concurrency',
+      'model',
+      'shard',
+      'verify',
+      'judge-only',
+      'trials',
+      'trial',
+    ] as const
+  ).filter((flag) => values[flag] !== undefined);
+  if (unread.length > 0) {
+    throw new ConfigError(
+      `--plan spends nothing and records nothing: drop ${unread.map((flag) => `--${flag}`).join(', ')}`,
+    );
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const values = parseRecordFlags(argv);
   if (values.help) {
@@ -130,28 +155,7 @@ async function main(argv: string[]): Promise<number> {
   // Read-only, so allowed in CI too.
   if (values.verify) return verifyWith(values, selection);
   if (values.plan) {
-    // A forecast records nothing: a flag that only recording reads is a mistake, not a no-op.
-    const unread = (
-      [
-        'until-decided',
-        'batch',
-        'budget',
-        'simulated',
-        'missing-only',
-        'concurrency',
-        'model',
-        'shard',
-        'verify',
-        'judge-only',
-        'trials',
-        'trial',
-      ] as const
-    ).filter((flag) => values[flag] !== undefined);
-    if (unread.length > 0) {
-      throw new ConfigError(
-        `--plan spends nothing and records nothing: drop ${unread.map((flag) => `--${flag}`).join(', ')}`,
-      );
-    }
+    refuseRecordingFlags(values);
     return planWith(values, selection);
   }
   const untilDecided = untilDecidedFlags(values);
