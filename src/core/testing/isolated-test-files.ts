@@ -14,6 +14,8 @@ export const ISOLATED_TEST_FILES = [
   'src/debug-agent/test-bundle-race.test.ts',
   'src/eval/run/run-errors.test.ts',
   'src/eval/run/traces-folder-access.test.ts',
+  // Mocks the judge's neutraliser, and records judge calls through the worker's msw server.
+  'src/eval/grade/judge-neutralise.test.ts',
   // Record through the worker's msw server, which stays listening for the worker's life.
   'src/adapters/adapters-record-replay.test.ts',
   'src/adapters/adapters-record-live.test.ts',

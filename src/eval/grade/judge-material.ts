@@ -1,4 +1,17 @@
 import { canonicalJson } from '../../core/canonical-json.js';
+import { JUDGE_SECTIONS } from '../../model-api/judge-wire.js';
+
+/** A tag of ours written inside a section (with any code) is shown inert: `‹/answer-...>`. */
+const OUR_TAG = new RegExp(`<(?=\\s*/?\\s*(?:${JUDGE_SECTIONS.join('|')})\\b)`, 'gi');
+
+/**
+ * The text of one section as the judge is shown it: our section tags made inert, so an answer
+ * cannot close its section or open another (judge-neutralise.test.ts removes this and sees a
+ * gullible judge fooled).
+ */
+export function neutralise(text: string): string {
+  return text.replace(OUR_TAG, '‹');
+}
 
 /** Longest tool input and tool result a judge is shown; the rest is cut with a note. */
 const MAX_INPUT_CHARS = 600;

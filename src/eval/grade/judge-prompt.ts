@@ -9,7 +9,7 @@ import {
 } from '../../model-api/judge-wire.js';
 import type { JudgeCheck } from '../spec/judge.js';
 import type { JudgeModel } from '../spec/judge-model.js';
-import { renderToolCalls, renderTranscript } from './judge-material.js';
+import { neutralise, renderToolCalls, renderTranscript } from './judge-material.js';
 
 /** Bump when the prompt's wording or layout changes: every judge recording then goes stale. */
 const JUDGE_PROMPT_VERSION = 1;
@@ -54,13 +54,6 @@ export interface JudgeRequest {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** A tag of ours written inside a section (with any code) is shown inert: `‹/answer-...>`. */
-const OUR_TAG = new RegExp(`<(?=\\s*/?\\s*(?:${JUDGE_SECTIONS.join('|')})\\b)`, 'gi');
-
-function neutralise(text: string): string {
-  return text.replace(OUR_TAG, '‹');
-}
 
 /** The sections of one trial's material, in the fixed order, empty ones left out. */
 function sectionsOf(judge: JudgeCheck, material: JudgeMaterial): Array<[JudgeSection, string]> {
