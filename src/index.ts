@@ -35,7 +35,8 @@ export type {
   Provider,
   TokenUsage,
 } from './adapters/types.js';
-export { anthropicUsage, chatCompletionsUsage, responsesUsage } from './adapters/usage.js';
+export { chatCompletionsUsage, responsesUsage } from './adapters/usage.js';
+export { anthropicUsage } from './model-api/token-usage.js';
 
 // core
 

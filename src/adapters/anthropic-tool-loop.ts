@@ -1,14 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { addUsage, anthropicUsage, emptyUsage } from '../model-api/token-usage.js';
 import { runAdapterTool, systemOf } from './run-adapter-tool.js';
-import {
-  type AdapterTool,
-  type AgentAdapter,
-  type AgentContext,
-  type AgentToolCall,
-  addUsage,
-  emptyUsage,
-} from './types.js';
-import { anthropicUsage } from './usage.js';
+import type { AdapterTool, AgentAdapter, AgentContext, AgentToolCall } from './types.js';
 
 export interface AnthropicToolLoopOptions {
   system?: string | ((context: AgentContext) => string);
@@ -39,7 +32,7 @@ export function createAnthropicToolLoop(options: AnthropicToolLoopOptions): Agen
     const system = systemOf(options.system, context);
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: context.prompt }];
     const toolCalls: AgentToolCall[] = [];
-    let usage = emptyUsage();
+    const usage = emptyUsage();
     for (let step = 0; step < (options.maxSteps ?? 8); step++) {
       const response = await client.messages.create(
         {
@@ -55,7 +48,7 @@ export function createAnthropicToolLoop(options: AnthropicToolLoopOptions): Agen
         },
         { signal: context.signal },
       );
-      usage = addUsage(usage, anthropicUsage(response.usage));
+      addUsage(usage, anthropicUsage(response.usage));
       messages.push({ role: 'assistant', content: response.content });
       if (response.stop_reason !== 'tool_use') {
         const answer = response.content

@@ -1,7 +1,8 @@
+import { addUsage, emptyUsage } from '../model-api/token-usage.js';
 import { type ChatMessage, createChatCompletion } from './chat-completions-client.js';
 import { functionTools, type OpenAILoopOptions, retriedCall } from './openai-loop.js';
 import { runJsonArgumentsTool, systemOf } from './run-adapter-tool.js';
-import { type AgentAdapter, type AgentToolCall, addUsage, emptyUsage } from './types.js';
+import type { AgentAdapter, AgentToolCall } from './types.js';
 
 export interface ChatCompletionsAgentOptions extends OpenAILoopOptions {
   maxTokens?: number;
@@ -29,7 +30,7 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
       function: fn,
     }));
     const toolCalls: AgentToolCall[] = [];
-    let usage = emptyUsage();
+    const usage = emptyUsage();
     for (let step = 0; step < (options.maxSteps ?? 8); step++) {
       const body = {
         model: context.model,
@@ -41,7 +42,7 @@ export function createChatCompletionsAgent(options: ChatCompletionsAgentOptions)
       const result = await retriedCall(context, options, (target) =>
         createChatCompletion({ ...target, body }),
       );
-      usage = addUsage(usage, result.usage);
+      addUsage(usage, result.usage);
       messages.push(result.message);
       const calls = result.message.tool_calls ?? [];
       if (calls.length === 0) {

@@ -4,9 +4,9 @@ import { CHAT_COMPLETIONS_API, malformedAnswer, serverText } from '../model-api/
 import { chatCompletionProblem } from '../model-api/chat-completion-check.js';
 import { type ChatStreamError, foldChatStream } from '../model-api/chat-stream.js';
 import { isEventStream, parseSseEvents } from '../model-api/sse.js';
+import type { TokenUsage } from '../model-api/token-usage.js';
 import { withCallIds } from '../model-api/tool-call-ids.js';
 import { postToModelApi } from './openai-post.js';
-import type { TokenUsage } from './types.js';
 import { chatCompletionsUsage } from './usage.js';
 
 /** How a Chat Completions call's deadline is changed. */

@@ -1,7 +1,8 @@
+import { addUsage, emptyUsage } from '../model-api/token-usage.js';
 import { functionTools, type OpenAILoopOptions, retriedCall } from './openai-loop.js';
 import { createResponse, type ResponseItem } from './responses-client.js';
 import { runJsonArgumentsTool, systemOf } from './run-adapter-tool.js';
-import { type AgentAdapter, type AgentToolCall, addUsage, emptyUsage } from './types.js';
+import type { AgentAdapter, AgentToolCall } from './types.js';
 
 export interface ResponsesAgentOptions extends OpenAILoopOptions {
   maxOutputTokens?: number;
@@ -24,7 +25,7 @@ export function createResponsesAgent(options: ResponsesAgentOptions): AgentAdapt
     const input: ResponseItem[] = [{ role: 'user', content: context.prompt }];
     const tools = functionTools(options.tools).map((fn) => ({ type: 'function' as const, ...fn }));
     const toolCalls: AgentToolCall[] = [];
-    let usage = emptyUsage();
+    const usage = emptyUsage();
     for (let step = 0; step < (options.maxSteps ?? 8); step++) {
       const body = {
         model: context.model,
@@ -38,7 +39,7 @@ export function createResponsesAgent(options: ResponsesAgentOptions): AgentAdapt
       const result = await retriedCall(context, options, (target) =>
         createResponse({ ...target, body }),
       );
-      usage = addUsage(usage, result.usage);
+      addUsage(usage, result.usage);
       input.push(...result.output);
       if (result.calls.length === 0) return { answer: result.text, toolCalls, usage };
       for (const call of result.calls) {

@@ -4,8 +4,8 @@ import { malformedAnswer, RESPONSES_API, serverText } from '../model-api/call-fa
 import { responseProblem } from '../model-api/responses-check.js';
 import { foldResponsesStream, type ResponsesStreamError } from '../model-api/responses-stream.js';
 import { parseSseEvents } from '../model-api/sse.js';
+import type { TokenUsage } from '../model-api/token-usage.js';
 import { postToModelApi } from './openai-post.js';
-import type { TokenUsage } from './types.js';
 import { responsesUsage } from './usage.js';
 
 const DEADLINE_FIX = "record: --model-timeout SECONDS; library: createResponsesAgent's timeoutMs";

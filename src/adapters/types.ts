@@ -1,7 +1,9 @@
 import type { Clock } from '../core/clock.js';
+import type { TokenUsage } from '../model-api/token-usage.js';
 import type { RunStatus, ToolEffect } from '../runtime/types.js';
 
 export type { Provider } from '../model-api/provider.js';
+export type { TokenUsage } from '../model-api/token-usage.js';
 
 /**
  * What an agent adapter gets for one trial. Send every model request through `fetch` to
@@ -58,14 +60,6 @@ export interface AgentToolCall {
   approved?: boolean;
 }
 
-/** Token counts in the report's terms: input excludes cache reads and writes. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-}
-
 /** What an adapter returns: the answer and, where it can, tool calls and usage. */
 export interface AgentOutput {
   answer: string;
@@ -79,16 +73,3 @@ export interface AgentOutput {
 
 /** An agent written without this runtime: one run per call. */
 export type AgentAdapter = (context: AgentContext) => Promise<AgentOutput>;
-
-export function emptyUsage(): TokenUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-}
-
-export function addUsage(total: TokenUsage, more: Partial<TokenUsage>): TokenUsage {
-  return {
-    inputTokens: total.inputTokens + (more.inputTokens ?? 0),
-    outputTokens: total.outputTokens + (more.outputTokens ?? 0),
-    cacheReadTokens: total.cacheReadTokens + (more.cacheReadTokens ?? 0),
-    cacheWriteTokens: total.cacheWriteTokens + (more.cacheWriteTokens ?? 0),
-  };
-}

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ModelApiError } from '../core/errors.js';
+import { anthropicUsage } from '../model-api/token-usage.js';
 import { readStream } from './chat-completions-client.js';
 import { chatStreamText } from './testing/chat-answers.js';
-import { anthropicUsage, chatCompletionsUsage } from './usage.js';
+import { chatCompletionsUsage } from './usage.js';
 
 describe('usage mapping', () => {
   it('moves cached prompt tokens of Chat Completions to cache reads', () => {

@@ -1,16 +1,5 @@
 import { tokenCount } from '../core/token-count.js';
-import type { TokenUsage } from './types.js';
-
-/** Messages API `usage`: input_tokens already excludes the cache. */
-export function anthropicUsage(usage: unknown): Partial<TokenUsage> {
-  const value = (usage ?? {}) as Record<string, unknown>;
-  return {
-    inputTokens: tokenCount(value.input_tokens),
-    outputTokens: tokenCount(value.output_tokens),
-    cacheReadTokens: tokenCount(value.cache_read_input_tokens),
-    cacheWriteTokens: tokenCount(value.cache_creation_input_tokens),
-  };
-}
+import type { TokenUsage } from '../model-api/token-usage.js';
 
 /**
  * Chat Completions `usage`: prompt_tokens includes the cached prompt tokens

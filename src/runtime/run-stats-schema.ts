@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TokenUsageSchema } from '../model-api/token-usage.js';
 
 /**
  * Figures of one run, kept in the trace's run_end event and in eval reports; checked when read
@@ -11,10 +12,7 @@ export const RunStatsSchema = z
     toolErrors: z.number().int().nonnegative(),
     /** Write tools that executed without an `ask_approved` decision. */
     unconfirmedWrites: z.number().int().nonnegative(),
-    inputTokens: z.number().nonnegative(),
-    outputTokens: z.number().nonnegative(),
-    cacheReadTokens: z.number().nonnegative(),
-    cacheWriteTokens: z.number().nonnegative(),
+    ...TokenUsageSchema.shape,
     modelMs: z.number().nonnegative(),
     toolMs: z.number().nonnegative(),
   })

@@ -2,9 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { ModelCallOptions, ModelClient } from '../model-api/model-client.js';
+import { addUsage, anthropicUsage } from '../model-api/token-usage.js';
 import { summaryRequest } from './history-summary.js';
 import { contentOf, responseText } from './model-turn.js';
-import { addUsage, emptyStats } from './stop-rules.js';
+import { emptyStats } from './stop-rules.js';
 import { modelCallEvent } from './trace.js';
 import type { GuardedTrace } from './trace-guard.js';
 import type { RunStats } from './types.js';
@@ -33,7 +34,8 @@ export function summaryCost(
         try {
           const response = await model.createMessage(request, callOptions);
           const ms = clock.now() - started;
-          addUsage(stats, response.usage, ms);
+          stats.modelMs += ms;
+          addUsage(stats, anthropicUsage(response.usage));
           trace?.write({
             ...modelCallEvent(step(), response, ms),
             role: 'summarize',
@@ -60,8 +62,8 @@ export function summaryCost(
       ms: stats.modelMs,
     }),
     addTo(total: RunStats) {
-      const { usage, ms } = this.spent();
-      addUsage(total, usage as Anthropic.Usage, ms);
+      total.modelMs += stats.modelMs;
+      addUsage(total, stats);
     },
   };
 }

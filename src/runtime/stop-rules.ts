@@ -1,6 +1,4 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalJson } from '../core/canonical-json.js';
-import { tokenCount } from '../core/token-count.js';
 import type { StopLimits } from './harness.js';
 import { RunStatsSchema } from './run-stats-schema.js';
 import type { RunStats, RunStatus, ToolCallRecord } from './types.js';
@@ -29,19 +27,6 @@ const FIGURES = Object.keys(RunStatsSchema.shape);
 /** Every figure of RunStatsSchema at 0, in its order. */
 export function emptyStats(): RunStats {
   return Object.fromEntries(FIGURES.map((name) => [name, 0])) as RunStats;
-}
-
-/**
- * Adds a response's usage. The model client checks usage at the boundary (message-check.ts);
- * this counts only whole numbers >= 0 all the same, so a hand-written client's `"30000"` is
- * never concatenated into the token budget.
- */
-export function addUsage(stats: RunStats, usage: Anthropic.Usage | undefined, ms: number): void {
-  stats.modelMs += ms;
-  stats.inputTokens += tokenCount(usage?.input_tokens);
-  stats.outputTokens += tokenCount(usage?.output_tokens);
-  stats.cacheReadTokens += tokenCount(usage?.cache_read_input_tokens);
-  stats.cacheWriteTokens += tokenCount(usage?.cache_creation_input_tokens);
 }
 
 /** Input + output + cache tokens: what the token budget counts. */

@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { addUsage, anthropicUsage } from '../../model-api/token-usage.js';
 import type { HistorySummary } from '../history-summary.js';
 import { repeatedId, toolCallsOf } from '../model-turn.js';
-import { addUsage, emptyStats } from '../stop-rules.js';
+import { emptyStats } from '../stop-rules.js';
 import type { RunStats, ToolCall, ToolCallRecord } from '../types.js';
 import type { FactOf, JournalRecord, ModelAnswered, ResultRecord, RunStarted } from './records.js';
 import { RunStore } from './run-store.js';
@@ -104,7 +105,8 @@ export function applyRecord(view: RunView, record: JournalRecord): string | unde
       break;
     case 'summary':
       view.summary = { text: record.text, messages: record.messages };
-      addUsage(view.stats, (record.usage ?? undefined) as Anthropic.Usage | undefined, record.ms);
+      view.stats.modelMs += record.ms;
+      addUsage(view.stats, anthropicUsage(record.usage));
       break;
     case 'approval':
       view.open!.approvals[record.index] = record;
@@ -171,7 +173,8 @@ function answered(view: RunView, record: ModelAnswered): void {
     role: 'assistant',
     content: record.content as unknown as Anthropic.ContentBlockParam[],
   });
-  addUsage(view.stats, (record.usage ?? undefined) as Anthropic.Usage | undefined, record.ms);
+  view.stats.modelMs += record.ms;
+  addUsage(view.stats, anthropicUsage(record.usage));
   const calls = toolCallsOf(record.content as unknown as Anthropic.ContentBlock[]);
   view.open =
     record.stopReason === 'tool_use' && calls.length > 0
