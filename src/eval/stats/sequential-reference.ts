@@ -1,5 +1,5 @@
 import { logFactorial } from './drop-test.js';
-import { checkOptions, type SequentialDecision, type SequentialOptions } from './sequential.js';
+import { checkOptions, type SequentialOptions } from './sequential.js';
 import { DEFAULT_BETS } from './sequential-capital.js';
 import {
   armsAgainst,
@@ -7,6 +7,7 @@ import {
   logCapitalPath,
   roundsToDecide,
 } from './sequential-interval.js';
+import type { SequentialDecision } from './sequential-schema.js';
 import { reaches } from './sequential-tables.js';
 
 /** The committed reference of a row: fixed, it does not grow in this run. */

@@ -1,12 +1,8 @@
 import { atMost } from './drop-test.js';
 import { holmAdjusted } from './holm.js';
-import {
-  decidePaired,
-  type SequentialDecision,
-  type SequentialOptions,
-  type SequentialState,
-} from './sequential.js';
+import { decidePaired, type SequentialOptions } from './sequential.js';
 import { decideAgainstReference, type ReferenceCounts } from './sequential-reference.js';
+import type { SequentialDecision, SequentialState } from './sequential-schema.js';
 
 /** A compared row: paired rounds (variant against baseline) or new rounds against a reference. */
 export type SequentialRow =

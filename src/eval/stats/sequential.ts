@@ -1,31 +1,7 @@
-import type { Interval } from './interval.js';
 import { type BetDesign, DEFAULT_BETS, pairedLogCapital } from './sequential-capital.js';
 import { armsAgainst, bettingInterval, roundsToDecide } from './sequential-interval.js';
+import type { SequentialDecision, SequentialState } from './sequential-schema.js';
 import { reaches } from './sequential-tables.js';
-
-/** How a compared row ends. */
-export type SequentialState = 'drop' | 'no-drop' | 'undecided';
-
-/** One row's decision, recomputed from its rounds in trial order. */
-export interface SequentialDecision {
-  /** 'drop': a drop is shown; 'no-drop': no drop larger than delta; else undecided at `rounds`. */
-  state: SequentialState;
-  /** Rounds used: the deciding round, or every round up to maxRounds when undecided. */
-  rounds: number;
-  /** The round whose boundary crossing fixed the state (absent when undecided). */
-  decidedAt?: number;
-  /** Anytime-valid p-value of "no drop" (d <= 0) at `rounds`: 1 / the highest drop capital. */
-  pValue: number;
-  /**
-   * Anytime-valid interval for the drop d (reference minus new pass@1) at `rounds`, built from
-   * the decision's own bets: lower end at level alpha / rows, upper end at beta (coverage at
-   * least 1 - alpha / rows - beta). Lower end > 0 exactly when the drop capital reaches its
-   * threshold; upper end < delta exactly when the no-drop capital does.
-   */
-  interval: Interval;
-  /** Undecided only: the rounds more that would likely decide it (an extrapolation). */
-  moreRounds?: number;
-}
 
 /** What every sequential decision needs. */
 export interface SequentialOptions {
