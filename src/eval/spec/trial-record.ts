@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDERS } from '../../model-api/provider.js';
 import { FixtureSourceSchema } from '../../replay/cassette.js';
+import { RunStatusSchema } from '../../runtime/journal/records.js';
 import { RunStatsSchema } from '../../runtime/run-stats-schema.js';
 import { JudgmentRecordSchema } from './judgment.js';
 import { ScoreRecordSchema } from './score.js';
@@ -45,7 +46,7 @@ export const TrialRecordSchema = z
     /** Assertion messages of a failed trial, or the error of a stale/missing/errored one. */
     messages: z.array(z.string()),
     /** The run's stop status (done, max_steps, ...), when it ran. */
-    status: z.string().optional(),
+    status: RunStatusSchema.optional(),
     stats: RunStatsSchema.optional(),
     /** Per model call, as recorded in the cassette (replay) or measured (live). */
     modelLatenciesMs: z.array(z.number()),
