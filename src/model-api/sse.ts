@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The one SSE reader and writer of the project: the recording tape and the Chat Completions
  * client read streams with parseSseEvents; replay, the simulator and the test servers write
@@ -5,10 +7,8 @@
  */
 
 /** One server-sent event: its `event:` name (`message` when the stream sent none) and its `data:`, parsed as JSON when it is JSON. */
-export interface SseEvent {
-  event: string;
-  data: unknown;
-}
+export const SseEventSchema = z.object({ event: z.string().min(1), data: z.unknown() }).strict();
+export type SseEvent = z.infer<typeof SseEventSchema>;
 
 /** Is this `content-type` an SSE stream's? For a model API only a hint (its request decides); for any other API, how the tape reads its answer. */
 export function isEventStream(contentType: string | null | undefined): boolean {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PROVIDERS } from '../model-api/provider.js';
-import type { SseEvent } from '../model-api/sse.js';
+import { SseEventSchema } from '../model-api/sse.js';
 
 export type { SseEvent } from '../model-api/sse.js';
 
@@ -76,10 +76,6 @@ export type TapedRequest = z.infer<typeof TapedRequestSchema>;
 
 const status = z.number().int().min(100).max(599);
 const responseHeaders = z.partialRecord(z.enum(RECORDED_RESPONSE_HEADERS), z.string());
-
-export const SseEventSchema = z
-  .object({ event: z.string().min(1), data: z.unknown() })
-  .strict() satisfies z.ZodType<SseEvent>;
 
 export const JsonResponseSchema = z
   .object({ status, headers: responseHeaders, body: z.unknown() })
