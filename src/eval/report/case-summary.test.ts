@@ -74,7 +74,7 @@ describe('a task over cases', () => {
     const markdown = renderMarkdown(built);
     expect(markdown).toContain('<summary>T7 questions: 2 cases</summary>');
     expect(markdown).toContain('| q01 | 0/3 (0.00) | 3/3 (1.00) |');
-    expect(htmlModel(buildReportModel(built), []).cases).toEqual([
+    expect(htmlModel(buildReportModel(built)).cases).toEqual([
       {
         suite: 'refund-desk',
         task: 'T7',
@@ -140,7 +140,7 @@ describe('a task over cases', () => {
     expect(model.scores.rows[0]?.withIntervals.passAt1).toMatch(/ †$/);
     expect(renderTerminal(few)).toContain('† fewer than 5 cases');
     expect(renderMarkdown(few)).toContain('† fewer than 5 cases');
-    expect(htmlModel(model, []).notes.some((note) => note.startsWith('† fewer than 5 cases'))).toBe(
+    expect(htmlModel(model).notes.some((note) => note.startsWith('† fewer than 5 cases'))).toBe(
       true,
     );
     const enough = report(dataset('upgraded', [3, 2, 1, 0, 3]));

@@ -47,7 +47,7 @@ describe('a cassette that is corrupt or holds a credential', () => {
     expect(markdown).toContain('| 0/0 (1 stale, 1 corrupt, 1 holding a credential) |');
     expect(markdown).toContain('<summary>T1 upgraded trial 2: corrupt</summary>');
     expect(markdown).toContain('<summary>T1 upgraded trial 3: holds a credential</summary>');
-    expect(htmlModel(buildReportModel(report), []).rows[0]?.marks).toContainEqual(
+    expect(htmlModel(buildReportModel(report)).rows[0]?.marks).toContainEqual(
       expect.objectContaining({
         text: 'fixture problems: 1 stale, 1 corrupt, 1 holding a credential',
       }),

@@ -1,18 +1,8 @@
-import type { TrialRecord } from '../spec/trial-record.js';
-import { keyOf } from './compare.js';
-import { formatDelta, notCounted } from './format.js';
+import { formatDelta } from './format.js';
 import { deltaWithInterval, NOT_DISTINGUISHABLE_NOTE } from './format-interval.js';
 import { suiteDeltaLine } from './format-statistics.js';
-import type { ReportModel, ScoreRow, SummaryRow } from './report-model.js';
+import type { ReportModel, SummaryRow } from './report-model.js';
 import type { SuiteDelta, VariantDelta } from './report-schema.js';
-
-/** A row's warning: its rates mix models or fixture sources, or some trials were not counted. */
-export interface RowMark {
-  kind: 'mixed-models' | 'mixed-sources' | 'fixture-problems';
-  text: string;
-  /** What it means, for the mark's tooltip. */
-  title: string;
-}
 
 /** A Δ as the page shows it: the markdown's text ("+0.33 [−0.29, +0.79] ~"), and the numbers the forest plot draws. */
 interface ShownDelta {
@@ -35,59 +25,7 @@ function shownDelta(delta: VariantDelta | SuiteDelta): ShownDelta {
   };
 }
 
-function distinct(values: ReadonlyArray<string | undefined>): string[] {
-  return [...new Set(values.filter((value): value is string => value !== undefined))].sort();
-}
-
-/** A mark when `parts` holds anything: "<label>: <parts joined>". */
-function markIf(
-  kind: RowMark['kind'],
-  label: string,
-  parts: string[],
-  join: string,
-  title: string,
-) {
-  return parts.length > 0 ? [{ kind, text: `${label}: ${parts.join(join)}`, title }] : [];
-}
-
-/** Marks per row (keyOf), from the trials' own records. */
-function rowMarks(records: readonly TrialRecord[]) {
-  const byRow = new Map<string, TrialRecord[]>();
-  for (const record of records) {
-    byRow.set(keyOf(record), [...(byRow.get(keyOf(record)) ?? []), record]);
-  }
-  const mixed = (values: string[]) => (values.length > 1 ? values : []);
-  return (row: ScoreRow): RowMark[] => {
-    const trials = byRow.get(keyOf(row)) ?? [];
-    const problems = notCounted({ ...row.excluded, errored: [] });
-    return [
-      ...markIf(
-        'mixed-models',
-        'mixed models',
-        row.mixedModels ?? [],
-        ', ',
-        'the trials of this row ran on different models: its rates mix them',
-      ),
-      ...markIf(
-        'mixed-sources',
-        'mixed fixtures',
-        mixed(distinct(trials.map((trial) => trial.source))),
-        ' + ',
-        'some trials replayed simulator fixtures, some live recordings',
-      ),
-      ...markIf(
-        'fixture-problems',
-        'fixture problems',
-        problems,
-        ', ',
-        'these trials were not counted; re-record them (the commands are below)',
-      ),
-    ];
-  };
-}
-
-function shownRows(model: ReportModel, records: readonly TrialRecord[]) {
-  const marksOf = rowMarks(records);
+function shownRows(model: ReportModel) {
   return model.scores.rows.map((row) => {
     // Every variant but its suite's baseline has its Δ in the report (any number of variants).
     const { delta } = row;
@@ -115,7 +53,7 @@ function shownRows(model: ReportModel, records: readonly TrialRecord[]) {
           passHatK: formatDelta(delta.passHatK),
         },
       }),
-      marks: marksOf(row),
+      marks: row.marks,
     };
   });
 }
@@ -148,8 +86,8 @@ function shownSummary(model: ReportModel) {
  * sentences) so both read alike, plus the numbers the plots draw (rates for every k, Δ ends),
  * every variant's Δ against the baseline whatever the number of variants, and the row marks.
  */
-export function htmlModel(model: ReportModel, records: readonly TrialRecord[]) {
-  const rows = shownRows(model, records);
+export function htmlModel(model: ReportModel) {
+  const rows = shownRows(model);
   return {
     header: model.header,
     gate: model.gate,

@@ -52,10 +52,7 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
   const model = 'header' in input ? input : buildReportModel(input);
   const { index, details, texts } = htmlTrialData(trials.map(boundTrial), model.trialCosts);
   const shown = {
-    ...htmlModel(
-      model,
-      trials.map((trial) => trial.record),
-    ),
+    ...htmlModel(model),
     trials: index,
   };
   return [

@@ -72,7 +72,7 @@ describe('three or more variants', () => {
       /\| T1 \| business rules \| prompt-b \| 1\/3 .*\| \+0\.33 \[/,
     );
     // The page draws its tables from the model it embeds: each row's Δ and each suite Δ.
-    const page = htmlModel(buildReportModel(built), []);
+    const page = htmlModel(buildReportModel(built));
     const shown = (variant: string) =>
       page.rows.find((entry) => entry.task === 'T1' && entry.variant === variant)?.delta?.text;
     expect(shown('prompt-a')).toBe('+1.00 [+0.21, +1.00]');
@@ -115,7 +115,7 @@ describe('no Δ', () => {
     for (const text of [renderTerminal(single), renderMarkdown(single)]) {
       expect(text).toContain('No Δ for suite refund-desk: only variant v1 ran');
     }
-    expect(htmlModel(buildReportModel(single), []).notes).toEqual([note]);
+    expect(htmlModel(buildReportModel(single)).notes).toEqual([note]);
   });
 
   it('says in one line why, when the baseline did not run', () => {

@@ -66,7 +66,7 @@ describe('a row whose trials used different models', () => {
     expect(renderMarkdown(report)).toContain(`| T1 ⚠ |`);
     expect(renderMarkdown(report)).toContain(`- ${note}`);
     // The page marks the row from the model it embeds.
-    const marks = htmlModel(buildReportModel(report), []).rows.map((row) => [row.task, row.marks]);
+    const marks = htmlModel(buildReportModel(report)).rows.map((row) => [row.task, row.marks]);
     expect(marks).toEqual([
       [
         'T1',

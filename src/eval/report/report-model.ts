@@ -17,6 +17,7 @@ import type {
   TaskSummary,
   VariantSummary,
 } from './report-schema.js';
+import { type RowMark, rowMarks } from './row-marks.js';
 
 /** A rate at the wanted k, or at the largest k the row has; `text` is how every renderer shows it. */
 export interface RateCell {
@@ -32,6 +33,8 @@ export interface ScoreRow extends TaskSummary {
   passHatKCell: RateCell;
   /** Rates with their 95% interval, "0.67 [0.21, 0.94]"; at k only when the row reaches k. */
   withIntervals: { passAt1: string; passAtK: string; passHatK: string; delta: string };
+  /** Mixed models, mixed fixture sources, trials not counted: one mark each. */
+  marks: RowMark[];
 }
 
 export interface SummaryRow extends VariantSummary {
@@ -193,6 +196,7 @@ function mixedModelNotes(report: EvalReport): string[] {
  */
 export function buildReportModel(report: EvalReport): ReportModel {
   const k = report.trials;
+  const marksOf = rowMarks(report);
   const against = new Set(report.tasks.flatMap((row) => (row.delta ? [row.delta.against] : [])));
   return {
     header: {
@@ -224,6 +228,7 @@ export function buildReportModel(report: EvalReport): ReportModel {
           passHatK: withInterval(row.passHatK, row.intervals.passHatK, k),
           delta: row.delta ? deltaWithInterval(row.delta) : '',
         },
+        marks: marksOf(row),
       })),
       undecided: report.tasks.some((row) => row.delta?.distinguishable === false),
       notes: [
