@@ -107,13 +107,13 @@ export async function historyFromGit(options: GitHistoryOptions): Promise<Histor
   const result: HistoryReports = { points: [], skipped: [] };
   for (const [index, { commit, date, subject, path }] of commits.entries()) {
     const label = commit.slice(0, 7);
-    const text = path === undefined ? undefined : texts[index];
+    const text = texts[index];
     if (text === undefined) {
       result.skipped.push({ label, why: `${file} is deleted at this commit` });
       continue;
     }
     try {
-      const report = parseReport(text, `${path} at ${label}`);
+      const report = parseReport(text, path ?? file);
       const harness = await harnessHash(top, commit, keep);
       result.points.push({ id: commit, label, date, subject, report, harness });
     } catch (error) {

@@ -66,7 +66,7 @@ export function historySvg(history: History, series: HistorySeries): string {
     line.push(`${f(x(at))},${f(y(value.rate))}`);
     parts.push(
       `<line class="ci" x1="${f(x(at))}" y1="${f(y(value.interval.upper))}" x2="${f(x(at))}" y2="${f(y(value.interval.lower))}"/>`,
-      `<circle class="point" cx="${f(x(at))}" cy="${f(y(value.rate))}" r="2.2" data-at="${at}" data-commit="${text(point.id)}" data-rate="${value.rate}"><title>${text(`${point.label}: ${value.passed}/${value.n} = ${formatRate(value.rate)} ${formatInterval(value.interval)}`)}</title></circle>`,
+      `<circle class="point" cx="${f(x(at))}" cy="${f(y(value.rate))}" r="2.2" data-at="${at}" data-commit="${text(point.id)}" data-rate="${Number(value.rate.toFixed(4))}"><title>${text(`${point.label}: ${value.passed}/${value.n} = ${formatRate(value.rate)} ${formatInterval(value.interval)}`)}</title></circle>`,
     );
   }
   parts.splice(3, 0, `<polyline class="line" points="${line.join(' ')}"/>`);

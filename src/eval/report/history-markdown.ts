@@ -1,7 +1,7 @@
 import { escapeText } from '../../core/markdown-text.js';
 import { formatDelta } from './format.js';
 import { formatInterval, rateWithInterval } from './format-interval.js';
-import type { History, HistoryChange, HistorySeries } from './history-model.js';
+import type { History, HistoryChange, HistorySeries, SkippedReport } from './history-model.js';
 import { table } from './markdown-table.js';
 
 export const HISTORY_RULE =
@@ -13,9 +13,14 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 const rowName = (series: HistorySeries) =>
   escapeText(`${series.suite} ${series.task} ${series.variant}`);
 
+/** A commit's subject, cut to what a table cell can hold. */
+export function shortSubject(subject: string): string {
+  return subject.length > 60 ? `${subject.slice(0, 59).trimEnd()}…` : subject;
+}
+
 function pointName(history: History, at: number): string {
   const point = history.points[at]!;
-  const subject = point.subject ? ` ${escapeText(point.subject)}` : '';
+  const subject = point.subject ? ` ${escapeText(shortSubject(point.subject))}` : '';
   return `\`${escapeText(point.label)}\` ${escapeText(point.date.slice(0, 10))}${subject}`;
 }
 
@@ -60,6 +65,21 @@ function lineRows(series: readonly HistorySeries[]): string[][] {
   });
 }
 
+/** The skipped versions, those skipped for the same reason on one line. */
+function skippedLines(skipped: readonly SkippedReport[]): string[] {
+  if (skipped.length === 0) return [];
+  const byWhy = new Map<string, SkippedReport[]>();
+  for (const skip of skipped) byWhy.set(skip.why, [...(byWhy.get(skip.why) ?? []), skip]);
+  return [
+    '',
+    `Skipped ${skipped.length}:`,
+    ...[...byWhy].map(
+      ([why, skips]) =>
+        `- ${skips.map((skip) => `\`${escapeText(skip.label)}\``).join(', ')}: ${escapeText(why)}`,
+    ),
+  ];
+}
+
 /**
  * The history as markdown: where it was read, what was skipped and why, every called change
  * with the commit it happened at, and each row's pass@1 line.
@@ -77,13 +97,7 @@ export function renderHistoryMarkdown(history: History): string {
     `# History of ${escapeText(history.source)}`,
     '',
     `${span}.`,
-    ...(skipped.length > 0
-      ? [
-          '',
-          `Skipped ${skipped.length}:`,
-          ...skipped.map((skip) => `- \`${escapeText(skip.label)}\`: ${escapeText(skip.why)}`),
-        ]
-      : []),
+    ...skippedLines(skipped),
     '',
     '## Changes',
     '',

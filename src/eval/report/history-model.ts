@@ -18,7 +18,10 @@ export interface HistoryPoint {
   harness?: string;
 }
 
-/** pass@1 of one row at one point, with its Wilson interval. */
+/**
+ * pass@1 of one row at one point and its 95% interval, as the report gives them (Wilson over the
+ * trials; for a task over cases, the mean over cases and its clustered interval).
+ */
 export interface HistoryValue {
   n: number;
   passed: number;
@@ -61,13 +64,20 @@ const rowKey = (row: { suite: string; task: string; variant: string }) =>
 
 function rowValue(report: EvalReport, key: string): HistoryValue | undefined {
   const row = report.tasks.find((task) => rowKey(task) === key);
-  const interval = row && wilsonInterval(row.n, row.passed);
-  if (!row || !interval) return undefined;
+  // The report's own figures where it has them (a task over cases: a mean over its cases).
+  const interval = row && (row.intervals.passAt1 ?? wilsonInterval(row.n, row.passed));
+  if (!row || !interval || row.n === 0) return undefined;
   const cassettes = report.trialProvenance
     .filter((trial) => rowKey(trial) === key && trial.cassetteHash !== undefined)
     .map((trial) => `${trial.case ?? ''}#${trial.trial}=${trial.cassetteHash}`)
     .sort();
-  return { n: row.n, passed: row.passed, rate: row.passed / row.n, interval, cassettes };
+  return {
+    n: row.n,
+    passed: row.passed,
+    rate: row.passAt1 ?? row.passed / row.n,
+    interval,
+    cassettes,
+  };
 }
 
 const sameCassettes = (first: HistoryValue, second: HistoryValue) =>
