@@ -155,6 +155,23 @@ describe('npm run history', () => {
       /^\| refund-desk T2 upgraded \| 29 \| ▇{29} \| 0\.80 \[.*\] \| steady \|$/m,
     );
 
+    // Taken as the harness, the re-recorded cassettes change at every version: nothing is flaky.
+    const asHarness = await history(
+      dir,
+      '--harness',
+      'fixtures',
+      '--out',
+      'fixtures.md',
+      '--html',
+      'f.html',
+    );
+    expect(asHarness.code, asHarness.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'fixtures.md'), 'utf8').match(/\*\*\w+\*\*/g)).toEqual([
+      '**regressed**',
+      '**recovered**',
+      '**regressed**',
+      '**recovered**',
+    ]);
     const html = readFileSync(join(dir, 'reports/history.html'), 'utf8');
     const t1 = html.slice(
       html.indexOf('data-row="refund-desk/T1/upgraded"'),
