@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../eval/report/build-report.js';
 import { makeRecord } from '../eval/report/testing/records.js';
+import { runMainCli } from './dispatch.js';
 import { runHistoryCli } from './history.js';
 import { captureCli } from './testing/cli.js';
 
@@ -263,5 +264,17 @@ describe('npm run history', () => {
     expect(markdown).toMatch(
       /\| refund-desk T1 upgraded \| \*\*regressed\*\* \| `a-late\.json` .* \| harness unknown \(no git\) \|/,
     );
+  });
+
+  it('is a harness-evals command with its usage', async () => {
+    const listed = await captureCli(async () => (await runMainCli(['--help'])) ?? 0);
+    expect(listed.stdout).toMatch(
+      /^ {2}history {4}pass@1 per task and variant over the git history/m,
+    );
+    const usage = await captureCli(async () => (await runMainCli(['history', '--help'])) ?? 0);
+    expect([usage.code, usage.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^usage: npm run history -- /),
+    ]);
   });
 });
