@@ -254,12 +254,12 @@ describe('npm run history', () => {
   it('reads a folder of reports in generatedAt order, and calls nothing flaky there', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a-late.json'), reportText(2, 'b', 3));
-    writeFileSync(join(dir, 'b-early.json'), reportText(10, 'a', 1));
+    writeFileSync(join(dir, 'b_early.json'), reportText(10, 'a', 1));
     writeFileSync(join(dir, 'c-bad.json'), '[]');
     const result = await history(dir, '--dir', '.', '--out', 'history.md');
     expect(result.code, result.stderr).toBe(0);
     const markdown = readFileSync(join(dir, 'history.md'), 'utf8');
-    expect(markdown).toContain('2 reports, `b-early.json` 2026-11-02 to `a-late.json` 2026-11-04');
+    expect(markdown).toContain('2 reports, `b_early.json` 2026-11-02 to `a-late.json` 2026-11-04');
     expect(markdown).toContain('- `c-bad.json`: c-bad.json');
     expect(markdown).toMatch(
       /\| refund-desk T1 upgraded \| \*\*regressed\*\* \| `a-late\.json` .* \| harness unknown \(no git\) \|/,

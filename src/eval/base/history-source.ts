@@ -83,7 +83,7 @@ async function harnessHash(top: string, commit: string, keep: (path: string) => 
 }
 
 /**
- * Every committed version of `file` (git log --follow; read with git show, no checkout), oldest
+ * Every committed version of `file` (git log --follow; read with git cat-file, no checkout), oldest
  * first, each with the hash of the harness at its commit. A version that is not a readable
  * report (malformed, an older schemaVersion, deleted) is skipped and named, never fatal.
  *

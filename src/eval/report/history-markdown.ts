@@ -13,6 +13,9 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 const rowName = (series: HistorySeries) =>
   escapeText(`${series.suite} ${series.task} ${series.variant}`);
 
+/** A commit or a report file as inline code: nothing in it can end the span or the cell. */
+const code = (label: string) => `\`${label.replace(/[`|\r\n]/g, '?')}\``;
+
 /** A commit's subject, cut to what a table cell can hold. */
 export function shortSubject(subject: string): string {
   return subject.length > 60 ? `${subject.slice(0, 59).trimEnd()}…` : subject;
@@ -21,7 +24,7 @@ export function shortSubject(subject: string): string {
 function pointName(history: History, at: number): string {
   const point = history.points[at]!;
   const subject = point.subject ? ` ${escapeText(shortSubject(point.subject))}` : '';
-  return `\`${escapeText(point.label)}\` ${escapeText(point.date.slice(0, 10))}${subject}`;
+  return `${code(point.label)} ${escapeText(point.date.slice(0, 10))}${subject}`;
 }
 
 function why(change: HistoryChange): string {
@@ -74,8 +77,7 @@ function skippedLines(skipped: readonly SkippedReport[]): string[] {
     '',
     `Skipped ${skipped.length}:`,
     ...[...byWhy].map(
-      ([why, skips]) =>
-        `- ${skips.map((skip) => `\`${escapeText(skip.label)}\``).join(', ')}: ${escapeText(why)}`,
+      ([why, skips]) => `- ${skips.map((skip) => code(skip.label)).join(', ')}: ${escapeText(why)}`,
     ),
   ];
 }
