@@ -41,6 +41,10 @@ const COMMANDS: Record<string, Command> = {
     about: "write a pull request's comment from an eval report (the workflow posts it)",
     run: async (argv) => (await import('./comment.js')).runCommentCli(argv),
   },
+  history: {
+    about: 'pass@1 per task and variant over the git history of a report (or a folder of reports)',
+    run: async (argv) => (await import('./history.js')).runHistoryCli(argv),
+  },
   trace: {
     about: 'summarise JSONL traces',
     run: async (argv) => (await import('./trace.js')).runTraceCli(argv),

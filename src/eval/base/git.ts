@@ -74,11 +74,26 @@ export async function fileAt(
  * `git cat-file --batch`: one process for thousands of cassettes, not two per file. A path not
  * there maps to undefined.
  */
-export function filesAt(
+export async function filesAt(
   projectDir: string,
   commit: string,
   paths: readonly string[],
 ): Promise<Map<string, string | undefined>> {
+  const texts = await objectsAt(
+    projectDir,
+    paths.map((path) => `${commit}:./${path}`),
+  );
+  return new Map(paths.map((path, index) => [path, texts[index]]));
+}
+
+/**
+ * The texts of many git objects (`<commit>:<path>` each, as git cat-file names them), read by
+ * one `git cat-file --batch`, in order; undefined for one that is not there.
+ */
+export function objectsAt(
+  projectDir: string,
+  names: readonly string[],
+): Promise<Array<string | undefined>> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['cat-file', '--batch'], { cwd: projectDir });
     const chunks: Buffer[] = [];
@@ -91,26 +106,26 @@ export function filesAt(
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`git cat-file --batch exited with ${code}`));
-      resolve(parseBatch(Buffer.concat(chunks), paths));
+      resolve(parseBatch(Buffer.concat(chunks), names.length));
     });
-    child.stdin.end(paths.map((path) => `${commit}:./${path}\n`).join(''));
+    child.stdin.end(names.map((name) => `${name}\n`).join(''));
   });
 }
 
-/** `<oid> blob <size>\n<bytes>\n` or `<name> missing\n`, once per path, in order. */
-function parseBatch(out: Buffer, paths: readonly string[]): Map<string, string | undefined> {
-  const texts = new Map<string, string | undefined>();
+/** `<oid> blob <size>\n<bytes>\n` or `<name> missing\n`, once per name, in order. */
+function parseBatch(out: Buffer, count: number): Array<string | undefined> {
+  const texts: Array<string | undefined> = [];
   let at = 0;
-  for (const path of paths) {
+  for (let index = 0; index < count; index += 1) {
     const end = out.indexOf(0x0a, at);
     const header = out.toString('utf8', at, end);
     const size = /^[0-9a-f]+ blob (\d+)$/.exec(header)?.[1];
     if (size === undefined) {
-      texts.set(path, undefined);
+      texts.push(undefined);
       at = end + 1;
       continue;
     }
-    texts.set(path, out.toString('utf8', end + 1, end + 1 + Number(size)));
+    texts.push(out.toString('utf8', end + 1, end + 1 + Number(size)));
     at = end + 1 + Number(size) + 1;
   }
   return texts;
