@@ -26,7 +26,10 @@ const viewRoot = document.getElementById('view')!;
 const rendered: Partial<Record<ViewName, HTMLElement>> = {};
 let trialsShown: TrialsView | null = null;
 
-/** The views, in the nav's order: each draws itself into its root once, when first shown. */
+/**
+ * The views, in the nav's order (#<name> opens one): each draws itself into its root once, when
+ * first shown. A new view is one entry here.
+ */
 const VIEWS: ReadonlyArray<{ name: ViewName; title: string; draw: (root: HTMLElement) => void }> = [
   { name: 'scores', title: 'Scores', draw: (root) => scoresView(root, showTrialsOf) },
   { name: 'plots', title: 'Plots', draw: plotsView },
@@ -71,7 +74,7 @@ function route(): void {
     state.selected = found[found.length - 1]!;
     state.pinned = name === 'compare' && found.length === 2 && found[0]! >= 0 ? found[0]! : -1;
   } else {
-    state.view = name === 'plots' || name === 'trials' ? name : 'scores';
+    state.view = VIEWS.find((view) => view.name === name)?.name ?? 'scores';
     if (name !== 'trials') state.pinned = -1;
   }
   show();
