@@ -32,8 +32,8 @@ const notBuilt = (name, isDirectory) =>
 
 /**
  * The build of the project at `root` (this repository by default): src/ compiled by
- * `tsc -p tsconfig.build.json` into dist/, plus the debug agent's sandbox template, which
- * its code reads beside itself.
+ * `tsc -p tsconfig.build.json` into dist/, the HTML report's viewer bundled in, plus the debug
+ * agent's sandbox template, which its code reads beside itself.
  */
 export function distBuilder(
   root = fileURLToPath(new URL('../..', import.meta.url)),
@@ -98,6 +98,7 @@ function compile(root, quiet) {
     if (existsSync(sandbox)) {
       cpSync(sandbox, join(next, 'debug-agent/sandbox-project'), { recursive: true });
     }
+    writeViewerBundle(root, next);
     // Stamped with the build's start: a file saved while tsc ran is newer, so it builds again.
     writeFileSync(join(next, '.build-stamp'), `${started.toISOString()}\n`);
     utimesSync(join(next, '.build-stamp'), started, started);
@@ -108,6 +109,30 @@ function compile(root, quiet) {
   } finally {
     rmSync(next, { recursive: true, force: true });
   }
+}
+
+/**
+ * The viewer's browser modules (src/eval/report/viewer/), bundled by esbuild: in dist/, the
+ * module that bundles them when run from src/ (viewer-bundle.ts) becomes the bundle's text,
+ * so the package renders the same script without esbuild.
+ */
+function writeViewerBundle(root, outDir) {
+  const viewer = join(root, 'src/eval/report/viewer');
+  if (!existsSync(viewer)) return;
+  // The project's own bundler, loaded as the build runs (synchronously: require of an ES module).
+  const { bundleViewer } = createRequire(import.meta.url)(join(viewer, 'bundle.mjs'));
+  let script;
+  try {
+    script = bundleViewer(viewer);
+  } catch (error) {
+    throw new Error(
+      `building dist/ failed: the report viewer (${viewer}) did not bundle: ${error.message}`,
+    );
+  }
+  writeFileSync(
+    join(outDir, 'eval/report/viewer-bundle.js'),
+    `// Built by src/cli/dist-build.mjs from src/eval/report/viewer/.\nconst SCRIPT = ${JSON.stringify(script)};\nexport function viewerScript() {\n  return SCRIPT;\n}\n`,
+  );
 }
 
 /** `tsc -p tsconfig.build.json` into `outDir`; throws when it emitted nothing. */

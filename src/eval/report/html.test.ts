@@ -5,10 +5,10 @@ import { readCassette } from '../../replay/cassette-file.js';
 import type { TraceEvent } from '../../runtime/trace.js';
 import { decodeTranscript } from '../transcript/transcript.js';
 import { buildReport } from './build-report.js';
-import { HTML_CSP, type HtmlTrial, renderHtml } from './html.js';
-import { HTML_SCRIPT } from './html-script.js';
+import { type HtmlTrial, htmlCsp, renderHtml } from './html.js';
 import { streamedWeatherCassette, weatherCassette } from './testing/chat-cassettes.js';
 import { makeRecord } from './testing/records.js';
+import { viewerScript } from './viewer-bundle.js';
 
 const CARD = '6222020200112233445';
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
@@ -80,17 +80,17 @@ describe('renderHtml', () => {
 
   it('runs only its own script and stylesheet, by their hashes: no inline code from anywhere else', async () => {
     const { html } = await render();
-    expect(html).toContain(`content="${HTML_CSP}"`);
-    expect(HTML_CSP).not.toContain('unsafe-inline');
+    expect(html).toContain(`content="${htmlCsp()}"`);
+    expect(htmlCsp()).not.toContain('unsafe-inline');
     const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
     const script = /<script>(.*?)<\/script>/s.exec(html)?.[1] ?? '';
     const style = /<style>(.*?)<\/style>/s.exec(html)?.[1] ?? '';
-    expect(HTML_CSP).toContain(`script-src ${hash(script)}`);
-    expect(HTML_CSP).toContain(`style-src ${hash(style)}`);
+    expect(htmlCsp()).toContain(`script-src ${hash(script)}`);
+    expect(htmlCsp()).toContain(`style-src ${hash(style)}`);
   });
 
   it('has a page script that compiles', () => {
-    expect(() => new Script(HTML_SCRIPT)).not.toThrow();
+    expect(() => new Script(viewerScript())).not.toThrow();
   });
 
   it('embeds each long text that several trials hold once, and recorded text cannot close a data element', async () => {

@@ -4,11 +4,11 @@ import { gradersHtml } from './graders-html.js';
 import { boundTrial } from './html-bounds.js';
 import { type HtmlTrial, htmlTrialData } from './html-data.js';
 import { htmlModel } from './html-model.js';
-import { HTML_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
 import { redactForReport } from './redact.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
 import type { EvalReport } from './report-schema.js';
+import { viewerScript } from './viewer-bundle.js';
 
 export type { HtmlTrial } from './html-data.js';
 
@@ -32,13 +32,15 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).di
  * No network and no inline code but ours: the one stylesheet and the one script run by their
  * hashes, so markup that got into the page could run nothing (no handler, no script, no style).
  */
-export const HTML_CSP = [
-  "default-src 'none'",
-  `style-src ${sha256(HTML_STYLE)}`,
-  `script-src ${sha256(HTML_SCRIPT)}`,
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export function htmlCsp(): string {
+  return [
+    "default-src 'none'",
+    `style-src ${sha256(HTML_STYLE)}`,
+    `script-src ${sha256(viewerScript())}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
 
 /**
  * `reports/latest.html`: one self-contained file (inline CSS and JS, no network): the scores,
@@ -59,7 +61,7 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${htmlCsp()}">`,
     '<title>Eval report</title>',
     `<style>${HTML_STYLE}</style>`,
     '</head><body>',
@@ -68,7 +70,7 @@ export function renderHtml(input: ReportModel | EvalReport, trials: readonly Htm
     `<section id="graders" class="graders">${gradersHtml(model.graders)}</section>`,
     // The scores and the trial index first: shown before the parser reaches the details.
     `<script type="application/json" id="report-model">${scriptJson(shown)}</script>`,
-    `<script>${HTML_SCRIPT}</script>`,
+    `<script>${viewerScript()}</script>`,
     `<script type="application/json" id="report-texts">${scriptJson(texts)}</script>`,
     ...details.map(
       (detail, at) =>

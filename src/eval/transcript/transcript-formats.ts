@@ -6,7 +6,7 @@ import { decodeTranscript, type Transcript } from './transcript.js';
 
 /**
  * A wire format whose cassettes decode into a transcript. The HTML report's page renders a
- * transcript by this name (its own registry in html-script-transcript.ts): a new format (the
+ * transcript by this name (its own registry in report/viewer/transcript.ts): a new format (the
  * Responses API, judge calls) is one entry here and one there.
  */
 export interface TranscriptFormat {
