@@ -42,7 +42,23 @@ describe('otelTarget', () => {
         { 'otel-endpoint': 'http://127.0.0.1:4317' },
         { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
       ),
-    ).toThrow(/eval sends OTLP\/HTTP \(JSON\)/);
+    ).toThrow(
+      "OTEL_EXPORTER_OTLP_PROTOCOL is grpc, but eval sends OTLP over HTTP: set it to http/json or http/protobuf (or unset it), and point the endpoint at the collector's HTTP port (4318)",
+    );
+  });
+
+  it('sends JSON unless OTEL_EXPORTER_OTLP_PROTOCOL asks for protobuf', () => {
+    const encoding = (env: NodeJS.ProcessEnv) =>
+      otelTarget({ 'otel-endpoint': 'http://127.0.0.1:6006' }, env)?.endpoint?.encoding;
+    expect(encoding({})).toBe('json');
+    expect(encoding({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBe('json');
+    expect(encoding({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toBe('protobuf');
+    expect(
+      encoding({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+      }),
+    ).toBe('protobuf');
   });
 
   it('writes the file without sending when only --otel is given', () => {

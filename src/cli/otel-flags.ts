@@ -60,6 +60,22 @@ function endpointUrl(flag: string | undefined, env: NodeJS.ProcessEnv): string |
 }
 
 /**
+ * OTEL_EXPORTER_OTLP_PROTOCOL (or the traces one): http/json, the default here, or
+ * http/protobuf (Phoenix takes only that over HTTP). gRPC is not spoken: one line naming the fix.
+ */
+function encodingOf(env: NodeJS.ProcessEnv): 'json' | 'protobuf' {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[name] || 'http/json';
+  if (protocol === 'http/json') return 'json';
+  if (protocol === 'http/protobuf') return 'protobuf';
+  throw new ConfigError(
+    `${name} is ${protocol}, but eval sends OTLP over HTTP: set it to http/json or http/protobuf (or unset it), and point the endpoint at the collector's HTTP port (4318)`,
+  );
+}
+
+/**
  * OTEL_EXPORTER_OTLP_HEADERS (`key=value,key2=value2`, values URL-encoded): each value is masked
  * wherever text is redacted from now on, and no message quotes one.
  */
@@ -121,11 +137,6 @@ export function otelTarget(
     }
     return undefined;
   }
-  if (url !== undefined && env.OTEL_EXPORTER_OTLP_PROTOCOL === 'grpc') {
-    throw new ConfigError(
-      "OTEL_EXPORTER_OTLP_PROTOCOL is grpc, but eval sends OTLP/HTTP (JSON): point the endpoint at the collector's HTTP port (4318) and unset OTEL_EXPORTER_OTLP_PROTOCOL",
-    );
-  }
   const timeoutMs = positiveInteger(
     'OTEL_EXPORTER_OTLP_TIMEOUT',
     env.OTEL_EXPORTER_OTLP_TIMEOUT || undefined,
@@ -134,7 +145,9 @@ export function otelTarget(
   );
   return {
     ...(values.otel !== undefined && { file: values.otel }),
-    ...(url !== undefined && { endpoint: { url, headers: otlpHeaders(env), timeoutMs } }),
+    ...(url !== undefined && {
+      endpoint: { url, headers: otlpHeaders(env), timeoutMs, encoding: encodingOf(env) },
+    }),
     content: values['otel-content'] === true,
     serviceName: env.OTEL_SERVICE_NAME || 'harness-evals',
     startedAt: new Date(),

@@ -6,25 +6,33 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maskConfiguredKeys } from '../../../core/secret-values.js';
 import type { TrialRecord } from '../../spec/trial-record.js';
 import { buildReport } from '../build-report.js';
+import { loadTranscripts, type TrialTranscript } from '../load-transcripts.js';
 import {
   type DecodedSpan,
   decodeExport,
+  decodeProtobufExport,
   type ReceivedExport,
   startOtlpReceiver,
 } from '../testing/otlp-receiver.js';
 import { makeRecord } from '../testing/records.js';
 import { exportRunTrace, type OtelTarget } from './export-run.js';
+import { encodeSpans, spansOf } from './export-trace.js';
+import { runSpan } from './run-spans.js';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 // A fake key of the real shape, configured as the process's key and quoted by a failing check.
 const FAKE_KEY = 'sk-ant-api03-FAKEotelKEYnotREAL0123456789abcdefABCDEF-xyzXYZ012345AA';
 let project: string;
+let transcripts: TrialTranscript[];
 const receivers: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'otel-export-'));
   cpSync(join(root, 'fixtures/T2'), join(project, 'fixtures/T2'), { recursive: true });
   maskConfiguredKeys({ ANTHROPIC_API_KEY: FAKE_KEY });
+});
+beforeAll(async () => {
+  transcripts = await loadTranscripts(records(), project);
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 afterEach(async () => {
@@ -90,7 +98,11 @@ function records(): TrialRecord[] {
   ];
 }
 
-async function exported(target: Partial<OtelTarget>, url?: string): Promise<ReceivedExport> {
+async function exported(
+  target: Partial<OtelTarget>,
+  url?: string,
+  encoding: 'json' | 'protobuf' = 'json',
+): Promise<ReceivedExport> {
   const receiver = await startOtlpReceiver();
   receivers.push(receiver);
   const list = records();
@@ -100,7 +112,12 @@ async function exported(target: Partial<OtelTarget>, url?: string): Promise<Rece
       content: false,
       serviceName: 'harness-evals',
       startedAt: new Date('2026-12-07T10:00:00Z'),
-      endpoint: { url: url ?? `${receiver.url}/v1/traces`, headers: {}, timeoutMs: 5000 },
+      endpoint: {
+        url: url ?? `${receiver.url}/v1/traces`,
+        headers: {},
+        timeoutMs: 5000,
+        encoding,
+      },
       ...target,
     },
     { projectDir: project, records: list, report },
@@ -260,6 +277,26 @@ describe('exportRunTrace', () => {
     for (const text of [plain.text, full.text]) expect(text).not.toContain('FAKEotelKEY');
   });
 
+  it('sends protobuf when asked: the same spans as the JSON encoding, decoded by field number', async () => {
+    const sent = await exported({}, undefined, 'protobuf');
+    expect(sent.headers['content-type']).toBe('application/x-protobuf');
+    const list = records();
+    const plan = runSpan({
+      report: buildReport({ records: list, trials: 1, floors: [], generatedAt: new Date() }),
+      trials: list.map((record, index) => ({ record, transcript: transcripts[index]! })),
+      startedAt: new Date('2026-12-07T10:00:00Z'),
+      endedAt: new Date('2026-12-07T10:00:01Z'),
+      content: true,
+    });
+    const spans = await spansOf(plan, { 'service.name': 'harness-evals' });
+    const json = decodeExport(new TextDecoder().decode(encodeSpans(spans, 'json')));
+    const protobuf = decodeProtobufExport(encodeSpans(spans, 'protobuf'));
+    expect(protobuf.spans).toHaveLength(12);
+    expect(protobuf.spans).toEqual(json.spans);
+    expect(protobuf.resource).toEqual(json.resource);
+    expect(sent.spans.map((span) => span.name)).toEqual(json.spans.map((span) => span.name));
+  });
+
   it('writes the same OTLP/JSON request to a file', async () => {
     const list = records();
     const report = buildReport({ records: list, trials: 1, floors: [], generatedAt: new Date() });
@@ -283,7 +320,12 @@ describe('exportRunTrace', () => {
     const send = (url: string) =>
       exportRunTrace(
         {
-          endpoint: { url, headers: { authorization: `Bearer ${FAKE_KEY}` }, timeoutMs: 5000 },
+          endpoint: {
+            url,
+            headers: { authorization: `Bearer ${FAKE_KEY}` },
+            timeoutMs: 5000,
+            encoding: 'json',
+          },
           content: false,
           serviceName: 'harness-evals',
           startedAt: new Date(),

@@ -6,16 +6,16 @@ import type { TrialRecord } from '../../spec/trial-record.js';
 import { loadTranscripts } from '../load-transcripts.js';
 import type { EvalReport } from '../report-schema.js';
 import { byTrial } from '../trial-lists.js';
-import { encodeTrace } from './export-trace.js';
+import { encodeSpans, spansOf } from './export-trace.js';
 import { runSpan } from './run-spans.js';
-import { sendTrace } from './send-trace.js';
+import { type SendTraceOptions, sendTrace } from './send-trace.js';
 
 /** Where a run's trace goes, and what it holds: `eval --otel FILE`, `--otel-endpoint URL`. */
 export interface OtelTarget {
   /** Write the OTLP/JSON request here (relative to the project). */
   file?: string;
   /** POST it here: the traces URL itself (`http://host:4318/v1/traces`). */
-  endpoint?: { url: string; headers: Readonly<Record<string, string>>; timeoutMs: number };
+  endpoint?: SendTraceOptions;
   /** `--otel-content`: prompts, answers, tool arguments and results, redacted like reports. */
   content: boolean;
   /** The resource's service.name (OTEL_SERVICE_NAME, default harness-evals). */
@@ -53,21 +53,23 @@ export async function exportRunTrace(
     content: target.content,
     ...(target.shard && { shard: target.shard }),
   });
-  const { body, spans } = await encodeTrace(plan, { 'service.name': target.serviceName });
+  const spans = await spansOf(plan, { 'service.name': target.serviceName });
+  const count = `${spans.length} spans`;
   const done: string[] = [];
   const problems: string[] = [];
   if (target.file !== undefined) {
     try {
-      await writeFileAtomic(resolve(run.projectDir, target.file), body);
-      done.push(`wrote ${target.file} (${spans} spans)`);
+      await writeFileAtomic(resolve(run.projectDir, target.file), encodeSpans(spans, 'json'));
+      done.push(`wrote ${target.file} (${count})`);
     } catch (error) {
       problems.push(`--otel ${target.file} was not written: ${errorMessage(error)}`);
     }
   }
   if (target.endpoint) {
+    const body = encodeSpans(spans, target.endpoint.encoding);
     const problem = await sendTrace(body, target.endpoint);
     if (problem) problems.push(problem);
-    else done.push(`sent ${spans} spans to ${shownUrl(target.endpoint.url)}`);
+    else done.push(`sent ${count} to ${shownUrl(target.endpoint.url)}`);
   }
   return { done, problems };
 }

@@ -6,7 +6,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
@@ -78,17 +78,27 @@ export async function spansOf(
   return spans;
 }
 
+/** How an export request is encoded: OTLP/JSON (the file, the default) or binary protobuf. */
+export type OtlpEncoding = 'json' | 'protobuf';
+
+export const CONTENT_TYPES: Record<OtlpEncoding, string> = {
+  json: 'application/json',
+  protobuf: 'application/x-protobuf',
+};
+
+const SERIALIZERS = { json: JsonTraceSerializer, protobuf: ProtobufTraceSerializer };
+
 /**
- * The OTLP/JSON encoding of an `ExportTraceServiceRequest` (what a collector's
- * `POST /v1/traces` takes with `Content-Type: application/json`, and what `eval --otel FILE`
- * writes).
+ * An `ExportTraceServiceRequest` of the spans: what a collector's `POST /v1/traces` takes with
+ * the encoding's content type (`eval --otel FILE` writes the JSON one).
  */
-export async function encodeTrace(
-  plan: SpanPlan,
-  resource: Record<string, string>,
-): Promise<{ body: Uint8Array; spans: number }> {
-  const spans = await spansOf(plan, resource);
-  const body = JsonTraceSerializer.serializeRequest(spans);
-  if (!body) throw new Error('the OpenTelemetry serializer returned nothing for the trace');
-  return { body, spans: spans.length };
+export function encodeSpans(spans: ReadableSpan[], encoding: OtlpEncoding): Uint8Array {
+  const body = SERIALIZERS[encoding].serializeRequest(spans);
+  if (!body) throw new Error(`the OpenTelemetry ${encoding} serializer returned nothing`);
+  return body;
+}
+
+/** A collector's answer (its partial success), decoded as the encoding it was asked in. */
+export function decodeAnswer(bytes: Uint8Array, encoding: OtlpEncoding) {
+  return SERIALIZERS[encoding].deserializeResponse(bytes);
 }

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../../core/errors.js';
 import { shownUrl } from '../../../core/shown-url.js';
 import { redactForReport } from '../redact.js';
+import { CONTENT_TYPES, decodeAnswer, type OtlpEncoding } from './export-trace.js';
 
 export interface SendTraceOptions {
   /** The traces URL itself (`.../v1/traces`). */
@@ -8,6 +9,8 @@ export interface SendTraceOptions {
   /** OTEL_EXPORTER_OTLP_HEADERS: sent, never printed (only their names are). */
   headers: Readonly<Record<string, string>>;
   timeoutMs: number;
+  /** OTEL_EXPORTER_OTLP_PROTOCOL: http/json (the default) or http/protobuf (Phoenix). */
+  encoding: OtlpEncoding;
 }
 
 const ADVICE =
@@ -20,16 +23,19 @@ function said(text: string): string {
 }
 
 /** Spans the collector took but dropped (OTLP partial success), as a problem; undefined: none. */
-function partialProblem(text: string, where: string): string | undefined {
+function partialProblem(
+  bytes: Uint8Array,
+  encoding: OtlpEncoding,
+  where: string,
+): string | undefined {
   let rejected = 0;
   let message = '';
   try {
-    const body = JSON.parse(text) as {
-      partialSuccess?: { rejectedSpans?: number | string; errorMessage?: string };
-    };
-    rejected = Number(body.partialSuccess?.rejectedSpans ?? 0);
-    message = body.partialSuccess?.errorMessage ?? '';
+    const { partialSuccess } = decodeAnswer(bytes, encoding);
+    rejected = Number(partialSuccess?.rejectedSpans ?? 0);
+    message = partialSuccess?.errorMessage ?? '';
   } catch {
+    // An answer in another encoding than asked (some collectors answer JSON to protobuf).
     return undefined;
   }
   if (!(rejected > 0)) return undefined;
@@ -49,7 +55,7 @@ export async function sendTrace(
   try {
     response = await fetch(options.url, {
       method: 'POST',
-      headers: { ...options.headers, 'content-type': 'application/json' },
+      headers: { ...options.headers, 'content-type': CONTENT_TYPES[options.encoding] },
       body,
       signal: AbortSignal.timeout(options.timeoutMs),
     });
@@ -62,7 +68,8 @@ export async function sendTrace(
         : (cause ?? errorMessage(error));
     return `could not send the trace to ${where}: ${said(why)}; ${ADVICE}`;
   }
-  const text = await response.text().catch(() => '');
+  const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+  const text = new TextDecoder().decode(bytes);
   if (!response.ok) {
     const auth =
       response.status === 401 || response.status === 403
@@ -70,5 +77,5 @@ export async function sendTrace(
         : '';
     return `the collector at ${where} refused the trace: HTTP ${response.status}${text ? ` ${said(text)}` : ''}${auth}`;
   }
-  return partialProblem(text, where);
+  return partialProblem(bytes, options.encoding, where);
 }

@@ -8,6 +8,7 @@ import type {
   IExportTraceServiceRequest,
   ISpan,
 } from '@opentelemetry/otlp-transformer/build/src/trace/internal-types.js';
+import { decodeProtobufRequest } from './otlp-protobuf.js';
 
 /** An attribute value decoded from its OTLP AnyValue. */
 export type DecodedValue = string | number | boolean | DecodedValue[];
@@ -103,7 +104,25 @@ function decodeSpan(span: ISpan): DecodedSpan {
 
 /** Decode an export request (JSON text) with the otlp-transformer's request types. */
 export function decodeExport(text: string): Omit<ReceivedExport, 'path' | 'headers'> {
-  const request = JSON.parse(text) as IExportTraceServiceRequest;
+  return decodeRequest(JSON.parse(text) as IExportTraceServiceRequest, text);
+}
+
+/** Decode an export request in protobuf (its strings stay readable in `text`). */
+export function decodeProtobufExport(bytes: Uint8Array): Omit<ReceivedExport, 'path' | 'headers'> {
+  return decodeRequest(decodeProtobufRequest(bytes), Buffer.from(bytes).toString('utf8'));
+}
+
+/** Decode an export request in either encoding, by its content type. */
+function decodeBody(body: Buffer, contentType: string | undefined) {
+  if (contentType === 'application/json') return decodeExport(body.toString('utf8'));
+  if (contentType === 'application/x-protobuf') return decodeProtobufExport(body);
+  return undefined;
+}
+
+function decodeRequest(
+  request: IExportTraceServiceRequest,
+  text: string,
+): Omit<ReceivedExport, 'path' | 'headers'> {
   const [resourceSpans, ...more] = request.resourceSpans ?? [];
   if (!resourceSpans || more.length > 0) fail('expected exactly one resourceSpans');
   const [scopeSpans, ...others] = resourceSpans.scopeSpans;
@@ -118,7 +137,7 @@ export function decodeExport(text: string): Omit<ReceivedExport, 'path' | 'heade
 
 /**
  * Test double: an OTLP/HTTP collector on 127.0.0.1 that decodes every `POST /v1/traces`
- * (JSON) and answers 200, or `status` when given one (a refusing collector).
+ * (JSON or protobuf, by its content type) and answers 200, or `status` when given one (a refusing collector).
  */
 export async function startOtlpReceiver(options: { status?: number } = {}) {
   const received: ReceivedExport[] = [];
@@ -126,16 +145,18 @@ export async function startOtlpReceiver(options: { status?: number } = {}) {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const body = Buffer.concat(chunks);
       if (options.status) {
         response.writeHead(options.status, { 'content-type': 'application/json' });
         response.end('{"code":16,"message":"missing credentials"}');
         return;
       }
-      const ok =
-        request.url === '/v1/traces' && request.headers['content-type'] === 'application/json';
-      if (ok)
-        received.push({ path: request.url ?? '', headers: request.headers, ...decodeExport(text) });
+      const decoded =
+        request.url === '/v1/traces'
+          ? decodeBody(body, request.headers['content-type'])
+          : undefined;
+      const ok = decoded !== undefined;
+      if (ok) received.push({ path: request.url ?? '', headers: request.headers, ...decoded });
       response.writeHead(ok ? 200 : 415, { 'content-type': 'application/json' });
       response.end(ok ? '{"partialSuccess":{}}' : '{}');
     });
