@@ -1,9 +1,9 @@
 import { ConfigError } from '../core/errors.js';
 import { maskSecretValue } from '../core/secret-values.js';
 import { shownUrl } from '../core/shown-url.js';
-import type { OtelTarget } from '../eval/report/otel/export-run.js';
 
-export type { OtelTarget } from '../eval/report/otel/export-run.js';
+/** Where a run's trace goes (the exporter's own type; the module itself loads only to export). */
+export type OtelTarget = import('../eval/report/otel/export-run.js').OtelTarget;
 
 import type { EvalReport } from '../eval/report/report-schema.js';
 import { formatShard, type Shard } from '../eval/spec/shard.js';
