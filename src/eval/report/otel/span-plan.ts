@@ -35,8 +35,3 @@ export function span(
 ): SpanPlan {
   return { kind: 'internal', events: [], children: [], ...fields };
 }
-
-/** Every span of a plan, parents before their children. */
-export function flattenPlan(plan: SpanPlan): SpanPlan[] {
-  return [plan, ...plan.children.flatMap(flattenPlan)];
-}
