@@ -81,6 +81,9 @@ function records(): TrialRecord[] {
               label: 'pass',
               score: 0.9,
               reasoning: `polite; key ${FAKE_KEY}`,
+              latencyMs: 40,
+              inputTokens: 900,
+              outputTokens: 60,
             },
           ],
           calls: 'replayed',
@@ -153,9 +156,18 @@ describe('exportRunTrace', () => {
     expect(
       agents.map((agent) => spans.find((s) => s.spanId === agent.parentSpanId)?.name).sort(),
     ).toEqual(['trial T2 baseline #1', 'trial T2 upgraded #1']);
-    for (const child of [...named(spans, 'chat '), ...named(spans, 'execute_tool ')]) {
+    const calls = [...named(spans, 'chat '), ...named(spans, 'execute_tool ')];
+    const [judged, ...others] = calls.filter(
+      (span) => 'harness_evals.judge.check' in span.attributes,
+    );
+    expect(others).toEqual([]);
+    // The agent's calls sit under its span; the judge's under the trial it judged.
+    for (const child of calls.filter((span) => span !== judged)) {
       expect(agents.map((agent) => agent.spanId)).toContain(child.parentSpanId);
     }
+    expect(spans.find((span) => span.spanId === judged?.parentSpanId)?.name).toBe(
+      'trial T2 baseline #1',
+    );
   });
 
   it('names each span and attribute as the GenAI and test semantic conventions do', async () => {
@@ -207,6 +219,29 @@ describe('exportRunTrace', () => {
     // The calls follow one another: chat, its tool call, the next chat.
     expect(tool!.startNs).toBe(chats[0]!.endNs);
     expect(chats[1]!.startNs).toBe(tool!.endNs);
+  });
+
+  it("exports a judge's calls as chat spans under the trial, after the agent's run", async () => {
+    const { spans } = await exported({});
+    const trial = spans.find((span) => span.name === 'trial T2 baseline #1')!;
+    const [agent, judge, ...more] = spans
+      .filter((span) => span.parentSpanId === trial.spanId)
+      .sort((left, right) => Number(left.startNs - right.startNs));
+    expect(more).toEqual([]);
+    expect(agent?.name).toBe('invoke_agent refund-desk/baseline');
+    expect(judge?.name).toBe('chat claude-haiku-4-5');
+    expect(judge?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-haiku-4-5',
+      'gen_ai.usage.input_tokens': 900,
+      'gen_ai.usage.output_tokens': 60,
+      'harness_evals.judge.check': 'polite',
+      'harness_evals.replayed': true,
+    });
+    expect(judge!.startNs).toBe(agent!.endNs);
+    expect(ms(judge!)).toBe(40);
+    expect(trial.endNs).toBe(judge!.endNs);
   });
 
   it('reports checks, scores and judged checks as gen_ai.evaluation.result events on the agent span', async () => {
@@ -291,7 +326,7 @@ describe('exportRunTrace', () => {
     const spans = await spansOf(plan, { 'service.name': 'harness-evals' });
     const json = decodeExport(new TextDecoder().decode(encodeSpans(spans, 'json')));
     const protobuf = decodeProtobufExport(encodeSpans(spans, 'protobuf'));
-    expect(protobuf.spans).toHaveLength(12);
+    expect(protobuf.spans).toHaveLength(13);
     expect(protobuf.spans).toEqual(json.spans);
     expect(protobuf.resource).toEqual(json.resource);
     expect(sent.spans.map((span) => span.name)).toEqual(json.spans.map((span) => span.name));
@@ -304,10 +339,10 @@ describe('exportRunTrace', () => {
       { file: 'reports/trace.json', content: true, serviceName: 'evals', startedAt: new Date() },
       { projectDir: project, records: list, report },
     );
-    expect(result).toEqual({ done: ['wrote reports/trace.json (12 spans)'], problems: [] });
+    expect(result).toEqual({ done: ['wrote reports/trace.json (13 spans)'], problems: [] });
     const text = readFileSync(join(project, 'reports/trace.json'), 'utf8');
     const decoded = decodeExport(text);
-    expect(decoded.spans).toHaveLength(12);
+    expect(decoded.spans).toHaveLength(13);
     expect(decoded.resource['service.name']).toBe('evals');
     expect(text).not.toContain('FAKEotelKEY');
   });

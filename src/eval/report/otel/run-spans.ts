@@ -3,6 +3,7 @@ import type { TrialTranscript } from '../load-transcripts.js';
 import type { EvalReport } from '../report-schema.js';
 import { agentSpan } from './agent-spans.js';
 import { evaluationEvents } from './evaluation-events.js';
+import { judgeSpans } from './judge-spans.js';
 import { OURS, type PlanAttributes, type SpanPlan, span } from './span-plan.js';
 
 export interface RunSpanInput {
@@ -48,7 +49,10 @@ function replayAttributes(record: TrialRecord): PlanAttributes {
   };
 }
 
-/** A trial's span (the test case) over its agent's span, its results as evaluation events. */
+/**
+ * A trial's span (the test case) over its agent's span and its judges' calls; its results as
+ * evaluation events.
+ */
 export function trialSpan(
   record: TrialRecord,
   transcript: TrialTranscript,
@@ -63,7 +67,8 @@ export function trialSpan(
         common,
       })
     : undefined;
-  const endMs = agent?.endMs ?? options.startMs;
+  const judges = judgeSpans(record.judgments ?? [], agent?.endMs ?? options.startMs, common);
+  const endMs = judges.at(-1)?.endMs ?? agent?.endMs ?? options.startMs;
   const events = evaluationEvents(record, endMs, options.content);
   // The results belong to the operation they evaluate: the agent's run, when there is one.
   if (agent) agent.events.push(...events);
@@ -83,7 +88,7 @@ export function trialSpan(
     ...(failed && {
       error: `${record.outcome}${record.staleCassette ? ` (${record.staleCassette} cassette)` : ''}`,
     }),
-    children: agent ? [agent] : [],
+    children: [...(agent ? [agent] : []), ...judges],
   });
 }
 
