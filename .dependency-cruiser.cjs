@@ -148,6 +148,14 @@ module.exports = {
       to: { path: '^src/', pathNot: `^src/$1/|${PUBLIC_API}` },
     },
     {
+      name: 'otel-export-loads-only-when-asked',
+      comment:
+        'The OpenTelemetry export (src/eval/report/otel, which loads the @opentelemetry packages) is imported with import() or for its types only, outside itself: a run without --otel never loads it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/eval/report/otel/|${TEST}` },
+      to: { path: '^src/eval/report/otel/', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
       name: 'shipped-code-imports-no-test-code',
       comment: 'Test doubles stay out of the package: only tests and testing/ import them',
       severity: 'error',

@@ -21,6 +21,7 @@ import {
 import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
 import { judgeOverrides } from './judge-flags.js';
+import { exportOtel, OTEL_FLAGS, OTEL_USAGE, type OtelTarget, otelTarget } from './otel-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run eval -- [--trials N | all] [--task T1,T4] [--variant baseline,upgraded] [--suite NAME]
@@ -34,6 +35,7 @@ const USAGE = `usage: npm run eval -- [--trials N | all] [--task T1,T4] [--varia
        npm run eval -- --compare A,B [...]   (two variants: only those, every Δ of B against A)
        npm run eval -- --merge DIR [--compare FILE | --reference-from REF [--allow-lower-reference]]
                        [--update-reference] [--alpha A] [--delta D] [--beta B] [--undecided warn|fail] [--strict-floors]
+${OTEL_USAGE}
 
 Replays the committed fixtures (no API key needed), prints pass@k / pass^k with 95% intervals,
 token and latency tables, writes reports/latest.md and reports/latest.json, and exits non-zero
@@ -75,6 +77,7 @@ const FLAGS = {
   simulated: { type: 'boolean' },
   'judge-model': { type: 'string' },
   'judge-samples': { type: 'string' },
+  ...OTEL_FLAGS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -120,12 +123,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const suites = selectionFlag('--suite', values.suite);
   const cases = caseFlags(values);
+  const otel = otelTarget(values, process.env);
   const { compare: _compare, ...rest } = values;
   const report = {
     ...reportOptions(pair ? rest : values),
     ...(pair && { deltaReference: pair[0] }),
   };
-  if (values.merge !== undefined) return merge(values, values.merge, report);
+  if (values.merge !== undefined) return merge(values, values.merge, report, otel);
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (
     shard &&
@@ -155,7 +159,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   const simulator = await openJudgeSimulator(values.simulated === true);
   try {
-    return await replay({
+    return await replay(otel, {
       projectDir,
       mode: 'replay',
       trials,
@@ -275,7 +279,7 @@ function reportOptions(
 }
 
 /** `--merge DIR`: the report and the gate of the shard results in DIR. */
-async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promise<number> {
+async function merge(values: EvalFlags, dir: string, report: ReportFlags, otel?: OtelTarget) {
   const runFlags = [
     'trials',
     'task',
@@ -305,7 +309,8 @@ async function merge(values: EvalFlags, dir: string, report: ReportFlags): Promi
   console.log(
     `${merged.records.length} trials from ${merged.shards} shards; wrote ${merged.written.join(', ') || 'nothing'}`,
   );
-  return printGate(merged.report.gate, merged.writeError);
+  const code = printGate(merged.report.gate, merged.writeError);
+  return exportOtel(otel, { ...merged, projectDir: process.cwd() }, code);
 }
 
 /** Whether --trials asks for more trials than the fixtures hold; says so on stderr when it does. */
@@ -328,7 +333,7 @@ function tooFewRecorded(
 }
 
 /** Replay the selected trials (or one shard of them), print the tables and the gate. */
-async function replay(options: RunEvalsOptions): Promise<number> {
+async function replay(otel: OtelTarget | undefined, options: RunEvalsOptions): Promise<number> {
   const tty = process.stdout.isTTY === true;
   let done = 0;
   const started = performance.now();
@@ -352,14 +357,15 @@ async function replay(options: RunEvalsOptions): Promise<number> {
       `shard ${formatShard(options.shard)}: ${result.records.length} trials (${counts || 'none'}) in ${seconds} s; wrote ${result.written.join(', ')}\n` +
         'The report and the gate come from the merge: npm run eval -- --merge reports/shards',
     );
-    return 0;
+    return exportOtel(otel, { ...result, projectDir: options.projectDir }, 0, options.shard);
   }
   console.log(result.terminal);
   for (const note of result.notes) console.log(`note: ${terminalLine(note)}`);
   console.log(
     `${result.records.length} trials in ${seconds} s; wrote ${result.written.join(', ') || 'nothing'}`,
   );
-  return printGate(result.report.gate, result.writeError);
+  const code = printGate(result.report.gate, result.writeError);
+  return exportOtel(otel, { ...result, projectDir: options.projectDir }, code);
 }
 
 /** The gate's verdict; exit 2 when the reports CI reads could not be written, whatever it says. */

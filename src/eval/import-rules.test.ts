@@ -65,4 +65,18 @@ describe('the import rules of src/eval (npm run lint)', () => {
     });
     expect(violations).toEqual(['no-circular: src/eval/grade/a.ts → src/eval/grade/b.ts']);
   });
+
+  it('refuse a static import of the OpenTelemetry export from outside it; import() is allowed', async () => {
+    const violations = await cruise({
+      'src/eval/report/otel/export.ts': 'export const exportTrace = 1;\n',
+      'src/eval/report/otel/inside.ts':
+        "import { exportTrace } from './export.js';\nexport const inside = exportTrace;\n",
+      'src/cli/static.ts':
+        "import { exportTrace } from '../eval/report/otel/export.js';\nexport const s = exportTrace;\n",
+      'src/cli/dynamic.ts': "export const load = () => import('../eval/report/otel/export.js');\n",
+    });
+    expect(violations).toEqual([
+      'otel-export-loads-only-when-asked: src/cli/static.ts → src/eval/report/otel/export.ts',
+    ]);
+  });
 });

@@ -24,6 +24,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/trial/dataset-trials.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
   'src/cli/eval-shard.test.ts',
+  'src/cli/eval-otel.test.ts',
   'src/eval/run/late-run-errors.test.ts',
   'src/eval/run/huge-messages.test.ts',
   'src/eval/run/dataset-limit.test.ts',

@@ -34,6 +34,7 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
             kind: 'tool',
             call: {
               name: 'get_weather',
+              id: 'call_abc',
               input: '{\n  "city": "Oslo"\n}',
               result: 'Oslo: 4 °C, rain',
             },
@@ -59,7 +60,12 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
     expect(transcript.system).toBe('You report the weather.');
     expect(transcript.user).toBe('What is the weather in Oslo?');
     expect(calls(transcript)).toEqual([
-      { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+      {
+        name: 'get_weather',
+        id: 'call_abc',
+        input: '{\n  "city": "Oslo"\n}',
+        result: 'Oslo: 4 °C, rain',
+      },
     ]);
     expect(transcript.turns.map((turn) => turn.stopReason)).toEqual(['tool_calls', 'stop']);
     expect(transcript.turns[0]?.tokens).toEqual({
@@ -93,7 +99,12 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
         ]),
       );
       expect(calls(transcript)).toEqual([
-        { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+        {
+          name: 'get_weather',
+          id: 'call_0',
+          input: '{\n  "city": "Oslo"\n}',
+          result: 'Oslo: 4 °C, rain',
+        },
       ]);
     }
   });
@@ -244,7 +255,9 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
       [chatChunk({ tool_calls: [{ index: 0, ...cut }] }, 'length'), DONE],
     ]) {
       const transcript = decodeTranscript(chatCassette([chatExchange([USER], answer)]));
-      expect(calls(transcript)).toEqual([{ name: 'get_weather', input: '{"city": "Os' }]);
+      expect(calls(transcript)).toEqual([
+        { name: 'get_weather', id: 'call_abc', input: '{"city": "Os' },
+      ]);
       expect(transcript.turns[0]?.stopReason).toBe('length');
     }
   });
@@ -363,7 +376,7 @@ describe('decodeTranscript of a Chat Completions cassette', () => {
       chatAnswer({ content: 'ok' }),
     );
     expect(calls(decodeTranscript(chatCassette([asked, hostileLater])))).toEqual([
-      { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: '' },
+      { name: 'get_weather', id: 'call_abc', input: '{\n  "city": "Oslo"\n}', result: '' },
     ]);
     const body = chatExchange([], chatAnswer({ content: 'ok' }));
     body.request.body = null;

@@ -140,7 +140,11 @@ function decodeTurn(
     blocks.push({ kind: 'text', text: message.content });
   for (const { id, function: fn } of answer.calls) {
     const { name, arguments: args } = fn;
-    const call: TranscriptToolCall = { name, input: inputText(args) };
+    const call: TranscriptToolCall = {
+      name,
+      ...(typeof id === 'string' && { id }),
+      input: inputText(args),
+    };
     const result = results.get(id);
     if (result !== undefined) call.result = result;
     blocks.push({ kind: 'tool', call });

@@ -81,6 +81,7 @@ function blocksOf(item: Block, results: ReadonlyMap<string, string>): Transcript
       kind: 'tool',
       call: {
         name: String(item.name),
+        ...(typeof item.call_id === 'string' && { id: item.call_id }),
         input: inputText(item.arguments),
         ...(result !== undefined && { result }),
       },

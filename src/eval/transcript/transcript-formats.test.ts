@@ -37,7 +37,12 @@ describe('decodeCassette', () => {
     expect(transcript.turns[0]?.blocks).toEqual([
       {
         kind: 'tool',
-        call: { name: 'get_weather', input: '{\n  "city": "Oslo"\n}', result: 'Oslo: 4 °C, rain' },
+        call: {
+          name: 'get_weather',
+          id: 'call_1',
+          input: '{\n  "city": "Oslo"\n}',
+          result: 'Oslo: 4 °C, rain',
+        },
       },
     ]);
     expect(transcript.finalAnswer).toBe('It is 4 °C and raining in Oslo.');

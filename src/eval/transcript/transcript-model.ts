@@ -3,6 +3,8 @@ import type { TapedResponse } from '../../replay/cassette.js';
 /** One tool call as the model asked for it and as the harness answered it. */
 export interface TranscriptToolCall {
   name: string;
+  /** The call's id as the API gave it (tool_use id, tool_calls id, call_id), when it has one. */
+  id?: string;
   /** The input as JSON text. */
   input: string;
   /** The harness's decision label from the trace (allow, deny, timeout, ...), when traced. */

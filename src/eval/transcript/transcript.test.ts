@@ -214,7 +214,10 @@ describe('decodeTranscript', () => {
     expect(turn?.blocks).toEqual([
       { kind: 'thinking', text: 'let me see' },
       { kind: 'text', text: 'Hello' },
-      { kind: 'tool', call: { name: 'get_order', input: '{\n  "order_id": "ORD1001"\n}' } },
+      {
+        kind: 'tool',
+        call: { name: 'get_order', id: 'tu1', input: '{\n  "order_id": "ORD1001"\n}' },
+      },
     ]);
     expect(turn?.tokens).toEqual({ input: 7, output: 30, cacheRead: 0, cacheWrite: 0 });
     expect(turn?.stopReason).toBe('tool_use');
@@ -261,7 +264,7 @@ describe('decodeTranscript', () => {
     };
     const [turn] = decodeTranscript(cassette).turns;
     expect(turn?.blocks).toEqual([
-      { kind: 'tool', call: { name: 'get_order', input: '{"order_id": "ORD' } },
+      { kind: 'tool', call: { name: 'get_order', id: 'tu1', input: '{"order_id": "ORD' } },
     ]);
     expect(turn?.stopReason).toBe('max_tokens');
   });

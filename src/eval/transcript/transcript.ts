@@ -152,6 +152,7 @@ export function decodeTranscript(
       const result = results.get(String(block.id));
       const call: TranscriptToolCall = {
         name: String(block.name),
+        ...(typeof block.id === 'string' && { id: block.id }),
         input:
           typeof block.inputText === 'string'
             ? block.inputText
