@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { benchReportHtml } from './html-report-workload.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const texts = (html: string) =>
   JSON.parse(/<script type="application\/json" id="report-texts">(.*?)<\/script>/s.exec(html)![1]!);
 

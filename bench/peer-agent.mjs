@@ -13,10 +13,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import { createAnthropicModel, createVirtualClock, runAgent } from '../../dist/index.js';
-import { createRefundDeskHarness } from '../../dist/reference-agents.js';
+import { createAnthropicModel, createVirtualClock, runAgent } from '../dist/index.js';
+import { createRefundDeskHarness } from '../dist/reference-agents.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const TASK = { task: 'T2', variant: 'upgraded' };
 const FIXTURES = join(ROOT, 'fixtures', TASK.task, TASK.variant);
 

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resealed } from '../replay/testing/cassettes.js';
+import { resealed } from '../../src/replay/testing/cassettes.js';
 import { installedProject, REPO } from './testing/installed-project.js';
 import { runCommand } from './testing/run-command.js';
 import { type JobRun, runWorkflowJob } from './testing/workflow-runner.js';

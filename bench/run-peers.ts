@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../src/core/errors.js';
 import type { RunPair } from './figures.js';
 import { measureCommand, type ProcessRun } from './measure-process.js';
 import { installPeer } from './peer-install.js';
@@ -119,7 +119,7 @@ export async function runPeers(options: PeerOptions): Promise<PeerResult> {
   ];
   const agentAlone = {
     name: 'the agent alone',
-    command: `node src/bench/agent-loop.mjs ${REPLAY_TRIALS} (one at a time)`,
+    command: `node bench/agent-loop.mjs ${REPLAY_TRIALS} (one at a time)`,
     pairs: agentPairs,
   };
   return { ...peerRows({ trials: REPLAY_TRIALS, agentAlone, runners }), empty, failed };

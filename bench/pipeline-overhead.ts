@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { createRealClock } from '../core/clock.js';
-import { defineTool } from '../runtime/define-tool.js';
-import { blockRepeatedCall } from '../runtime/hooks/block-repeated-call.js';
-import { maskCardNumbers } from '../runtime/hooks/mask-card-numbers.js';
-import { createPermissionPolicy } from '../runtime/permissions.js';
-import { createToolPipeline } from '../runtime/pipeline.js';
-import type { RunState } from '../runtime/types.js';
+import { createRealClock } from '../src/core/clock.js';
+import { defineTool } from '../src/runtime/define-tool.js';
+import { blockRepeatedCall } from '../src/runtime/hooks/block-repeated-call.js';
+import { maskCardNumbers } from '../src/runtime/hooks/mask-card-numbers.js';
+import { createPermissionPolicy } from '../src/runtime/permissions.js';
+import { createToolPipeline } from '../src/runtime/pipeline.js';
+import type { RunState } from '../src/runtime/types.js';
 
 /**
  * One tool call through every gate (validate, PreToolUse, permission, timeout

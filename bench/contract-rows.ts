@@ -102,7 +102,7 @@ function replayRows(runs: TargetRuns, ratioOf: RatioOf): Row[] {
       ...medianAndBest(perTrial(loops, extra, 'wallMs')),
       goal: '−50 % vs 1264a15',
       ratio: '',
-      command: 'node src/bench/trial-loop.mjs <bench project> N (runTrial, 8 at a time)',
+      command: 'node bench/trial-loop.mjs <bench project> N (runTrial, 8 at a time)',
     },
   ];
 }

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineModelScript } from '../simulator/model-script.js';
+import { defineModelScript } from '../../src/simulator/model-script.js';
 import { type InstalledProject, installedProject } from './testing/installed-project.js';
 import { type LocalApi, startLocalApi } from './testing/local-api.js';
 import { type CommandResult, runCommand } from './testing/run-command.js';

@@ -8,7 +8,7 @@ import { resolveBaselineRef } from './baseline-ref.js';
 import { removeScratchDir } from './scratch.js';
 import { BENCH_LAYOUT_FILES, createGitRepo } from './testing/git-repo.js';
 
-const nodeModules = fileURLToPath(new URL('../../node_modules', import.meta.url));
+const nodeModules = fileURLToPath(new URL('../node_modules', import.meta.url));
 const repo = createGitRepo();
 afterAll(() => repo.remove());
 

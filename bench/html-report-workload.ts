@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildReport } from '../eval/report/build-report.js';
-import { type HtmlTrial, renderHtml } from '../eval/report/html.js';
-import { loadTranscript } from '../eval/report/load-transcripts.js';
-import type { TrialRecord } from '../eval/spec/trial-record.js';
-import type { TrialTranscript } from '../eval/transcript/transcript-formats.js';
+import { buildReport } from '../src/eval/report/build-report.js';
+import { type HtmlTrial, renderHtml } from '../src/eval/report/html.js';
+import { loadTranscript } from '../src/eval/report/load-transcripts.js';
+import type { TrialRecord } from '../src/eval/spec/trial-record.js';
+import type { TrialTranscript } from '../src/eval/transcript/transcript-formats.js';
 
 /** A synthetic HTML report for the viewer's figures. */
 export interface ReportWorkload {

@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { judgeCassettePath, readJudgeCassette } from '../eval/grade/judge-cassette.js';
-import { readCassette } from '../replay/cassette-file.js';
+import { judgeCassettePath, readJudgeCassette } from '../src/eval/grade/judge-cassette.js';
+import { readCassette } from '../src/replay/cassette-file.js';
 import { removeScratchDir } from './scratch.js';
 import { createBenchProject } from './workload.js';
 
@@ -11,7 +11,7 @@ import { createBenchProject } from './workload.js';
 // number rewritten, which broke its content hash, and judge cassettes and dataset case folders
 // were not copied at all.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) removeScratchDir(dir);

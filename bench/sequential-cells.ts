@@ -1,7 +1,7 @@
-import { mulberry32 } from '../core/mulberry32.js';
-import { fixedTrials } from '../eval/stats/sequential-forecast.js';
-import { runLevel } from '../eval/stats/sequential-run.js';
-import { ternaryBoundaries, walkTernary } from '../eval/stats/sequential-tables.js';
+import { mulberry32 } from '../src/core/mulberry32.js';
+import { fixedTrials } from '../src/eval/stats/sequential-forecast.js';
+import { runLevel } from '../src/eval/stats/sequential-run.js';
+import { ternaryBoundaries, walkTernary } from '../src/eval/stats/sequential-tables.js';
 
 /** One cell of the grid: rows per run, the reference's rate and the true drop of every row. */
 export interface Cell {

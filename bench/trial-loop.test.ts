@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cassettePath } from '../replay/cassette.js';
+import { cassettePath } from '../src/replay/cassette.js';
 import { createBenchProject } from './workload.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const LOOP = fileURLToPath(new URL('./trial-loop.mjs', import.meta.url));
 let project: string;
 

@@ -26,7 +26,7 @@ async function main(): Promise<undefined> {
   if (process.argv[2] === '--sequential') return runSequentialBench(process.argv.slice(3));
   const options = benchOptions(
     process.argv.slice(2),
-    fileURLToPath(new URL('../..', import.meta.url)),
+    fileURLToPath(new URL('..', import.meta.url)),
   );
   const { projectDir, rounds, baseline } = options;
   const log = (line: string) => console.error(line);

@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
-import { createVirtualClock } from '../core/clock.js';
-import { replayRefusingNetwork } from '../eval/trial/replay-runtime.js';
-import { createAnthropicModel } from '../model-api/model-client.js';
-import { createRefundDeskHarness } from '../refund-desk/variants.js';
-import { cassettePath } from '../replay/cassette.js';
-import { readCassette } from '../replay/cassette-file.js';
-import { replayResponse } from '../replay/http-exchange.js';
-import { runAgent } from '../runtime/run-agent.js';
+import { createVirtualClock } from '../src/core/clock.js';
+import { replayRefusingNetwork } from '../src/eval/trial/replay-runtime.js';
+import { createAnthropicModel } from '../src/model-api/model-client.js';
+import { createRefundDeskHarness } from '../src/refund-desk/variants.js';
+import { cassettePath } from '../src/replay/cassette.js';
+import { readCassette } from '../src/replay/cassette-file.js';
+import { replayResponse } from '../src/replay/http-exchange.js';
+import { runAgent } from '../src/runtime/run-agent.js';
 import type { Measure } from './micro-measure.js';
 
-const projectDir = fileURLToPath(new URL('../..', import.meta.url));
+const projectDir = fileURLToPath(new URL('..', import.meta.url));
 
 /** One whole trial replayed from its committed cassette: the SDK, the loop and the tools. */
 export async function replayTrialRows(

@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   const installDir = values['peers-dir']
     ? resolve(values['peers-dir'])
     : scratchDir('harness-peers-install-');
-  const projectDir = fileURLToPath(new URL('../..', import.meta.url));
+  const projectDir = fileURLToPath(new URL('..', import.meta.url));
   const loadAtStart = loadAverage();
   const result = await runPeers({
     projectDir,

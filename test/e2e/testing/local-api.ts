@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { formatSseEvent } from '../../model-api/sse.js';
-import type { Policy } from '../../simulator/policy.js';
-import { respond } from '../../simulator/respond.js';
-import { respondResponses } from '../../simulator/responses.js';
+import { formatSseEvent } from '../../../src/model-api/sse.js';
+import type { Policy } from '../../../src/simulator/policy.js';
+import { respond } from '../../../src/simulator/respond.js';
+import { respondResponses } from '../../../src/simulator/responses.js';
 
 /** A stand-in for a live API on 127.0.0.1. */
 export interface LocalApi {

@@ -7,10 +7,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { judgeCassettePath, serializeJudgeCassette } from '../eval/grade/judge-cassette.js';
-import type { Cassette } from '../replay/cassette.js';
-import { cassettePath } from '../replay/cassette.js';
-import { serializeCassette } from '../replay/cassette-file.js';
+import { judgeCassettePath, serializeJudgeCassette } from '../src/eval/grade/judge-cassette.js';
+import type { Cassette } from '../src/replay/cassette.js';
+import { cassettePath } from '../src/replay/cassette.js';
+import { serializeCassette } from '../src/replay/cassette-file.js';
 import { scratchDir } from './scratch.js';
 
 /**

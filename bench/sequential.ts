@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { wilsonInterval } from '../eval/stats/wilson.js';
+import { wilsonInterval } from '../src/eval/stats/wilson.js';
 import { type CellOptions, type CellResult, simulateCell } from './sequential-cells.js';
 
 /**
- * `npx tsx src/bench/sequential.ts [--runs 10000]`: the sequential rule's error rates and trials
+ * `npx tsx bench/sequential.ts [--runs 10000]`: the sequential rule's error rates and trials
  * over issue 32's grid (reference rates 0.5, 0.7, 0.9, 1.0; true drops 0, D/2, D, 2D; 1, 5 and
  * 20 rows), seeded, each cell against the fixed-n design with the same alpha and power. Prints
  * two markdown tables, the grid-average ratio and the no-change cells' saving.
@@ -102,5 +102,5 @@ export function runSequentialBench(argv: string[]): undefined {
   return undefined;
 }
 
-// Run directly: npx tsx src/bench/sequential.ts [--runs N].
+// Run directly: npx tsx bench/sequential.ts [--runs N].
 if (process.argv[1]?.endsWith('sequential.ts')) runSequentialBench(process.argv.slice(2));

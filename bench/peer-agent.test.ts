@@ -15,7 +15,7 @@ interface PeerAgent {
   checkAnswer(answer: string): boolean;
 }
 
-const fixtures = fileURLToPath(new URL('../../fixtures/T2/upgraded', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/T2/upgraded', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'peer-agent-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // Through the shim, as the peers load it: natively, from dist/ (built by the global setup).

@@ -64,7 +64,7 @@ export function sideBySideRows(options: {
       wall((runs) => runs.loops),
       ms,
       LOOP_TARGET,
-      `node src/bench/trial-loop.mjs <bench project> ${REPLAY_TRIALS} vs 1`,
+      `node bench/trial-loop.mjs <bench project> ${REPLAY_TRIALS} vs 1`,
     ),
     row(
       'the same trials without vitest, CPU per trial',
