@@ -128,9 +128,9 @@ module.exports = {
     {
       name: 'cli-imports-nothing-unshipped',
       comment:
-        'The CLI ships in the package, the example agents do not. Exception: cli/agent.ts, the repository-only `agent` command (dispatch.ts says so), runs the refund desk',
+        'The CLI ships in the package, the example agents do not. Exception: dispatch.ts loads the repository-only `agent` command (refund-desk/cli/agent.ts), which runs the refund desk',
       severity: 'error',
-      from: { path: '^src/(cli|init)/', pathNot: `${TEST}|^src/cli/agent\\.ts$` },
+      from: { path: '^src/(cli|init)/', pathNot: `${TEST}|^src/cli/dispatch\\.ts$` },
       to: { path: NOT_SHIPPED },
     },
     {
@@ -144,7 +144,9 @@ module.exports = {
       name: 'examples-use-the-public-api',
       comment: `The example agents import their own folder and the public API (${PUBLIC_API}) only`,
       severity: 'error',
-      from: { path: EXAMPLES, pathNot: TEST },
+      // refund-desk/cli/ is not an example of the API: it is `npm run agent`, this repository's
+      // tool for running the refund desk by hand (journals, resume, approvals on a terminal).
+      from: { path: EXAMPLES, pathNot: `${TEST}|^src/refund-desk/cli/` },
       to: { path: '^src/', pathNot: `^src/$1/|${PUBLIC_API}` },
     },
     {

@@ -47,7 +47,7 @@ const COMMANDS: Record<string, Command> = {
   },
   agent: {
     about: 'run the reference refund-desk agent once (harness-evals repository only)',
-    run: async (argv) => (await import('./agent.js')).runAgentMain(argv),
+    run: async (argv) => (await import('../refund-desk/cli/agent.js')).runAgentMain(argv),
   },
 };
 

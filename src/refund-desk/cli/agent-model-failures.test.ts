@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureCli } from '../../cli/testing/cli.js';
 import {
   cutJson,
   type HostileApi,
@@ -12,9 +13,8 @@ import {
   startHostileApi,
   streamOf,
   textMessage,
-} from '../runtime/testing/hostile-api.js';
+} from '../../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
 let api: HostileApi;
 let cwd: string;

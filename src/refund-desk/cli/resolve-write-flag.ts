@@ -1,5 +1,5 @@
-import { ConfigError } from '../core/errors.js';
-import type { WriteResolution } from '../runtime/resume-agent.js';
+import { ConfigError } from '../../core/errors.js';
+import type { WriteResolution } from '../../runtime/resume-agent.js';
 
 /** `KEY=done|retry` flags as a map; the key may itself hold `:` and `=`, so split at the last `=`. */
 export function writeResolutions(

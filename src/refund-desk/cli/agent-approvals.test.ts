@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assistantMessage } from '../runtime/testing/hostile-api.js';
+import { type CliOutcome, captureCli } from '../../cli/testing/cli.js';
+import { assistantMessage } from '../../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
-import { type CliOutcome, captureCli } from './testing/cli.js';
 
 // A model that asks for two refund writes in one turn, then ends its turn once it sees results.
 let server: Server;

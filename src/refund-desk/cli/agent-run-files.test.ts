@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureCli } from '../../cli/testing/cli.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
 let base: string;
 let cwd: string;

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningSimulator, startSimulator } from '../simulator/server.js';
+import { captureCli } from '../../cli/testing/cli.js';
+import { type RunningSimulator, startSimulator } from '../../simulator/server.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 let simulator: RunningSimulator;
 let cwd: string;
 

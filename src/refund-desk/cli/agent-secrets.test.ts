@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { forgetSecretValues } from '../core/secret-values.js';
-import { assistantMessage } from '../runtime/testing/hostile-api.js';
+import { captureCli } from '../../cli/testing/cli.js';
+import { forgetSecretValues } from '../../core/secret-values.js';
+import { assistantMessage } from '../../runtime/testing/hostile-api.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
 // A hostile Messages API on 127.0.0.1: errors and answers that echo the key it was sent, plus
 // a credential of the known shape and terminal control sequences.

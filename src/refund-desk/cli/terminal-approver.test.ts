@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { serialApprover } from '../runtime/serial-approver.js';
-import type { ToolCall } from '../runtime/types.js';
+import { serialApprover } from '../../runtime/serial-approver.js';
+import type { ToolCall } from '../../runtime/types.js';
 import { createTerminalApprover } from './terminal-approver.js';
 
 function terminal() {

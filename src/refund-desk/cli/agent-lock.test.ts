@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../core/clock.js';
-import { acquireRunLock } from '../core/run-lock.js';
-import { createRefundDeskHarness } from '../refund-desk/variants.js';
-import { createFileJournalStore } from '../runtime/journal/journal-store.js';
-import { runAgent } from '../runtime/run-agent.js';
-import { createScriptedModel, textTurn } from '../simulator/scripted-model.js';
+import { captureCli } from '../../cli/testing/cli.js';
+import { createVirtualClock } from '../../core/clock.js';
+import { acquireRunLock } from '../../core/run-lock.js';
+import { createFileJournalStore } from '../../runtime/journal/journal-store.js';
+import { runAgent } from '../../runtime/run-agent.js';
+import { createScriptedModel, textTurn } from '../../simulator/scripted-model.js';
+import { createRefundDeskHarness } from '../variants.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const RUN_ID = 'locked-run';
 let cwd: string;
 

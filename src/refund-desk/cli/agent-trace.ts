@@ -1,5 +1,5 @@
-import type { TraceEvent, TraceSink } from '../runtime/trace.js';
-import { terminalLine } from './terminal-text.js';
+import { terminalLine } from '../../cli/terminal-text.js';
+import type { TraceEvent, TraceSink } from '../../runtime/trace.js';
 
 /**
  * Mirrors the trace file and prints what a person watching the run wants to see. `first`

@@ -81,7 +81,10 @@ describe('createTerminalApprover on a real pseudo-terminal', () => {
     (_, blockMs) => {
       const dir = mkdtempSync(join(tmpdir(), 'approver-pty-'));
       try {
-        const approver = new URL('../../dist/cli/terminal-approver.js', import.meta.url).href;
+        const approver = new URL(
+          '../../../dist/refund-desk/cli/terminal-approver.js',
+          import.meta.url,
+        ).href;
         const script = join(dir, 'ask.mjs');
         writeFileSync(script, APPROVER_SCRIPT(approver));
         const driven = spawnSync('python3', ['-c', DRIVER, process.execPath, script], {
@@ -157,7 +160,10 @@ describe('createTerminalApprover on a real pseudo-terminal, when the run is canc
     () => {
       const dir = mkdtempSync(join(tmpdir(), 'approver-pty-'));
       try {
-        const approver = new URL('../../dist/cli/terminal-approver.js', import.meta.url).href;
+        const approver = new URL(
+          '../../../dist/refund-desk/cli/terminal-approver.js',
+          import.meta.url,
+        ).href;
         const script = join(dir, 'withdraw.mjs');
         writeFileSync(script, WITHDRAW_SCRIPT(approver));
         const driven = spawnSync('python3', ['-c', WITHDRAW_DRIVER, process.execPath, script], {

@@ -1,5 +1,5 @@
-import { ConfigError } from '../core/errors.js';
-import type { ApprovalDecisions } from '../runtime/resume-agent.js';
+import { ConfigError } from '../../core/errors.js';
+import type { ApprovalDecisions } from '../../runtime/resume-agent.js';
 
 /** `--approve` / `--reject` with no hash after them answer every listed call: given as ''. */
 export const bareDecisions = (argv: string[]) =>

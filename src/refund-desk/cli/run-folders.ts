@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ConfigError } from '../core/errors.js';
-import { outsideProblem } from '../core/inside-folder.js';
+import { ConfigError } from '../../core/errors.js';
+import { outsideProblem } from '../../core/inside-folder.js';
 
 /**
  * Journals and traces are written only inside the project: a folder on their way that is a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../../core/errors.js';
 import { writeResolutions } from './resolve-write-flag.js';
 
 describe('writeResolutions (--resolve-write)', () => {

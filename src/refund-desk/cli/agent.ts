@@ -1,38 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Clock, createRealClock } from '../core/clock.js';
-import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
-import { releaseHeldLocksSync } from '../core/run-lock.js';
-import { maskConfiguredKeys } from '../core/secret-values.js';
+import { listFlag, parseCliArgs, positiveInteger } from '../../cli/args.js';
+import { isEntryPoint } from '../../cli/entry-point.js';
+import { createLiveClient, resolveModelId } from '../../cli/model-config.js';
+import { terminalLine, terminalText } from '../../cli/terminal-text.js';
+import { type Clock, createRealClock } from '../../core/clock.js';
+import { ConfigError, errorMessage, HarnessError, ModelApiError } from '../../core/errors.js';
+import { releaseHeldLocksSync } from '../../core/run-lock.js';
+import { maskConfiguredKeys } from '../../core/secret-values.js';
 import {
   createAnthropicModel,
   type ModelClient,
   modelTimeoutFrom,
-} from '../model-api/model-client.js';
-import { createRetryingModel } from '../model-api/retrying-model.js';
+} from '../../model-api/model-client.js';
+import { createRetryingModel } from '../../model-api/retrying-model.js';
+import { createFileJournalStore, type JournalStore } from '../../runtime/journal/journal-store.js';
+import { JournalError } from '../../runtime/journal/records.js';
+import type { WriteState } from '../../runtime/journal/run-view.js';
+import { type ApprovalDecisions, resumeAgent } from '../../runtime/resume-agent.js';
+import { type RunResult, runAgent } from '../../runtime/run-agent.js';
+import { pendingApprovals } from '../../runtime/run-end.js';
+import { createJsonlTrace } from '../../runtime/trace.js';
+import type { Approver } from '../../runtime/types.js';
 import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
-} from '../refund-desk/variants.js';
-import { createFileJournalStore, type JournalStore } from '../runtime/journal/journal-store.js';
-import { JournalError } from '../runtime/journal/records.js';
-import type { WriteState } from '../runtime/journal/run-view.js';
-import { type ApprovalDecisions, resumeAgent } from '../runtime/resume-agent.js';
-import { type RunResult, runAgent } from '../runtime/run-agent.js';
-import { pendingApprovals } from '../runtime/run-end.js';
-import { createJsonlTrace } from '../runtime/trace.js';
-import type { Approver } from '../runtime/types.js';
+} from '../variants.js';
 import { printingTrace } from './agent-trace.js';
 import { approvalFlags, bareDecisions } from './approve-flag.js';
-import { listFlag, parseCliArgs, positiveInteger } from './args.js';
-import { isEntryPoint } from './entry-point.js';
-import { createLiveClient, resolveModelId } from './model-config.js';
 import { writeResolutions } from './resolve-write-flag.js';
 import { checkRunFolders } from './run-folders.js';
 import { type ApprovalTerminal, createTerminalApprover } from './terminal-approver.js';
-import { terminalLine, terminalText } from './terminal-text.js';
 
 const USAGE = `usage: npm run agent -- "<question>" [options]
        npm run agent -- --resume <run-id> [--approve [HASH] | --reject [HASH]] [--resolve-write KEY=done|retry]

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSimulator, startSimulator } from '../simulator/server.js';
+import { captureCli } from '../../cli/testing/cli.js';
+import { type RunningSimulator, startSimulator } from '../../simulator/server.js';
 import { runAgentCli } from './agent.js';
-import { captureCli } from './testing/cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const QUESTION =
   'The customer of ORD1001 confirmed a new payee account. Please resubmit the refund.';
 let simulator: RunningSimulator;

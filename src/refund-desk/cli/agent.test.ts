@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlCharacters } from '../core/testing/control-characters.js';
-import { startSimulator } from '../simulator/server.js';
+import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from '../../cli/testing/cli.js';
+import { controlCharacters } from '../../core/testing/control-characters.js';
+import { startSimulator } from '../../simulator/server.js';
 import { runAgentCli } from './agent.js';
-import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from './testing/cli.js';
 
 let simulator: Awaited<ReturnType<typeof startSimulator>>;
 let cwd: string;
@@ -122,7 +122,7 @@ describe('npm run agent', { timeout: 60_000 }, () => {
   it(
     'runs as a script: one line on stderr and exit 2 for bad input',
     async () => {
-      const { code, stdout, stderr } = await spawnCli('src/cli/agent.ts', ['hi'], {
+      const { code, stdout, stderr } = await spawnCli('src/refund-desk/cli/agent.ts', ['hi'], {
         cwd,
         env: { ANTHROPIC_API_KEY: '' },
       });

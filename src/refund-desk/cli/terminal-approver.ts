@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
-import type { ApprovalAnswer, Approver } from '../runtime/types.js';
-import { terminalLine } from './terminal-text.js';
+import { terminalLine } from '../../cli/terminal-text.js';
+import type { ApprovalAnswer, Approver } from '../../runtime/types.js';
 import { discardTypeahead, INTERRUPT_KEYS, type TypeaheadInput } from './typeahead.js';
 
 /** Where a human answers: a terminal's input and output (or streams standing in for them). */
