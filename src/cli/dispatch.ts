@@ -45,10 +45,6 @@ const COMMANDS: Record<string, Command> = {
     about: 'summarise JSONL traces',
     run: async (argv) => (await import('./trace.js')).runTraceCli(argv),
   },
-  agent: {
-    about: 'run the reference refund-desk agent once (harness-evals repository only)',
-    run: async (argv) => (await import('../refund-desk/cli/agent.js')).runAgentMain(argv),
-  },
 };
 
 /** The subcommands `harness-evals` takes (the docs' command test reads them). */
@@ -79,12 +75,7 @@ export async function runMainCli(argv: string[]): Promise<number | undefined> {
   try {
     return await command.run(rest);
   } catch (error) {
-    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
-    console.error(
-      missing && name === 'agent'
-        ? 'harness-evals agent: the reference refund-desk agent is not part of the installed package; run it from the harness-evals repository (npm run agent), and evaluate your own agent with harness-evals eval'
-        : `harness-evals ${name}: ${errorMessage(error)}`,
-    );
+    console.error(`harness-evals ${name}: ${errorMessage(error)}`);
     return 2;
   }
 }
