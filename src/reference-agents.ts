@@ -28,6 +28,11 @@ export {
 } from './debug-agent/variants.js';
 // refund desk (the reference agent)
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
+// the refund desk's simulated model, e.g. with a chosen pass rate per variant (record --simulated)
+export {
+  createRefundDeskPolicy,
+  type RefundDeskOptions,
+} from './refund-desk/simulator-policy.js';
 export {
   refundDeskTools,
   refundSubmissionsOf,
@@ -40,8 +45,3 @@ export {
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
 } from './refund-desk/variants.js';
-// the refund desk's simulated model, e.g. with a chosen pass rate per variant (record --simulated)
-export {
-  createRefundDeskPolicy,
-  type RefundDeskOptions,
-} from './simulator/policies/refund-desk.js';

@@ -1,4 +1,17 @@
+export {
+  createDebugAgentPolicy,
+  DEBUG_AGENT_HABITS,
+  type DebugAgentHabits,
+  debugAgentPolicy,
+} from '../debug-agent/simulator-policy.js';
 export { formatSseEvent, type SseEvent } from '../model-api/sse.js';
+export {
+  createRefundDeskPolicy,
+  REFUND_DESK_HABITS,
+  type RefundDeskHabits,
+  type RefundDeskOptions,
+  refundDeskPolicy,
+} from '../refund-desk/simulator-policy.js';
 export { type ApiErrorBody, apiErrorBody, errorTypeFor } from './api-error.js';
 export {
   type DriveOptions,
@@ -11,24 +24,11 @@ export { buildMessage } from './message.js';
 export { type MessageStreamEvent, toSseEvents } from './message-events.js';
 export { type PassRate, passRateFor, seedVariant, trialPasses } from './pass-rate.js';
 export {
-  createDebugAgentPolicy,
-  DEBUG_AGENT_HABITS,
-  type DebugAgentHabits,
-  debugAgentPolicy,
-} from './policies/debug-agent.js';
-export {
   createJudgePolicy,
   JUDGE_HABITS,
   type JudgeHabits,
   judgePolicy,
 } from './policies/judge.js';
-export {
-  createRefundDeskPolicy,
-  REFUND_DESK_HABITS,
-  type RefundDeskHabits,
-  type RefundDeskOptions,
-  refundDeskPolicy,
-} from './policies/refund-desk.js';
 export {
   answer,
   callTools,

@@ -1,10 +1,10 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { debugAgentPolicy } from '../debug-agent/simulator-policy.js';
+import { refundDeskPolicy } from '../refund-desk/simulator-policy.js';
 import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
 import { type MessageStreamEvent, toSseEvents } from './message-events.js';
-import { debugAgentPolicy } from './policies/debug-agent.js';
 import { judgePolicy } from './policies/judge.js';
-import { refundDeskPolicy } from './policies/refund-desk.js';
 import { type Policy, plainTextPolicy } from './policy.js';
 import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.js';
 import { createRng, fnv1a, makeId } from './rng.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type DriveOptions, driveConversation, type ToolScript } from '../drive.js';
-import { createDebugAgentPolicy } from './debug-agent.js';
+import { type DriveOptions, driveConversation, type ToolScript } from '../simulator/drive.js';
+import { createDebugAgentPolicy } from './simulator-policy.js';
 import {
   findOperatorBug,
   importedSource,
   readIntent,
   readTestReport,
   searchedSource,
-} from './debug-agent-facts.js';
+} from './simulator-policy-facts.js';
 
 /**
  * Hand-written tool results shaped like src/debug-agent's tools, so these tests do not

@@ -1,10 +1,10 @@
-import type { Rng } from '../rng.js';
+import type { Rng } from '../simulator/rng.js';
 import {
   maskAccount,
   type OrderState,
   type PaymentState,
   type RuleFlags,
-} from './refund-desk-facts.js';
+} from './simulator-policy-facts.js';
 
 export type ResubmitOutcome = 'not_asked' | 'executed' | 'refused' | 'failed' | 'held';
 

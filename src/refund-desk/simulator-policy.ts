@@ -14,16 +14,16 @@
  * - narrates, p=0.3: a short sentence before a tool call.
  * - phrasing: each answer sentence has 2-3 templates, picked by draw.
  */
-import { checkPassRate, type PassRate, passRateFor, trialPasses } from '../pass-rate.js';
-import { answer, callTools, type Policy, type Turn } from '../policy.js';
-import type { SimRequest } from '../request.js';
-import type { Rng } from '../rng.js';
+import { checkPassRate, type PassRate, passRateFor, trialPasses } from '../simulator/pass-rate.js';
+import { answer, callTools, type Policy, type Turn } from '../simulator/policy.js';
+import type { SimRequest } from '../simulator/request.js';
+import type { Rng } from '../simulator/rng.js';
 import {
   askForOrderNumber,
   composeAnswer,
   orderNotFound,
   type ResubmitOutcome,
-} from './refund-desk-answer.js';
+} from './simulator-policy-answer.js';
 import {
   classify,
   type RuleFlags,
@@ -33,7 +33,7 @@ import {
   readRules,
   readToday,
   refundComplete,
-} from './refund-desk-facts.js';
+} from './simulator-policy-facts.js';
 
 /** Probabilities of the habits above; tests may switch one off with `createRefundDeskPolicy`. */
 export interface RefundDeskHabits {

@@ -17,9 +17,9 @@
  * - phrasing: each answer sentence has 2-3 templates, picked by draw.
  * One tool call per turn, as the seed's prompt asks.
  */
-import { answer, callTools, type Policy, type Turn } from '../policy.js';
-import type { SimRequest, ToolExchange } from '../request.js';
-import type { Rng } from '../rng.js';
+import { answer, callTools, type Policy, type Turn } from '../simulator/policy.js';
+import type { SimRequest, ToolExchange } from '../simulator/request.js';
+import type { Rng } from '../simulator/rng.js';
 import {
   diagnosisAnswer,
   type FixOutcome,
@@ -27,7 +27,7 @@ import {
   outsideReadAnswer,
   outsideRefusedAnswer,
   testsPassAnswer,
-} from './debug-agent-answer.js';
+} from './simulator-policy-answer.js';
 import {
   classifyResult,
   fileContent,
@@ -39,7 +39,7 @@ import {
   readTestReport,
   reasonOf,
   searchedSource,
-} from './debug-agent-facts.js';
+} from './simulator-policy-facts.js';
 
 export interface DebugAgentHabits {
   readTestFirst: number;

@@ -1,5 +1,5 @@
-import type { Rng } from '../rng.js';
-import type { Bug, TestReport } from './debug-agent-facts.js';
+import type { Rng } from '../simulator/rng.js';
+import type { Bug, TestReport } from './simulator-policy-facts.js';
 
 const GERUND: Record<string, string> = {
   adds: 'adding',

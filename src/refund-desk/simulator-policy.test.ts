@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type DriveOptions, driveConversation } from '../drive.js';
+import { type DriveOptions, driveConversation } from '../simulator/drive.js';
 import {
   BASELINE_SYSTEM,
   FULL_ACCOUNT,
   REFUND_DESK_TOOLS,
   refundDeskScript,
   upgradedSystem,
-} from '../testing/refund-desk.js';
-import { createRefundDeskPolicy } from './refund-desk.js';
+} from '../simulator/testing/refund-desk.js';
+import { createRefundDeskPolicy } from './simulator-policy.js';
 
 const PROMPTS = {
   T1: "Why hasn't the refund for order ORD1001 arrived yet?",

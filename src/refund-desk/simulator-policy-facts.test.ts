@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolExchange } from '../request.js';
+import type { ToolExchange } from '../simulator/request.js';
 import {
   classify,
   maskAccount,
@@ -7,7 +7,7 @@ import {
   readPaymentState,
   readRules,
   readToday,
-} from './refund-desk-facts.js';
+} from './simulator-policy-facts.js';
 
 const exchange = (name: string, text: string, isError = false): ToolExchange => ({
   id: `toolu_${name}`,
