@@ -35,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   },
   simulator: {
     about: 'serve the simulated Messages / Chat Completions API',
-    run: (argv) => importWithArgv(() => import('./simulator.js'), 'simulator', argv),
+    run: async (argv) => (await import('./simulator.js')).runSimulatorCli(argv),
   },
   comment: {
     about: "write a pull request's comment from an eval report (the workflow posts it)",

@@ -1,4 +1,4 @@
-import type { Rng } from '../simulator/rng.js';
+import type { Rng } from '../simulator/index.js';
 import type { Bug, TestReport } from './simulator-policy-facts.js';
 
 const GERUND: Record<string, string> = {

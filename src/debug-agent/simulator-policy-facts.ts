@@ -1,4 +1,4 @@
-import type { ToolExchange } from '../simulator/request.js';
+import type { ToolExchange } from '../simulator/index.js';
 
 /** What the user asked for, read from the first user message. */
 export type Intent =

@@ -17,9 +17,9 @@
  * - phrasing: each answer sentence has 2-3 templates, picked by draw.
  * One tool call per turn, as the seed's prompt asks.
  */
-import { answer, callTools, type Policy, type Turn } from '../simulator/policy.js';
-import type { SimRequest, ToolExchange } from '../simulator/request.js';
-import type { Rng } from '../simulator/rng.js';
+
+import type { Rng, SimRequest, ToolExchange } from '../simulator/index.js';
+import { answer, callTools, type Policy, type Turn } from '../simulator/index.js';
 import {
   diagnosisAnswer,
   type FixOutcome,

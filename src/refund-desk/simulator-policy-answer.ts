@@ -1,4 +1,4 @@
-import type { Rng } from '../simulator/rng.js';
+import type { Rng } from '../simulator/index.js';
 import {
   maskAccount,
   type OrderState,

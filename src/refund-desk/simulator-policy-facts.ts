@@ -1,4 +1,4 @@
-import type { SimRequest, ToolExchange } from '../simulator/request.js';
+import type { SimRequest, ToolExchange } from '../simulator/index.js';
 
 /** Business rules the system prompt carries, detected by keyword (see AGENTS.md). */
 export interface RuleFlags {

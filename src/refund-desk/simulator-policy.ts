@@ -14,10 +14,18 @@
  * - narrates, p=0.3: a short sentence before a tool call.
  * - phrasing: each answer sentence has 2-3 templates, picked by draw.
  */
-import { checkPassRate, type PassRate, passRateFor, trialPasses } from '../simulator/pass-rate.js';
-import { answer, callTools, type Policy, type Turn } from '../simulator/policy.js';
-import type { SimRequest } from '../simulator/request.js';
-import type { Rng } from '../simulator/rng.js';
+
+import type { Rng, SimRequest } from '../simulator/index.js';
+import {
+  answer,
+  callTools,
+  checkPassRate,
+  type PassRate,
+  type Policy,
+  passRateFor,
+  type Turn,
+  trialPasses,
+} from '../simulator/index.js';
 import {
   askForOrderNumber,
   composeAnswer,

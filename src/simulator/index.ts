@@ -1,17 +1,4 @@
-export {
-  createDebugAgentPolicy,
-  DEBUG_AGENT_HABITS,
-  type DebugAgentHabits,
-  debugAgentPolicy,
-} from '../debug-agent/simulator-policy.js';
 export { formatSseEvent, type SseEvent } from '../model-api/sse.js';
-export {
-  createRefundDeskPolicy,
-  REFUND_DESK_HABITS,
-  type RefundDeskHabits,
-  type RefundDeskOptions,
-  refundDeskPolicy,
-} from '../refund-desk/simulator-policy.js';
 export { type ApiErrorBody, apiErrorBody, errorTypeFor } from './api-error.js';
 export {
   type DriveOptions,
@@ -22,7 +9,13 @@ export {
 export { defineJudgeScript, type JudgeScriptRequest } from './judge-script.js';
 export { buildMessage } from './message.js';
 export { type MessageStreamEvent, toSseEvents } from './message-events.js';
-export { type PassRate, passRateFor, seedVariant, trialPasses } from './pass-rate.js';
+export {
+  checkPassRate,
+  type PassRate,
+  passRateFor,
+  seedVariant,
+  trialPasses,
+} from './pass-rate.js';
 export {
   createJudgePolicy,
   JUDGE_HABITS,

@@ -1,6 +1,4 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { debugAgentPolicy } from '../debug-agent/simulator-policy.js';
-import { refundDeskPolicy } from '../refund-desk/simulator-policy.js';
 import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
 import { type MessageStreamEvent, toSseEvents } from './message-events.js';
@@ -10,8 +8,12 @@ import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.
 import { createRng, fnv1a, makeId } from './rng.js';
 import { validateRequest } from './validate.js';
 
-/** Tried in order; the plain-text policy answers whatever none of them matches. */
-export const defaultPolicies: readonly Policy[] = [judgePolicy, refundDeskPolicy, debugAgentPolicy];
+/**
+ * Tried in order; the plain-text policy answers whatever none of them matches. Only the built-in
+ * judge: an agent's simulated model is its model script (this repository's example agents
+ * register theirs in evals/*.agent.ts).
+ */
+export const defaultPolicies: readonly Policy[] = [judgePolicy];
 
 export interface RespondOptions {
   policies?: readonly Policy[];

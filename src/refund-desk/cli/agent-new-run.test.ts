@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { captureCli } from '../../cli/testing/cli.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/server.js';
+import { refundDeskPolicy } from '../simulator-policy.js';
 import { runAgentCli } from './agent.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -12,7 +13,7 @@ let simulator: RunningSimulator;
 let cwd: string;
 
 beforeAll(async () => {
-  simulator = await startSimulator();
+  simulator = await startSimulator({ policies: [refundDeskPolicy] });
   cwd = mkdtempSync(join(tmpdir(), 'agent-new-run-'));
   writeFileSync(join(cwd, 'AGENTS.md'), readFileSync(join(root, 'AGENTS.md')));
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureCli } from '../../cli/testing/cli.js';
 import { type RunningSimulator, startSimulator } from '../../simulator/server.js';
+import { refundDeskPolicy } from '../simulator-policy.js';
 import { runAgentCli } from './agent.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -14,7 +15,7 @@ let simulator: RunningSimulator;
 let cwd: string;
 
 beforeAll(async () => {
-  simulator = await startSimulator();
+  simulator = await startSimulator({ policies: [refundDeskPolicy] });
   cwd = mkdtempSync(join(tmpdir(), 'agent-resume-'));
   writeFileSync(join(cwd, 'AGENTS.md'), readFileSync(join(root, 'AGENTS.md')));
 });

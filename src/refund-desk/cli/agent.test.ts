@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureCli, PROCESS_TEST_TIMEOUT_MS, spawnCli } from '../../cli/testing/cli.js';
 import { controlCharacters } from '../../core/testing/control-characters.js';
 import { startSimulator } from '../../simulator/server.js';
+import { refundDeskPolicy } from '../simulator-policy.js';
 import { runAgentCli } from './agent.js';
 
 let simulator: Awaited<ReturnType<typeof startSimulator>>;
 let cwd: string;
 
 beforeAll(async () => {
-  simulator = await startSimulator();
+  simulator = await startSimulator({ policies: [refundDeskPolicy] });
   cwd = mkdtempSync(join(tmpdir(), 'agent-cli-'));
 });
 afterAll(async () => {
