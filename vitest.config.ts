@@ -33,10 +33,10 @@ const closingLine: Reporter = {
 };
 
 /** The named slow end-to-end tests: `npm run test:e2e` (vitest.e2e.config.ts), not `npm test`. */
-export const SLOW_E2E = 'src/**/*.slow-e2e.test.ts';
+export const SLOW_E2E = '{src,test}/**/*.slow-e2e.test.ts';
 
 /**
- * Unit tests: colocated `*.test.ts` beside the code. Evals and slow e2e tests have their own
+ * Unit tests: colocated `*.test.ts` beside the code (src/ and bench/). Evals and slow e2e tests have their own
  * configs. Two projects:
  * - `shared`: most files, one after another in each worker, which keeps its loaded modules
  *   (vitest's `isolate: false`). Loading the SDK, zod and our modules again for every file cost
@@ -66,7 +66,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: [...configDefaults.exclude, SLOW_E2E, ...ISOLATED_TEST_FILES],
           isolate: false,
           setupFiles: ['src/core/testing/shared-worker-guard.ts'],

@@ -4,6 +4,7 @@ import {
   createSandboxPool,
   DEBUG_AGENT_VARIANTS,
   type DebugAgentVariant,
+  debugAgentPolicy,
 } from '#reference-agents';
 
 /** Sandboxes that come back unchanged are reused: every trial still starts from the template. */
@@ -18,6 +19,8 @@ export const debugAgent = defineAgent({
   suite: 'debug-agent',
   variants: DEBUG_AGENT_VARIANTS,
   mode: 'unattended',
+  // Its simulated model (record --simulated; record --verify re-derives the cassettes with it).
+  modelScript: debugAgentPolicy,
   createHarness: (variant) => {
     if (!(DEBUG_AGENT_VARIANTS as readonly string[]).includes(variant)) {
       throw new ConfigError(

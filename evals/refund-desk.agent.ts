@@ -3,6 +3,7 @@ import {
   createRefundDeskHarness,
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
+  refundDeskPolicy,
 } from '#reference-agents';
 
 /** The refund desk under test: two harness variants around the same model and tools. */
@@ -10,6 +11,8 @@ export const refundDesk = defineAgent({
   suite: 'refund-desk',
   variants: REFUND_DESK_VARIANTS,
   mode: 'unattended',
+  // Its simulated model (record --simulated; record --verify re-derives the cassettes with it).
+  modelScript: refundDeskPolicy,
   createHarness: (variant, { projectDir }) => {
     if (!(REFUND_DESK_VARIANTS as readonly string[]).includes(variant)) {
       throw new ConfigError(

@@ -11,6 +11,15 @@ export { bundledTestCommand, createRunTestTool, type TestCommand } from './debug
 export { createSandbox, SANDBOX_TEMPLATE_DIR, type Sandbox } from './debug-agent/sandbox.js';
 export { type Confinement, resolveSandboxPath } from './debug-agent/sandbox-path.js';
 export { createSandboxPool, type SandboxPool } from './debug-agent/sandbox-pool.js';
+// The example agents' simulated models, which the simulator does not know by itself: evals/*.agent.ts
+// register them as the agents' model scripts (record --simulated, record --verify), and
+// createRefundDeskPolicy takes a chosen pass rate per variant.
+export {
+  createDebugAgentPolicy,
+  DEBUG_AGENT_HABITS,
+  type DebugAgentHabits,
+  debugAgentPolicy,
+} from './debug-agent/simulator-policy.js';
 export {
   type SandboxWrite,
   sandboxWritesOf,
@@ -29,6 +38,13 @@ export {
 // refund desk (the reference agent)
 export { FULL_CARD_NUMBER, ORDERS, PAYMENTS } from './refund-desk/data.js';
 export {
+  createRefundDeskPolicy,
+  REFUND_DESK_HABITS,
+  type RefundDeskHabits,
+  type RefundDeskOptions,
+  refundDeskPolicy,
+} from './refund-desk/simulator-policy.js';
+export {
   refundDeskTools,
   refundSubmissionsOf,
 } from './refund-desk/tools.js';
@@ -40,8 +56,3 @@ export {
   REFUND_DESK_VARIANTS,
   type RefundDeskVariant,
 } from './refund-desk/variants.js';
-// the refund desk's simulated model, e.g. with a chosen pass rate per variant (record --simulated)
-export {
-  createRefundDeskPolicy,
-  type RefundDeskOptions,
-} from './simulator/policies/refund-desk.js';

@@ -35,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   },
   simulator: {
     about: 'serve the simulated Messages / Chat Completions API',
-    run: (argv) => importWithArgv(() => import('./simulator.js'), 'simulator', argv),
+    run: async (argv) => (await import('./simulator.js')).runSimulatorCli(argv),
   },
   comment: {
     about: "write a pull request's comment from an eval report (the workflow posts it)",
@@ -48,10 +48,6 @@ const COMMANDS: Record<string, Command> = {
   trace: {
     about: 'summarise JSONL traces',
     run: async (argv) => (await import('./trace.js')).runTraceCli(argv),
-  },
-  agent: {
-    about: 'run the reference refund-desk agent once (harness-evals repository only)',
-    run: async (argv) => (await import('./agent.js')).runAgentMain(argv),
   },
 };
 
@@ -83,12 +79,7 @@ export async function runMainCli(argv: string[]): Promise<number | undefined> {
   try {
     return await command.run(rest);
   } catch (error) {
-    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
-    console.error(
-      missing && name === 'agent'
-        ? 'harness-evals agent: the reference refund-desk agent is not part of the installed package; run it from the harness-evals repository (npm run agent), and evaluate your own agent with harness-evals eval'
-        : `harness-evals ${name}: ${errorMessage(error)}`,
-    );
+    console.error(`harness-evals ${name}: ${errorMessage(error)}`);
     return 2;
   }
 }

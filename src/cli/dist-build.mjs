@@ -28,7 +28,7 @@ const GARBLED_LOCK_MS = 10_000;
 
 /** What tsconfig.build.json leaves out of dist/: editing it needs no new build. */
 const notBuilt = (name, isDirectory) =>
-  isDirectory ? name === 'bench' || name === 'testing' : name.endsWith('.test.ts');
+  isDirectory ? name === 'testing' : name.endsWith('.test.ts');
 
 /**
  * The build of the project at `root` (this repository by default): src/ compiled by

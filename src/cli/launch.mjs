@@ -1,7 +1,7 @@
 // Run this repository's CLI the way an installed package runs it: from dist/ (built from src/
 // first when src/ changed since the last build; see dist-build.mjs), so no TypeScript loader
 // sits in the start-up path. `node src/cli/launch.mjs eval --trials 3` is `harness-evals eval
-// --trials 3`. A .ts entry (`node src/cli/launch.mjs src/bench/run.ts`) runs from source via tsx,
+// --trials 3`. A .ts entry (`node src/cli/launch.mjs bench/run.ts`) runs from source via tsx,
 // for scripts that are not part of the package.
 import { fileURLToPath } from 'node:url';
 

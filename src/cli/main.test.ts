@@ -12,9 +12,18 @@ describe('the harness-evals dispatcher', () => {
   it('lists its subcommands', async () => {
     const result = await cli('--help');
     expect(result.code).toBe(0);
-    for (const command of ['eval', 'record', 'init', 'simulator', 'trace', 'agent']) {
+    for (const command of ['eval', 'record', 'init', 'simulator', 'trace']) {
       expect(result.output).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
+  });
+
+  // The refund desk's CLI is this repository's `npm run agent`, not a command of the package.
+  it('has no agent command: running the example agent is not part of the package', async () => {
+    const help = await cli('--help');
+    expect(help.output).not.toMatch(/^ {2}agent /m);
+    const result = await cli('agent', '--help');
+    expect(result.code).toBe(2);
+    expect(result.output).toContain("harness-evals: unknown command 'agent'");
   });
 
   it('hands the flags to the subcommand as if it ran alone', async () => {

@@ -65,6 +65,34 @@ describe('the npm package', () => {
     expect(readFileSync(join(repo, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
   });
 
+  // Issue 35: the package is the product. The example agents, their simulated models, the
+  // agent CLI that runs the refund desk, the bench and the e2e tests are this repository's own.
+  it('ships no example agent, demo policy, agent CLI, bench or e2e code', () => {
+    const repositoryOnly =
+      /(^|\/)(refund-desk|debug-agent|reference-agents|simulator-policy|bench|e2e)([./-]|$)|^dist\/cli\/(agent|terminal-approver|typeahead)[.-]/;
+    expect(files.filter((path) => repositoryOnly.test(path))).toEqual([]);
+  });
+
+  it('holds only the build, the templates and the package files', () => {
+    const product = /^(dist\/|templates\/init\/)|^(package\.json|README\.md|LICENSE)$/;
+    expect(files.filter((path) => !product.test(path))).toEqual([]);
+  });
+
+  it('holds the CLI, its templates and every entry point package.json names', () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as PackageJson;
+    const entries = [
+      ...Object.values(pkg.bin),
+      ...Object.values(pkg.exports).flatMap((entry) =>
+        typeof entry === 'string' ? [entry] : [entry.default, entry.types],
+      ),
+    ].map((path) => normalize(path));
+    expect(entries).toContain('dist/cli/main.js');
+    expect(entries.filter((path) => !files.includes(path))).toEqual([]);
+    expect(files).toContain('dist/simulator/server.js');
+    expect(files).toContain('dist/simulator/model-script.js');
+    expect(files.filter((path) => path.startsWith('templates/init/')).length).toBeGreaterThan(5);
+  });
+
   it('ships no test double: nothing under a testing/ folder, no *.test.* file', () => {
     expect(files.filter((path) => /(^|\/)testing\/|\.test\./.test(path))).toEqual([]);
   });

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resealed } from '../replay/testing/cassettes.js';
@@ -20,11 +20,26 @@ import { captureCli } from './testing/cli.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
 
-/** A throwaway project with a copy of T2's cassettes, one of them with an edited final answer. */
+/**
+ * A throwaway project with this repository's T2 and a copy of its cassettes, one of them with an
+ * edited final answer. The refund desk's agent file registers its simulated model (its model
+ * script), which re-derives the cassettes: the package's simulator does not know it.
+ */
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'record-verify-'));
-  for (const name of ['src', 'node_modules']) symlinkSync(join(root, name), join(project, name));
+  for (const name of [
+    'src',
+    'node_modules',
+    'dist',
+    'AGENTS.md',
+    'evals/refund-desk.agent.ts',
+    'evals/t2-order-not-found.eval.ts',
+  ]) {
+    mkdirSync(dirname(join(project, name)), { recursive: true });
+    symlinkSync(join(root, name), join(project, name));
+  }
   cpSync(join(root, 'package.json'), join(project, 'package.json'));
+  cpSync(join(root, 'vitest.evals.config.ts'), join(project, 'vitest.evals.config.ts'));
   cpSync(join(root, 'fixtures/T2'), join(project, 'fixtures/T2'), { recursive: true });
   const file = join(project, 'fixtures/T2/upgraded/trial-2.json');
   const cassette = JSON.parse(readFileSync(file, 'utf8'));
@@ -56,7 +71,7 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ fixtures/T2/upgraded/trial-2.json (simulator)');
     expect(result.stdout).toMatch(
-      /cassettes checked \(\d+ simulator re-derived, 0 re-derived with the task's own scripts, 0 from model scripts no task declares, Chat Completions or Responses: schema and secrets only, 0 live hash-checked\): 1 does not match, 1 live not checked/,
+      /cassettes checked \(0 simulator re-derived, \d+ re-derived with the task's own scripts, 0 from model scripts no task declares, Chat Completions or Responses: schema and secrets only, 0 live hash-checked\): 1 does not match, 1 live not checked/,
     );
     expect(result.stdout).not.toContain('trial-1.json');
     expect(result.stdout).toContain(
@@ -84,7 +99,9 @@ describe('npm run record -- --verify', () => {
       runRecordCli(['--verify', '--task', 'T2', '--variant', 'upgraded', '--trial', '1']),
     );
     expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(/^1 cassettes checked \(1 simulator re-derived, .*\): all match\n$/);
+    expect(one.stdout).toMatch(
+      /^1 cassettes checked \(0 simulator re-derived, 1 re-derived with the task's own scripts, .*\): all match\n$/,
+    );
     const edited = await captureCli(() =>
       runRecordCli(['--verify', '--variant', 'upgraded', '--trials', '2']),
     );

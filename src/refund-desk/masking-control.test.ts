@@ -6,6 +6,7 @@ import type { Harness } from '../runtime/harness.js';
 import { runAgent } from '../runtime/run-agent.js';
 import { respond, SEED_HEADER } from '../simulator/respond.js';
 import { FULL_CARD_NUMBER } from './data.js';
+import { refundDeskPolicy } from './simulator-policy.js';
 import { createUpgradedHarness } from './variants.js';
 
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,7 +15,11 @@ const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 function simulatedModel(seed: string): ModelClient {
   return {
     async createMessage(request) {
-      const answer = respond(request, { 'x-api-key': 'test', [SEED_HEADER]: seed });
+      const answer = respond(
+        request,
+        { 'x-api-key': 'test', [SEED_HEADER]: seed },
+        { policies: [refundDeskPolicy] },
+      );
       if (answer.status !== 200) throw new Error(`simulator answered ${answer.status}`);
       return answer.body as Awaited<ReturnType<ModelClient['createMessage']>>;
     },

@@ -9,26 +9,19 @@ export {
 export { defineJudgeScript, type JudgeScriptRequest } from './judge-script.js';
 export { buildMessage } from './message.js';
 export { type MessageStreamEvent, toSseEvents } from './message-events.js';
-export { type PassRate, passRateFor, seedVariant, trialPasses } from './pass-rate.js';
 export {
-  createDebugAgentPolicy,
-  DEBUG_AGENT_HABITS,
-  type DebugAgentHabits,
-  debugAgentPolicy,
-} from './policies/debug-agent.js';
+  checkPassRate,
+  type PassRate,
+  passRateFor,
+  seedVariant,
+  trialPasses,
+} from './pass-rate.js';
 export {
   createJudgePolicy,
   JUDGE_HABITS,
   type JudgeHabits,
   judgePolicy,
 } from './policies/judge.js';
-export {
-  createRefundDeskPolicy,
-  REFUND_DESK_HABITS,
-  type RefundDeskHabits,
-  type RefundDeskOptions,
-  refundDeskPolicy,
-} from './policies/refund-desk.js';
 export {
   answer,
   callTools,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createRefundDeskPolicy } from '../refund-desk/simulator-policy.js';
 import { driveConversation } from './drive.js';
 import { defineModelScript } from './model-script.js';
 import { passRateFor, seedVariant, trialPasses } from './pass-rate.js';
-import { createRefundDeskPolicy } from './policies/refund-desk.js';
 import { respond } from './respond.js';
 import {
   FULL_ACCOUNT,

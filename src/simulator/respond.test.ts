@@ -1,9 +1,14 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { respond } from './respond.js';
+import { refundDeskPolicy } from '../refund-desk/simulator-policy.js';
+import { defaultPolicies, type RespondOptions, respond as respondBuiltIn } from './respond.js';
 import { REFUND_DESK_TOOLS, upgradedSystem } from './testing/refund-desk.js';
 
 const KEY = { 'x-api-key': 'test' };
+
+/** The simulator as this repository's evals run it: with the refund desk's model registered. */
+const respond = (body: unknown, headers: Record<string, string>, options: RespondOptions = {}) =>
+  respondBuiltIn(body, headers, { policies: [...defaultPolicies, refundDeskPolicy], ...options });
 const PROMPT = "Why hasn't the refund for order ORD1001 arrived yet?";
 
 function request(overrides: Record<string, unknown> = {}) {
@@ -132,6 +137,14 @@ describe('respond', () => {
     expect(second.usage.cache_creation_input_tokens).toBe(0);
     const total = Math.ceil(JSON.stringify(request({ system })).length / 4);
     expect(first.usage.input_tokens).toBe(total - prefix);
+  });
+
+  // The example agents' models live beside them (src/refund-desk, src/debug-agent) and are
+  // registered by this repository's evals: the package's simulator does not know them.
+  it('knows only the built-in judge by default: an example agent request gets plain text', () => {
+    expect(defaultPolicies.map((policy) => policy.name)).toEqual(['judge']);
+    const result = respondBuiltIn(request(), KEY);
+    expect(result.headers['x-harness-policy']).toBe('plain-text');
   });
 
   it('answers in plain text when no policy matches', () => {

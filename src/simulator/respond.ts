@@ -2,16 +2,18 @@ import type { Anthropic } from '@anthropic-ai/sdk';
 import { type ApiErrorBody, apiErrorBody } from './api-error.js';
 import { buildMessage } from './message.js';
 import { type MessageStreamEvent, toSseEvents } from './message-events.js';
-import { debugAgentPolicy } from './policies/debug-agent.js';
 import { judgePolicy } from './policies/judge.js';
-import { refundDeskPolicy } from './policies/refund-desk.js';
 import { type Policy, plainTextPolicy } from './policy.js';
 import { readExchanges, type SimRequest, systemTextOf, textOf } from './request.js';
 import { createRng, fnv1a, makeId } from './rng.js';
 import { validateRequest } from './validate.js';
 
-/** Tried in order; the plain-text policy answers whatever none of them matches. */
-export const defaultPolicies: readonly Policy[] = [judgePolicy, refundDeskPolicy, debugAgentPolicy];
+/**
+ * Tried in order; the plain-text policy answers whatever none of them matches. Only the built-in
+ * judge: an agent's simulated model is its model script (this repository's example agents
+ * register theirs in evals/*.agent.ts).
+ */
+export const defaultPolicies: readonly Policy[] = [judgePolicy];
 
 export interface RespondOptions {
   policies?: readonly Policy[];

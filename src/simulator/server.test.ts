@@ -1,5 +1,6 @@
 import { Anthropic, BadRequestError } from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundDeskPolicy } from '../refund-desk/simulator-policy.js';
 import { type RunningSimulator, startSimulator } from './server.js';
 import { REFUND_DESK_TOOLS, refundDeskScript, upgradedSystem } from './testing/refund-desk.js';
 
@@ -23,7 +24,7 @@ describe('startSimulator', () => {
   let simulator: RunningSimulator;
   let client: Anthropic;
   beforeAll(async () => {
-    simulator = await startSimulator();
+    simulator = await startSimulator({ policies: [refundDeskPolicy] });
     client = new Anthropic({ apiKey: 'test', baseURL: simulator.url, maxRetries: 0 });
   });
   afterAll(() => simulator.close());

