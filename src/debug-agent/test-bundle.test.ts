@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunTestTool, type TestCommand } from './run-test.js';
@@ -147,29 +147,31 @@ describe.runIf(process.platform === 'linux')(
   },
 );
 
-/** This process's child processes named `name`, running or defunct (Linux: /proc). */
+/**
+ * This thread's child processes named `name`, running or defunct (Linux: /proc). Only this
+ * thread's: test files share the process as worker threads, and another file's esbuild (the
+ * HTML report's viewer bundle) is no child of this one.
+ */
 function childrenNamed(name: string): string[] {
+  let listed = '';
+  try {
+    listed = readFileSync('/proc/thread-self/children', 'utf8').trim();
+  } catch {
+    return [];
+  }
   const found: string[] = [];
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    let listed = '';
+  for (const pid of listed ? listed.split(/\s+/) : []) {
     try {
-      listed = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.includes(`(${name})`)) found.push(stat.slice(0, stat.lastIndexOf(')') + 3));
     } catch {
-      continue; // the thread ended while we looked
-    }
-    for (const pid of listed ? listed.split(/\s+/) : []) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (stat.includes(`(${name})`)) found.push(stat.slice(0, stat.lastIndexOf(')') + 3));
-      } catch {
-        // it was reaped while we looked
-      }
+      // it was reaped while we looked
     }
   }
   return found;
 }
 
-describe.runIf(existsSync('/proc/self/task'))('bundleTestFile processes', () => {
+describe.runIf(existsSync('/proc/thread-self/children'))('bundleTestFile processes', () => {
   it('leaves no esbuild process behind, running or defunct', async () => {
     const { sandbox } = playground();
     writeFileSync(

@@ -4,9 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { debugAgentPolicy } from '../../debug-agent/simulator-policy.js';
+import { refundDeskPolicy } from '../../refund-desk/simulator-policy.js';
 import { contentHashOf } from '../../replay/cassette-hash.js';
 import { resealed } from '../../replay/testing/cassettes.js';
+import { defaultPolicies } from '../../simulator/respond.js';
 import { fixtureChanges } from './fixture-changes.js';
+
+/** The committed T2 cassettes were answered by the refund desk's policy (its model script). */
+const EXAMPLE_POLICIES = [...defaultPolicies, refundDeskPolicy, debugAgentPolicy];
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const made: string[] = [];
@@ -81,7 +87,7 @@ describe('fixtureChanges', () => {
     writeFileSync(indent, JSON.stringify(JSON.parse(readFileSync(indent, 'utf8'))));
     unlinkSync(join(dir, 'fixtures/T2/baseline/trial-4.json'));
 
-    const { fixtures, leftOut } = await fixtureChanges(dir, commit);
+    const { fixtures, leftOut } = await fixtureChanges(dir, commit, EXAMPLE_POLICIES);
     expect(leftOut).toBe(0);
     const classes = Object.fromEntries(
       fixtures.map((fixture) => [fixture.path.replace('fixtures/T2/', ''), fixture.class]),
@@ -113,7 +119,7 @@ describe('fixtureChanges', () => {
     git(dir, 'commit', '-qam', 'curated');
     const commit = git(dir, 'rev-parse', 'HEAD');
     write(dir, 'baseline/trial-2.json', editAnswer(read(dir, 'baseline/trial-2.json')));
-    const { fixtures } = await fixtureChanges(dir, commit);
+    const { fixtures } = await fixtureChanges(dir, commit, EXAMPLE_POLICIES);
     expect(fixtures.map((fixture) => fixture.class)).toEqual(['edited']);
   });
 
@@ -130,7 +136,7 @@ describe('fixtureChanges', () => {
     judge.judgments[0].samples[0].response.body.content[0].input.label = 'pass';
     const { contentHash: _old, ...content } = judge;
     writeFileSync(file, JSON.stringify({ ...content, contentHash: contentHashOf(content) }));
-    const { fixtures } = await fixtureChanges(dir, commit);
+    const { fixtures } = await fixtureChanges(dir, commit, EXAMPLE_POLICIES);
     expect(fixtures.map(({ path, class: kind }) => [path, kind])).toEqual([
       ['fixtures/T7/baseline/trial-1.judge.json', 'edited'],
     ]);
@@ -143,7 +149,7 @@ describe('fixtureChanges', () => {
     const text = readFileSync(join(dir, 'fixtures/T2/upgraded/trial-4.json'));
     for (let trial = 6; trial < 6 + 520; trial++)
       writeFileSync(join(dir, `fixtures/T2/upgraded/trial-${trial}.json`), text);
-    const { fixtures, leftOut } = await fixtureChanges(dir, commit);
+    const { fixtures, leftOut } = await fixtureChanges(dir, commit, EXAMPLE_POLICIES);
     expect(leftOut).toBe(0);
     expect(fixtures).toHaveLength(520);
     expect(new Set(fixtures.map((fixture) => fixture.class))).toEqual(new Set(['re-derived']));

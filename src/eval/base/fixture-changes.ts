@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CuratedSchema } from '../../replay/cassette.js';
 import { contentHashOf } from '../../replay/cassette-hash.js';
+import type { Policy } from '../../simulator/policy.js';
 import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
 import { classifyChange } from './fixture-class.js';
 import { changedPaths, filesAt, git } from './git.js';
@@ -14,6 +15,8 @@ import { changedPaths, filesAt, git } from './git.js';
 export async function fixtureChanges(
   projectDir: string,
   commit: string,
+  /** What re-derives a simulator cassette (default: the built-in policies; tests add the demos'). */
+  policies?: readonly Policy[],
 ): Promise<{ fixtures: FixtureChange[]; leftOut: number }> {
   const paths = await changedPaths(projectDir, commit, 'fixtures', (path) =>
     path.endsWith('.json'),
@@ -39,7 +42,7 @@ export async function fixtureChanges(
     const change = { path, status, ...(before && { before }), ...(after && { after }) };
     fixtures.push({
       ...change,
-      ...(await classifyChange(projectDir, change)),
+      ...(await classifyChange(projectDir, change, policies)),
       commits: (authors.get(path) ?? []).slice(0, 3),
     });
   }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { canonicalJson } from '../../core/canonical-json.js';
+import type { Policy } from '../../simulator/policy.js';
 import type { CassetteProvenance, FixtureChange } from '../spec/changes-schema.js';
 import { verifyCassette, verifyJudgeCassette } from '../verify/verify-fixtures.js';
 
@@ -16,12 +17,13 @@ const JUDGE_FILE = /^fixtures\/([^/]+)\/([^/]+)\/(?:([^/]+)\/)?trial-(\d+)\.judg
 export async function classifyChange(
   projectDir: string,
   change: Pick<FixtureChange, 'path' | 'status' | 'before' | 'after'>,
+  policies?: readonly Policy[],
 ): Promise<Pick<FixtureChange, 'class' | 'why'>> {
   const { path, status, before, after } = change;
   if (status === 'removed') return { class: 'removed' };
   if (after?.curated && canonicalJson(after.curated) !== canonicalJson(before?.curated))
     return { class: 'curated' };
-  const verdict = await checked(projectDir, path);
+  const verdict = await checked(projectDir, path, policies);
   const problem = verdict.problems[0];
   if (problem !== undefined) return { class: 'edited', why: problem };
   if (verdict.source === 'simulator' && !verdict.notRederived) return { class: 're-derived' };
@@ -42,10 +44,10 @@ function sameRecording(
 }
 
 /** verify's own checks of the checkout's file, without the reference's hash. */
-async function checked(projectDir: string, path: string) {
+async function checked(projectDir: string, path: string, policies?: readonly Policy[]) {
   const file = join(projectDir, path);
   const judge = JUDGE_FILE.exec(path);
-  if (!judge) return verifyCassette(file, { shown: path });
+  if (!judge) return verifyCassette(file, { shown: path, ...(policies && { policies }) });
   const [, task = '', variant = '', testCase, trial = '0'] = judge;
   const label = {
     task,
