@@ -24,8 +24,6 @@ export type WatchEvalsOptions = Omit<
 > & {
   /** Where the reports go (console.log). */
   print?: (text: string) => void;
-  /** Resolves when the watch should end (SIGINT or SIGTERM by default). */
-  stop?: Promise<unknown>;
 };
 
 export const WATCHING =
@@ -37,7 +35,7 @@ export const WATCHING =
  * file's latest trials) with the stale trials and their re-record commands, and writes
  * reports/latest.*. Which files a change re-runs is vitest's: its module graph for the eval
  * files and what they import, and `watchTriggers` for the files trials read while they run.
- * Resolves with 0 when stopped; throws (bad input) when the first run cannot report.
+ * Resolves with 0 on Ctrl-C; throws (bad input) when the first run cannot report.
  */
 export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
   const print = options.print ?? ((text: string) => console.log(text));
@@ -88,27 +86,30 @@ export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
         .join('\n'),
     );
   };
-  let vitest: Vitest | undefined;
-  let failure: unknown;
   const reporter = new WatchReporter(projectDir, async (state, trigger) => {
     // The first run's report comes after start(): a bad selection there ends the watch.
     if (first) return;
     await report(state, trigger).catch((error: unknown) => print(`eval: ${String(error)}`));
   });
+  const signal = untilSignal();
+  let vitest: Vitest | undefined;
   try {
-    vitest = await startWatch(projectDir, config, reporter, () => vitest);
-    await report(reporter.latest(), undefined);
-  } catch (error) {
-    failure = error;
+    vitest = await createWatch(projectDir, config, reporter, () => vitest);
+    const watching = vitest;
+    // Ctrl-C during a run: the trials under way finish, the others are not started.
+    void signal.stopped.then(() => watching.cancelCurrentRun('keyboard-input'));
+    await startWatch(vitest);
+    if (!signal.isStopped()) await report(reporter.latest(), undefined);
+    await signal.stopped;
+  } finally {
+    signal.dispose();
+    await vitest?.close();
   }
-  if (failure === undefined) await (options.stop ?? untilSignal());
-  await vitest?.close();
-  if (failure !== undefined) throw failure;
   return 0;
 }
 
-/** vitest in watch mode over the eval files, after its first run. */
-async function startWatch(
+/** vitest in watch mode over the eval files, not started yet. */
+async function createWatch(
   projectDir: string,
   config: string,
   reporter: WatchReporter,
@@ -118,6 +119,8 @@ async function startWatch(
   process.env.TEST = 'true';
   process.env.VITEST = 'true';
   process.env.NODE_ENV ??= 'test';
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = signals.map((name) => new Set(process.listeners(name)));
   const vitest = await createVitest(
     'test',
     {
@@ -134,10 +137,21 @@ async function startWatch(
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
+  // vitest's logger ends the process on Ctrl-C at once, with vitest's exit code (1 once any
+  // trial failed, as baseline trials do): the watch closes vitest and ends with 0 instead.
+  signals.forEach((name, index) => {
+    for (const listener of process.listeners(name)) {
+      if (!before[index]!.has(listener)) process.off(name, listener);
+    }
+  });
+  return vitest;
+}
+
+/** The first run; vitest then waits for changes. */
+async function startWatch(vitest: Vitest): Promise<void> {
   try {
     await vitest.start();
   } catch (error) {
-    await vitest.close();
     if ((error as { code?: unknown }).code === 'VITEST_FILES_NOT_FOUND') {
       throw new ConfigError(
         'no eval files to watch: add evals/*.eval.ts (npx harness-evals init scaffolds one)',
@@ -145,7 +159,6 @@ async function startWatch(
     }
     throw error;
   }
-  return vitest;
 }
 
 /** The report's input from every file's latest trials, and the latest run's problems. */
@@ -170,15 +183,24 @@ function inputOf(projectDir: string, options: WatchEvalsOptions, state: WatchSta
   };
 }
 
-/** Resolves on the first SIGINT or SIGTERM (Ctrl-C), which then no longer ends the process. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const done = (signal: string) => {
+/** Stopped on the first SIGINT or SIGTERM (Ctrl-C), which then no longer ends the process. */
+function untilSignal() {
+  let stopped = false;
+  let done = () => {};
+  const promise = new Promise<void>((resolve) => {
+    done = () => {
+      stopped = true;
+      resolve();
+    };
+  });
+  process.on('SIGINT', done);
+  process.on('SIGTERM', done);
+  return {
+    stopped: promise,
+    isStopped: () => stopped,
+    dispose: () => {
       process.off('SIGINT', done);
       process.off('SIGTERM', done);
-      resolve(signal);
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
+    },
+  };
 }

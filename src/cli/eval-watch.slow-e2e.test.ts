@@ -1,0 +1,128 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WATCHING } from '../eval/run/watch-evals.js';
+import { REPOSITORY_ROOT } from '../eval/testing/hostile-eval-project.js';
+import { linkedProject } from '../eval/testing/judged-project.js';
+import { PROCESS_TEST_TIMEOUT_MS } from './testing/cli.js';
+
+// `npm run eval -- --watch` as a user runs it: a process that replays T1, then replays it again
+// when its prompt changes, reports the trials whose cassettes no longer match, and ends on Ctrl-C.
+
+const TASK_FILE = 'evals/t1-business-rules.eval.ts';
+let project: string;
+
+beforeAll(() => {
+  project = linkedProject('eval-watch-', {}, [
+    'AGENTS.md',
+    'evals/refund-desk.agent.ts',
+    TASK_FILE,
+  ]);
+  cpSync(join(REPOSITORY_ROOT, 'fixtures/T1'), join(project, 'fixtures/T1'), { recursive: true });
+});
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+/** The child's stdout so far, and a wait for the next report that matches. */
+function reports(child: ChildProcess) {
+  let text = '';
+  let errors = '';
+  let seen = 0;
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const until = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        // A report ends with the WATCHING line: look at whole reports only, each once.
+        const end = text.indexOf(WATCHING, seen);
+        if (end === -1) return;
+        const report = text.slice(seen, end + WATCHING.length);
+        seen = end + WATCHING.length;
+        if (pattern.test(report)) {
+          child.stdout?.off('data', onData);
+          child.off('exit', onExit);
+          resolve(report);
+        } else check();
+      };
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString();
+        check();
+      };
+      const onExit = (code: number | null) =>
+        reject(new Error(`eval --watch exited (${code}) before ${pattern}:\n${text}\n${errors}`));
+      child.stdout?.on('data', onData);
+      child.once('exit', onExit);
+      check();
+    });
+  return { until, errors: () => errors };
+}
+
+/** The processes `pid` started (ps exits 1 when there are none). */
+function childrenOf(pid: number | undefined): string {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+describe('eval --watch', () => {
+  it(
+    'replays again when the prompt changes, reports the stale trials with their re-record command, and ends on Ctrl-C',
+    async () => {
+      const child = spawn(
+        process.execPath,
+        [join(REPOSITORY_ROOT, 'dist/cli/main.js'), 'eval', '--watch'],
+        {
+          cwd: project,
+          env: { ...process.env, CI: '', GITHUB_STEP_SUMMARY: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const output = reports(child);
+      try {
+        const first = await output.until(/gate: passed/);
+        expect(first).not.toContain('stale');
+
+        // The project instructions are read while the trials run: the upgraded variant loads
+        // AGENTS.md, so its cassettes no longer match the request; the baseline's still do.
+        appendFileSync(join(project, 'AGENTS.md'), '- Sign every answer with "The refund desk".\n');
+        const instructions = await output.until(/AGENTS\.md changed/);
+        expect(instructions).toContain(`re-ran ${TASK_FILE}`);
+        expect(instructions).toContain('T1 upgraded trial 1: stale');
+        expect(instructions).toContain(
+          'npm run record -- --task T1 --variant upgraded --trial 1,2,3',
+        );
+        expect(instructions).not.toContain('T1 baseline trial 1: stale');
+        expect(instructions).toContain('gate: FAILED');
+
+        // The task's own prompt is in the eval file (vitest's module graph): both variants.
+        const source = readFileSync(join(project, TASK_FILE), 'utf8');
+        writeFileSync(
+          join(project, TASK_FILE),
+          source.replace("Why hasn't the refund", 'Why has the refund still not'),
+        );
+        const prompt = await output.until(/t1-business-rules\.eval\.ts changed/);
+        expect(prompt).toContain('T1 baseline trial 1: stale');
+        expect(prompt).toContain(
+          'npm run record -- --task T1 --variant baseline,upgraded --trial 1,2,3',
+        );
+
+        const children = childrenOf(child.pid);
+        child.kill('SIGINT');
+        expect(await exited, output.errors()).toBe(0);
+        // Vitest's workers are threads of the watch process: nothing of it outlives it.
+        for (const pid of children.split(/\s+/).filter(Boolean)) {
+          expect(() => process.kill(Number(pid), 0), `process ${pid}`).toThrow();
+        }
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
