@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { WATCHING } from '../eval/run/watch-evals.js';
 import { REPOSITORY_ROOT } from '../eval/testing/hostile-eval-project.js';
 import { linkedProject } from '../eval/testing/judged-project.js';
@@ -25,39 +25,47 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-/** The child's stdout so far, and a wait for the next report that matches. */
+/** The child's stdout so far, and a wait for the next whole report that matches. */
 function reports(child: ChildProcess) {
   let text = '';
   let errors = '';
   let seen = 0;
+  /** The wait under way, told of each new chunk and of the exit. */
+  let waiting: { check: () => void; exited: (code: number | null) => void } | undefined;
+  // One listener for the whole run: no chunk is lost between two waits.
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    waiting?.check();
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     errors += chunk.toString();
   });
+  child.once('exit', (code) => waiting?.exited(code));
   const until = (pattern: RegExp) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         // A report ends with the WATCHING line: look at whole reports only, each once.
-        const end = text.indexOf(WATCHING, seen);
-        if (end === -1) return;
-        const report = text.slice(seen, end + WATCHING.length);
-        seen = end + WATCHING.length;
-        if (pattern.test(report)) {
-          child.stdout?.off('data', onData);
-          child.off('exit', onExit);
-          resolve(report);
-        } else check();
+        for (
+          let end = text.indexOf(WATCHING, seen);
+          end !== -1;
+          end = text.indexOf(WATCHING, seen)
+        ) {
+          const report = text.slice(seen, end + WATCHING.length);
+          seen = end + WATCHING.length;
+          if (pattern.test(report)) {
+            waiting = undefined;
+            resolve(report);
+            return;
+          }
+        }
       };
-      const onData = (chunk: Buffer) => {
-        text += chunk.toString();
-        check();
-      };
-      const onExit = (code: number | null) =>
+      const exited = (code: number | null) =>
         reject(new Error(`eval --watch exited (${code}) before ${pattern}:\n${text}\n${errors}`));
-      child.stdout?.on('data', onData);
-      child.once('exit', onExit);
-      check();
+      waiting = { check, exited };
+      if (child.exitCode !== null) exited(child.exitCode);
+      else check();
     });
-  return { until, errors: () => errors };
+  return { until, errors: () => errors, text: () => text };
 }
 
 /** The processes `pid` started (ps exits 1 when there are none). */
@@ -84,6 +92,10 @@ describe('eval --watch', () => {
       );
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       const output = reports(child);
+      // A wait that never matched ends in the test's timeout: show what the watch printed.
+      onTestFailed(() =>
+        console.error(`eval --watch printed:\n${output.text()}\n${output.errors()}`),
+      );
       try {
         const first = await output.until(/gate: passed/);
         expect(first).not.toContain('stale');
