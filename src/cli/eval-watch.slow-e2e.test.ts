@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
 import { WATCHING } from '../eval/run/watch-evals.js';
 import { REPOSITORY_ROOT } from '../eval/testing/hostile-eval-project.js';
 import { linkedProject } from '../eval/testing/judged-project.js';
@@ -92,47 +92,47 @@ describe('eval --watch', () => {
       );
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       const output = reports(child);
-      // A wait that never matched ends in the test's timeout: show what the watch printed.
+      // A wait that never matched ends in the test's timeout, which skips the test's own code:
+      // show what the watch printed, and end it whatever happened.
       onTestFailed(() =>
         console.error(`eval --watch printed:\n${output.text()}\n${output.errors()}`),
       );
-      try {
-        const first = await output.until(/gate: passed/);
-        expect(first).not.toContain('stale');
-
-        // The project instructions are read while the trials run: the upgraded variant loads
-        // AGENTS.md, so its cassettes no longer match the request; the baseline's still do.
-        appendFileSync(join(project, 'AGENTS.md'), '- Sign every answer with "The refund desk".\n');
-        const instructions = await output.until(/AGENTS\.md changed/);
-        expect(instructions).toContain(`re-ran ${TASK_FILE}`);
-        expect(instructions).toContain('T1 upgraded trial 1: stale');
-        expect(instructions).toContain(
-          'npm run record -- --task T1 --variant upgraded --trial 1,2,3',
-        );
-        expect(instructions).not.toContain('T1 baseline trial 1: stale');
-        expect(instructions).toContain('gate: FAILED');
-
-        // The task's own prompt is in the eval file (vitest's module graph): both variants.
-        const source = readFileSync(join(project, TASK_FILE), 'utf8');
-        writeFileSync(
-          join(project, TASK_FILE),
-          source.replace("Why hasn't the refund", 'Why has the refund still not'),
-        );
-        const prompt = await output.until(/t1-business-rules\.eval\.ts changed/);
-        expect(prompt).toContain('T1 baseline trial 1: stale');
-        expect(prompt).toContain(
-          'npm run record -- --task T1 --variant baseline,upgraded --trial 1,2,3',
-        );
-
-        const children = childrenOf(child.pid);
-        child.kill('SIGINT');
-        expect(await exited, output.errors()).toBe(0);
-        // Vitest's workers are threads of the watch process: nothing of it outlives it.
-        for (const pid of children.split(/\s+/).filter(Boolean)) {
-          expect(() => process.kill(Number(pid), 0), `process ${pid}`).toThrow();
-        }
-      } finally {
+      onTestFinished(() => {
         child.kill('SIGKILL');
+      });
+      const first = await output.until(/gate: passed/);
+      expect(first).not.toContain('stale');
+
+      // The project instructions are read while the trials run: the upgraded variant loads
+      // AGENTS.md, so its cassettes no longer match the request; the baseline's still do.
+      appendFileSync(join(project, 'AGENTS.md'), '- Sign every answer with "The refund desk".\n');
+      const instructions = await output.until(/AGENTS\.md changed/);
+      expect(instructions).toContain(`re-ran ${TASK_FILE}`);
+      expect(instructions).toContain('T1 upgraded trial 1: stale');
+      expect(instructions).toContain(
+        'npm run record -- --task T1 --variant upgraded --trial 1,2,3',
+      );
+      expect(instructions).not.toContain('T1 baseline trial 1: stale');
+      expect(instructions).toContain('gate: FAILED');
+
+      // The task's own prompt is in the eval file (vitest's module graph): both variants.
+      const source = readFileSync(join(project, TASK_FILE), 'utf8');
+      writeFileSync(
+        join(project, TASK_FILE),
+        source.replace("Why hasn't the refund", 'Why has the refund still not'),
+      );
+      const prompt = await output.until(/t1-business-rules\.eval\.ts changed/);
+      expect(prompt).toContain('T1 baseline trial 1: stale');
+      expect(prompt).toContain(
+        'npm run record -- --task T1 --variant baseline,upgraded --trial 1,2,3',
+      );
+
+      const children = childrenOf(child.pid);
+      child.kill('SIGINT');
+      expect(await exited, output.errors()).toBe(0);
+      // Vitest's workers are threads of the watch process: nothing of it outlives it.
+      for (const pid of children.split(/\s+/).filter(Boolean)) {
+        expect(() => process.kill(Number(pid), 0), `process ${pid}`).toThrow();
       }
     },
     PROCESS_TEST_TIMEOUT_MS,
