@@ -1,5 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  appendFileSync,
+  cpSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
 import { WATCHING } from '../eval/run/watch-evals.js';
@@ -68,13 +77,19 @@ function reports(child: ChildProcess) {
   return { until, errors: () => errors, text: () => text };
 }
 
-/** The processes `pid` started (ps exits 1 when there are none). */
-function childrenOf(pid: number | undefined): string {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
+/** The processes whose working folder is `dir` (Linux's /proc; none elsewhere). */
+function processesIn(dir: string): string[] {
+  if (process.platform !== 'linux') return [];
+  const real = realpathSync(dir);
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === real;
+      } catch {
+        return false; // ended meanwhile, or not ours to read
+      }
+    });
 }
 
 describe('eval --watch', () => {
@@ -127,13 +142,11 @@ describe('eval --watch', () => {
         'npm run record -- --task T1 --variant baseline,upgraded --trial 1,2,3',
       );
 
-      const children = childrenOf(child.pid);
+      expect(processesIn(project)).toContain(String(child.pid));
       child.kill('SIGINT');
       expect(await exited, output.errors()).toBe(0);
-      // Vitest's workers are threads of the watch process: nothing of it outlives it.
-      for (const pid of children.split(/\s+/).filter(Boolean)) {
-        expect(() => process.kill(Number(pid), 0), `process ${pid}`).toThrow();
-      }
+      // Vitest's workers are threads of the watch process: nothing started in the project outlives it.
+      expect(processesIn(project)).toEqual([]);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
