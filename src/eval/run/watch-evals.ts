@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
-import { ConfigError, TaskInputError } from '../../core/errors.js';
+import { ConfigError, errorMessage, TaskInputError } from '../../core/errors.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
 import { ASSERTION_VALUE_CHARS } from '../spec/assertion-text.js';
@@ -21,10 +21,7 @@ import { watchTriggers } from './watch-triggers.js';
 export type WatchEvalsOptions = Omit<
   RunEvalsOptions,
   'mode' | 'shard' | 'updateReference' | 'source' | 'onTrial'
-> & {
-  /** Where the reports go (console.log). */
-  print?: (text: string) => void;
-};
+>;
 
 export const WATCHING =
   'watching evals, their agents, prompts and fixtures for changes (Ctrl-C to stop)';
@@ -38,7 +35,7 @@ export const WATCHING =
  * Resolves with 0 on Ctrl-C; throws (bad input) when the first run cannot report.
  */
 export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
-  const print = options.print ?? ((text: string) => console.log(text));
+  const print = (text: string) => console.log(text);
   const run = { ...options, mode: 'replay' as const, updateReference: false };
   const { projectDir } = options;
   modelTimeoutFrom(process.env);
@@ -79,7 +76,7 @@ export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
         finished.terminal,
         ...finished.notes.map((note) => `note: ${note}\n`),
         `${state.records.length} trials; wrote ${finished.written.join(', ') || 'nothing'}${finished.writeError ? ` (${finished.writeError})` : ''}`,
-        `gate: ${finished.report.gate.passed ? 'passed' : `FAILED (${finished.report.gate.reasons.length} reasons above)`}`,
+        gateLine(finished.report.gate.passed, finished.report.gate.reasons.length),
         WATCHING,
       ]
         .filter(Boolean)
@@ -89,7 +86,7 @@ export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
   const reporter = new WatchReporter(projectDir, async (state, trigger) => {
     // The first run's report comes after start(): a bad selection there ends the watch.
     if (first) return;
-    await report(state, trigger).catch((error: unknown) => print(`eval: ${String(error)}`));
+    await report(state, trigger).catch((error: unknown) => print(`eval: ${errorMessage(error)}`));
   });
   const signal = untilSignal();
   let vitest: Vitest | undefined;
@@ -160,6 +157,10 @@ async function startWatch(vitest: Vitest): Promise<void> {
     throw error;
   }
 }
+
+/** As the CLI's gate line (eval.ts printGate). */
+const gateLine = (passed: boolean, reasons: number) =>
+  passed ? 'gate: passed' : `gate: FAILED (${reasons} reason${reasons === 1 ? '' : 's'} above)`;
 
 /** The report's input from every file's latest trials, and the latest run's problems. */
 function inputOf(projectDir: string, options: WatchEvalsOptions, state: WatchState) {
