@@ -94,7 +94,7 @@ function processesIn(dir: string): string[] {
 
 describe('eval --watch', () => {
   it(
-    'replays again when the prompt changes, reports the stale trials with their re-record command, and ends on Ctrl-C',
+    'replays again when the prompt or the config changes, reports the stale trials with their re-record command, and ends on Ctrl-C',
     async () => {
       const child = spawn(
         process.execPath,
@@ -141,6 +141,11 @@ describe('eval --watch', () => {
       expect(prompt).toContain(
         'npm run record -- --task T1 --variant baseline,upgraded --trial 1,2,3',
       );
+
+      // The eval config: vitest sets its server up again, and the watch replays every file.
+      appendFileSync(join(project, 'vitest.evals.config.ts'), '// edited\n');
+      const config = await output.until(/vitest\.evals\.config\.ts changed/);
+      expect(config).toContain('T1 baseline trial 1: stale');
 
       expect(processesIn(project)).toContain(String(child.pid));
       child.kill('SIGINT');

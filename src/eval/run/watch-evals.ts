@@ -134,6 +134,12 @@ async function createWatch(
     {},
     { stdout: process.stdout, stderr: process.stderr },
   );
+  // A changed eval config makes vitest close and set up its server again; its own startVitest
+  // then starts again (onAfterSetServer, internal), and so does the watch: every file re-runs.
+  vitest.onServerRestart(() => reporter.onWatcherRerun([], relative(projectDir, config)));
+  (vitest as unknown as { onAfterSetServer(fn: () => void): void }).onAfterSetServer(() => {
+    vitest.start().catch((error: unknown) => console.log(`eval: ${errorMessage(error)}`));
+  });
   // vitest's logger ends the process on Ctrl-C at once, with vitest's exit code (1 once any
   // trial failed, as baseline trials do): the watch closes vitest and ends with 0 instead.
   signals.forEach((name, index) => {
