@@ -20,6 +20,7 @@ import {
 } from './args.js';
 import { DECISION_FLAGS, decisionFlags } from './decision-flags.js';
 import { isEntryPoint } from './entry-point.js';
+import { refuseWithWatch, watchReplay } from './eval-watch.js';
 import { judgeOverrides } from './judge-flags.js';
 import { exportOtel, OTEL_FLAGS, OTEL_USAGE, type OtelTarget, otelTarget } from './otel-flags.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -31,7 +32,7 @@ const USAGE = `usage: npm run eval -- [--trials N | all] [--task T1,T4] [--varia
                        [--alpha 0.05] [--delta 0.10] [--beta 0.20] [--undecided warn|fail] [--max-trials N]
                        [--strict-floors] [--shard i/n]
                        [--judge-model ID[,ID...]] [--judge-samples N]
-                       [--rescore [--simulated] [--record-judge]]
+                       [--rescore [--simulated] [--record-judge]] [--watch]
        npm run eval -- --compare A,B [...]   (two variants: only those, every Δ of B against A)
        npm run eval -- --merge DIR [--compare FILE | --reference-from REF [--allow-lower-reference]]
                        [--update-reference] [--alpha A] [--delta D] [--beta B] [--undecided warn|fail] [--strict-floors]
@@ -53,7 +54,8 @@ Judged checks replay their calls from fixtures/<task>/<variant>/trial-<n>.judge.
 --rescore re-runs every check on the recorded trials and asks the judges again, live
 (HARNESS_JUDGE_API_KEY, else the provider's key) or with --simulated offline; nothing is written
 unless --record-judge, which records only the judge's calls (the agent's cassettes stay as they
-are). --judge-model and --judge-samples (1 to 100) override every judge's own.`;
+are). --judge-model and --judge-samples (1 to 100) override every judge's own.
+--watch replays again whatever a change touches (eval files, agents, prompts, fixtures) until Ctrl-C.`;
 
 const FLAGS = {
   trials: { type: 'string' },
@@ -78,6 +80,7 @@ const FLAGS = {
   'judge-model': { type: 'string' },
   'judge-samples': { type: 'string' },
   ...OTEL_FLAGS,
+  watch: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -96,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (values.watch) refuseWithWatch(values);
   nonEmpty('--compare', values.compare, 'a report file (e.g. --compare reports/reference.json)');
   nonEmpty('--merge', values.merge, 'a folder of shard results (e.g. --merge reports/shards)');
   nonEmpty(
@@ -159,7 +163,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   const simulator = await openJudgeSimulator(values.simulated === true);
   try {
-    return await replay(otel, {
+    const run = values.watch ? watchReplay : (options: RunEvalsOptions) => replay(otel, options);
+    return await run({
       projectDir,
       mode: 'replay',
       trials,

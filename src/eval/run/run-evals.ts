@@ -340,7 +340,10 @@ function selectionOf(options: RunEvalsOptions): ShardSelection {
  * before any trial runs: one that a symlink leads outside the project is refused. (The traces
  * folder is checkTracesFolder's; each cassette's folder is checked again when it is written.)
  */
-async function checkWritesInside(projectDir: string, options: RunEvalsOptions): Promise<void> {
+export async function checkWritesInside(
+  projectDir: string,
+  options: RunEvalsOptions,
+): Promise<void> {
   const folders = [
     ...(options.mode === 'record' ? [['fixtures', 'recording'] as const] : []),
     ...(options.writeReports !== false ? [['reports', 'writing the reports'] as const] : []),
