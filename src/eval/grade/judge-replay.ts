@@ -4,8 +4,8 @@ import { fixtureProblem, type ProblemContext } from '../../replay/fixture-proble
 import { findRequestDivergence } from '../../replay/request-divergence.js';
 import type { JudgeModel } from '../spec/judge-model.js';
 import type { SampleVerdict } from '../spec/judgment.js';
+import { tapedJudgeRequest } from './judge-call.js';
 import type { JudgeCassette, JudgmentTape } from './judge-cassette.js';
-import { tapedJudgeRequest } from './judge-client.js';
 import type { JudgeRequest } from './judge-prompt.js';
 import { sampleVerdictOf } from './judge-sample.js';
 

@@ -7,7 +7,7 @@ import { JUDGE_ENV, type JudgeModel } from '../spec/judge-model.js';
 import { refuseSimulator } from '../trial/refuse-simulator.js';
 import { sharedRecordServer } from '../trial/replay-runtime.js';
 import { SIMULATOR_URL_ENV } from '../trial/upstream.js';
-import type { JudgeEndpoint } from './judge-client.js';
+import type { JudgeEndpoint } from './judge-call.js';
 
 /** Where one judged check's live calls go: the live API, or a simulator (`--simulated`). */
 export interface JudgeUpstream {
