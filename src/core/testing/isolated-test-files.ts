@@ -18,6 +18,7 @@ export const ISOLATED_TEST_FILES = [
   'src/adapters/adapters-record-replay.test.ts',
   'src/adapters/adapters-record-live.test.ts',
   'src/eval/grade/judge-record-replay.test.ts',
+  'src/eval/grade/judge-responses.test.ts',
   'src/eval/trial/recording-guard-trials.test.ts',
   'src/eval/trial/dataset-trials.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
