@@ -1,4 +1,3 @@
-import { FixtureError } from '../../core/errors.js';
 import { fixtureProblem, type ProblemContext } from '../../replay/fixture-problem.js';
 import { createReplayCursor } from '../../replay/replay-cursor.js';
 import type { JudgeModel } from '../spec/judge-model.js';
@@ -78,9 +77,4 @@ export function replayJudgeModel(
     if ('problem' in served) throw served.problem;
     return sampleVerdictOf(served.exchange, model, index + 1);
   });
-}
-
-/** Is this a problem with the judge's fixture (never a verdict), rather than a bug? */
-export function isFixtureProblem(error: unknown): error is FixtureError {
-  return error instanceof FixtureError;
 }
