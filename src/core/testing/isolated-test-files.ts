@@ -33,6 +33,7 @@ export const ISOLATED_TEST_FILES = [
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
   'src/eval/grade/judged-dataset.test.ts',
+  'src/eval/grade/judged-responses.test.ts',
   'src/cli/record-model-script.test.ts',
   'src/cli/record-keeps-cassettes.test.ts',
   'src/cli/record-verify-scripts.test.ts',
