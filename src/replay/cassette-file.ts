@@ -84,7 +84,7 @@ export interface CassetteKind<T extends Record<string, unknown>> {
   rerecords: string;
 }
 
-export const TRIAL_CASSETTE: CassetteKind<Cassette> = {
+const TRIAL_CASSETTE: CassetteKind<Cassette> = {
   schema: CassetteSchema,
   fields: ['version', 'meta', 'exchanges'],
   head: 1,
@@ -193,7 +193,7 @@ export async function writeCassetteFile<T extends Record<string, unknown>>(
 }
 
 /** The content hash of a cassette file: over its kind's fields, as contentHashOf seals them. */
-export function hashOf<T extends Record<string, unknown>>(content: T, kind: CassetteKind<T>) {
+function hashOf<T extends Record<string, unknown>>(content: T, kind: CassetteKind<T>) {
   return contentHashOf(Object.fromEntries(kind.fields.map((field) => [field, content[field]])));
 }
 

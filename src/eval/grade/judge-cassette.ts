@@ -63,7 +63,7 @@ export function judgeCassettePath(
 }
 
 /** A judge cassette as the one cassette reader and writer know it (replay/cassette-file.ts). */
-export const JUDGE_CASSETTE: CassetteKind<JudgeCassette> = {
+const JUDGE_CASSETTE: CassetteKind<JudgeCassette> = {
   schema: JudgeCassetteSchema,
   fields: ['version', 'kind', 'meta', 'judgments'],
   head: 2,
