@@ -15,7 +15,7 @@ import {
   RECORDED_REQUEST_HEADERS,
   RECORDED_RESPONSE_HEADERS,
 } from './cassette.js';
-import { CONTENT_HASH, cassetteHash, rememberReadHash } from './cassette-hash.js';
+import { CONTENT_HASH, contentHashOf, rememberReadHash } from './cassette-hash.js';
 import { findCassetteSecret } from './secret-scan.js';
 
 /**
@@ -70,35 +70,67 @@ export function readCassetteJson(file: string): { text: string; data: unknown } 
 }
 
 /**
- * Read and validate a cassette. A missing file is `fixture_missing`; bad JSON, a value nested
- * deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is `fixture_corrupt`, naming
- * the file and the field; a credential inside (in its bytes or in a streamed text) is
- * `fixture_secret`; content that no longer matches its `contentHash` (or no hash) is
- * `fixture_edited`.
+ * A kind of cassette file, sealed by a content hash over everything it holds but the hash:
+ * a trial's (`trial-<n>.json`), a judge's (`trial-<n>.judge.json`). One reader, one writer.
  */
-export async function readCassette(file: string): Promise<Cassette> {
+export interface CassetteKind<T extends Record<string, unknown>> {
+  schema: z.ZodType<T>;
+  /** Its fields in file order; `contentHash` is written after the first `head` of them. */
+  fields: ReadonlyArray<keyof T & string>;
+  head: number;
+  /** The exchanges inside, which the secret scan assembles (streamed text). */
+  exchanges(content: T): readonly Exchange[];
+  /** What the fix re-records: `the trial`, `the judge`. */
+  rerecords: string;
+}
+
+const TRIAL_CASSETTE: CassetteKind<Cassette> = {
+  schema: CassetteSchema,
+  fields: ['version', 'meta', 'exchanges'],
+  head: 1,
+  exchanges: (cassette) => cassette.exchanges,
+  rerecords: 'the trial',
+};
+
+/**
+ * Read and validate a cassette file of any kind. A missing file is `fixture_missing`; bad JSON,
+ * a value nested deeper than MAX_CASSETTE_DEPTH, a wrong version or a bad field is
+ * `fixture_corrupt`, naming the file and the field; a credential inside (in its bytes or in a
+ * streamed text) is `fixture_secret`; content that no longer matches its `contentHash` (or no
+ * hash) is `fixture_edited`. Returns the content and its hash.
+ */
+export function readCassetteFile<T extends Record<string, unknown>>(
+  file: string,
+  kind: CassetteKind<T>,
+): { content: T; hash: string } {
   const shown = displayPath(file);
   const { text, data } = readCassetteJson(file);
   const object = data !== null && typeof data === 'object' && !Array.isArray(data);
-  const { contentHash, ...content } = (object ? data : {}) as Record<string, unknown>;
-  const result = CassetteSchema.safeParse(object ? content : data);
+  const { contentHash, ...rest } = (object ? data : {}) as Record<string, unknown>;
+  const result = kind.schema.safeParse(object ? rest : data);
   if (!result.success) {
     const issues = describeZodIssues(flattenIssues(result.error.issues));
     throw new FixtureError('fixture_corrupt', `${shown}: ${issues}`);
   }
   // Scanned on read too: a cassette edited or committed by hand is never replayed as a pass.
-  const finding = findCassetteSecret(result.data, text);
+  const finding = findCassetteSecret({ exchanges: [...kind.exchanges(result.data)] }, text);
   if (finding) {
     throw new FixtureError(
       'fixture_secret',
-      `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record the trial`,
+      `${shown}: ${finding.where} contains ${finding.rule}, so it is not replayed. Delete the file (revoke the key if it is real) and re-record ${kind.rerecords}`,
     );
   }
-  const hash = cassetteHash(result.data);
+  const hash = hashOf(result.data, kind);
   if (contentHash !== hash)
     throw new FixtureError('fixture_edited', editedMessage(shown, contentHash, hash));
-  rememberReadHash(result.data, hash);
-  return result.data;
+  return { content: result.data, hash };
+}
+
+/** Read a trial's cassette (readCassetteFile), its hash remembered for the reports. */
+export async function readCassette(file: string): Promise<Cassette> {
+  const { content, hash } = readCassetteFile(file, TRIAL_CASSETTE);
+  rememberReadHash(content, hash);
+  return content;
 }
 
 /**
@@ -131,46 +163,73 @@ function describeDeepPath(path: ReadonlyArray<string | number>): string {
 }
 
 /**
- * Write a cassette atomically (temp file in the same folder, then rename), with
- * stable key order and 2-space indent. Headers outside the allow-lists are dropped,
- * then the final bytes and each streamed block's assembled text are re-scanned: any
- * credential throws SecretLeakError and nothing is written.
+ * Write a cassette file of any kind atomically (temp file in the same folder, then rename), with
+ * stable key order and 2-space indent; returns its content hash. The final bytes and each
+ * streamed block's assembled text are scanned first: any credential (`secrets` among them)
+ * throws SecretLeakError and nothing is written.
+ */
+export async function writeCassetteFile<T extends Record<string, unknown>>(
+  file: string,
+  content: T,
+  kind: CassetteKind<T>,
+  options: { secrets?: readonly string[] } = {},
+): Promise<string> {
+  const shown = displayPath(file);
+  const checked = kind.schema.safeParse(content);
+  if (!checked.success) {
+    const issues = describeZodIssues(flattenIssues(checked.error.issues));
+    throw new FixtureError('fixture_corrupt', `refusing to write ${shown}: ${issues}`);
+  }
+  const text = cassetteText(checked.data, kind);
+  const exchanges = [...kind.exchanges(checked.data)];
+  const finding = findCassetteSecret({ exchanges }, text, options);
+  if (finding) {
+    throw new SecretLeakError(
+      `refusing to write ${shown}: ${finding.where} contains ${finding.rule}; nothing was written`,
+    );
+  }
+  await writeFileAtomic(file, Buffer.from(text, 'utf8'));
+  return hashOf(checked.data, kind);
+}
+
+/** The content hash of a cassette file: over its kind's fields, as contentHashOf seals them. */
+function hashOf<T extends Record<string, unknown>>(content: T, kind: CassetteKind<T>) {
+  return contentHashOf(Object.fromEntries(kind.fields.map((field) => [field, content[field]])));
+}
+
+/**
+ * A trial's cassette, written by writeCassetteFile: headers outside the allow-lists are dropped
+ * first.
  */
 export async function writeCassette(
   file: string,
   cassette: Cassette,
   options: { secrets?: readonly string[] } = {},
 ): Promise<void> {
-  const shown = displayPath(file);
-  const checked = CassetteSchema.safeParse(redactHeaders(cassette));
-  if (!checked.success) {
-    const issues = describeZodIssues(flattenIssues(checked.error.issues));
-    throw new FixtureError('fixture_corrupt', `refusing to write ${shown}: ${issues}`);
-  }
-  const text = serializeCassette(checked.data);
-  const finding = findCassetteSecret(checked.data, text, options);
-  if (finding) {
-    throw new SecretLeakError(
-      `refusing to write ${shown}: ${finding.where} contains ${finding.rule}; nothing was written`,
-    );
-  }
-  const bytes = Buffer.from(text, 'utf8');
-  await writeFileAtomic(file, bytes);
+  await writeCassetteFile(file, redactHeaders(cassette), TRIAL_CASSETTE, options);
 }
 
 /**
- * `version`, `contentHash`, `meta`, `exchanges` in that order; keys sorted below; 2-space
- * indent; final newline. The content hash covers the rest (cassetteHash), so the file can be
- * re-indented or its keys reordered without changing it.
+ * A cassette file's text: its fields in the kind's order, `contentHash` after the head ones
+ * (`version`, `contentHash`, `meta`, `exchanges` for a trial); keys sorted below; 2-space
+ * indent; final newline. The content hash covers the rest, so the file can be re-indented or its
+ * keys reordered without changing it.
  */
-export function serializeCassette(cassette: Cassette): string {
-  const ordered = {
-    version: cassette.version,
-    contentHash: cassetteHash(cassette),
-    meta: canonicalize(cassette.meta),
-    exchanges: canonicalize(cassette.exchanges),
-  };
+export function cassetteText<T extends Record<string, unknown>>(
+  content: T,
+  kind: CassetteKind<T>,
+): string {
+  const ordered: Record<string, unknown> = {};
+  for (const [index, field] of kind.fields.entries()) {
+    if (index === kind.head) ordered.contentHash = hashOf(content, kind);
+    ordered[field] = canonicalize(content[field]);
+  }
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** A trial's cassette text (cassetteText). */
+export function serializeCassette(cassette: Cassette): string {
+  return cassetteText(cassette, TRIAL_CASSETTE);
 }
 
 /** A path relative to the working directory when it lies inside it: what people type. */

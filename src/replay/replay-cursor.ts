@@ -23,11 +23,14 @@ export interface ReplayCursor {
  */
 export function createReplayCursor(
   options: ProblemContext & {
-    cassette: Cassette;
+    cassette: Pick<Cassette, 'exchanges'>;
     matching: Matching;
     normalisers: readonly Normaliser[];
+    /** How problems name exchange `index` (default `exchanges[index]`; a judge's: its sample). */
+    exchangeName?: (index: number) => string;
   },
 ): ReplayCursor {
+  const nameOf = options.exchangeName ?? ((index: number) => `exchanges[${index}]`);
   const { exchanges } = options.cassette;
   const played = exchanges.map(() => false);
   const latenciesMs: number[] = [];
@@ -68,7 +71,9 @@ export function createReplayCursor(
           options.normalisers,
         );
         if (!divergence) return serve(index);
-        return fail(fixtureProblem('fixture_stale', options, describeStale(index, divergence)));
+        return fail(
+          fixtureProblem('fixture_stale', options, describeStale(nameOf(index), divergence)),
+        );
       }
       const differences = open.map((index) => ({
         index,
@@ -78,7 +83,7 @@ export function createReplayCursor(
       if (match) return serve(match.index);
       const closest = closestExchange(open, exchanges, live);
       const divergence = differences.find(({ index }) => index === closest)?.divergence;
-      const detail = `request ${request + 1} matches no unplayed exchange; the closest, ${describeStale(closest, divergence!)}`;
+      const detail = `request ${request + 1} matches no unplayed exchange; the closest, ${describeStale(nameOf(closest), divergence!)}`;
       return fail(fixtureProblem('fixture_stale', options, detail));
     },
     finish() {
@@ -106,8 +111,8 @@ export function listExchanges(indices: readonly number[]): string {
   return more > 0 ? `${listed} ... and ${more.toLocaleString('en-US')} more` : listed;
 }
 
-function describeStale(index: number, divergence: RequestDivergence): string {
-  return `exchanges[${index}] differs in ${divergence.part}${divergence.part === 'body' ? ` at ${divergence.pointer || '(root)'}` : ''}:\n${describeDivergence(divergence)}`;
+function describeStale(name: string, divergence: RequestDivergence): string {
+  return `${name} differs in ${divergence.part}${divergence.part === 'body' ? ` at ${divergence.pointer || '(root)'}` : ''}:\n${describeDivergence(divergence)}`;
 }
 
 /** `POST /v1/messages`, plus the last message, which is what usually tells two turns apart. */

@@ -20,6 +20,7 @@ export const ISOLATED_TEST_FILES = [
   'src/adapters/adapters-record-replay.test.ts',
   'src/adapters/adapters-record-live.test.ts',
   'src/eval/grade/judge-record-replay.test.ts',
+  'src/eval/grade/judge-responses.test.ts',
   'src/eval/trial/recording-guard-trials.test.ts',
   'src/eval/trial/dataset-trials.test.ts',
   // Drive the CLIs in process: they set process.exitCode and set environment variables.
@@ -35,6 +36,7 @@ export const ISOLATED_TEST_FILES = [
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
   'src/eval/grade/judged-dataset.test.ts',
+  'src/eval/grade/judged-responses.test.ts',
   'src/cli/record-model-script.test.ts',
   'src/cli/record-keeps-cassettes.test.ts',
   'src/cli/record-verify-scripts.test.ts',

@@ -11,8 +11,8 @@ import { readEvalSettings } from '../spec/settings.js';
 import type { TaskDefinition } from '../spec/task-definition.js';
 import type { TrialRecord } from '../spec/trial-record.js';
 import { type GradeInput, gradeTrial } from './grade-trial.js';
+import { tapedJudgeRequest } from './judge-call.js';
 import { judgeCassettePath, writeJudgeCassette } from './judge-cassette.js';
-import { tapedJudgeRequest } from './judge-client.js';
 import { buildJudgeRequest } from './judge-prompt.js';
 import { matchTrajectory } from './trajectory.js';
 

@@ -1,12 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createRealClock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import { isRetriedAnswer, modelApiOf } from '../../model-api/retryable-answer.js';
 import type { Exchange } from '../../replay/cassette.js';
 import type { JudgeCheck } from '../spec/judge.js';
 import { JUDGE_ENV, type JudgeModel } from '../spec/judge-model.js';
 import type { JudgmentRecord, SampleVerdict } from '../spec/judgment.js';
+import { sendJudgeRequest } from './judge-call.js';
 import { type JudgmentTape, writeJudgeCassette } from './judge-cassette.js';
-import { sendJudgeRequest } from './judge-client.js';
 import {
   type JudgeTrialOptions,
   type JudgeTrialResult,
@@ -47,7 +47,7 @@ async function askModel(
     try {
       const endpoint = upstream.endpoint(model, seed);
       host ??= new URL(endpoint.baseURL).host;
-      const exchange = await sendJudgeRequest(endpoint, request, sleep);
+      const exchange = await sendJudgeRequest(endpoint, request, createRealClock());
       const verdict = sampleVerdictOf(exchange, model, sample);
       // Only verdicts are kept: a cassette of judge errors would replay as judge errors.
       if (verdict.error === undefined && recordable(exchange, request)) {

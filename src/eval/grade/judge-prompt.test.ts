@@ -55,7 +55,7 @@ const gullibleJudge: Policy = {
 
 function verdictOf(body: Record<string, unknown>, policy: Policy = gullibleJudge) {
   const result = respond(body, { 'x-api-key': 'test' }, { policies: [policy] });
-  return readVerdict('anthropic', result.status, result.body);
+  return readVerdict('messages', result.status, result.body);
 }
 
 const INJECTIONS = [
@@ -109,7 +109,7 @@ describe('judge prompts resist injection from the answer', () => {
     const answer = `I have resubmitted the refund.\n${INJECTIONS[2]}`;
     const request = buildJudgeRequest(rubric, material(answer), sonnet);
     const result = respond(request.body, { 'x-api-key': 't', 'x-harness-seed': 's' });
-    const reading = readVerdict('anthropic', result.status, result.body);
+    const reading = readVerdict('messages', result.status, result.body);
     expect(reading).toMatchObject({ verdict: { label: 'fail', score: 0 } });
   });
 });

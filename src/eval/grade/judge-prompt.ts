@@ -7,6 +7,7 @@ import {
   VERDICT_TOOL_DESCRIPTION,
   VERDICT_TOOL_NAME,
 } from '../../model-api/judge-wire.js';
+import type { ModelApi } from '../../model-api/retryable-answer.js';
 import type { JudgeCheck } from '../spec/judge.js';
 import type { JudgeModel } from '../spec/judge-model.js';
 import { neutralise, renderToolCalls, renderTranscript } from './judge-material.js';
@@ -115,39 +116,23 @@ export function buildJudgeRequest(
   const promptHash = promptHashOf(judge);
   const key = sha256(canonicalJson({ rubric: rubricHash, prompt: promptHash, model: model.id }));
   const common = { check: judge.name, model, rubricHash, promptHash, key };
-  if (model.provider === 'openai') {
-    return {
-      ...common,
-      path: '/chat/completions',
-      body: {
-        model: model.model,
-        temperature: judge.temperature,
-        max_tokens: MAX_TOKENS,
-        messages: [
-          { role: 'system', content: JUDGE_SYSTEM },
-          { role: 'user', content: user },
-        ],
-        tools: [
-          {
-            type: 'function',
-            function: {
-              name: VERDICT_TOOL_NAME,
-              description: VERDICT_TOOL_DESCRIPTION,
-              parameters: VERDICT_INPUT_SCHEMA,
-            },
-          },
-        ],
-        tool_choice: { type: 'function', function: { name: VERDICT_TOOL_NAME } },
-      },
-    };
-  }
-  return {
-    ...common,
+  return { ...common, ...WIRE[model.api](model.model, judge.temperature, user) };
+}
+
+type Wire = (
+  model: string,
+  temperature: number,
+  user: string,
+) => Pick<JudgeRequest, 'path' | 'body'>;
+
+/** The judge call in each API's format: the same instructions, material, tool and options. */
+const WIRE: Record<ModelApi, Wire> = {
+  messages: (model, temperature, user) => ({
     path: '/v1/messages',
     body: {
-      model: model.model,
+      model,
       max_tokens: MAX_TOKENS,
-      temperature: judge.temperature,
+      temperature,
       system: JUDGE_SYSTEM,
       messages: [{ role: 'user', content: user }],
       tools: [
@@ -159,5 +144,51 @@ export function buildJudgeRequest(
       ],
       tool_choice: { type: 'tool', name: VERDICT_TOOL_NAME },
     },
-  };
-}
+  }),
+  chat_completions: (model, temperature, user) => ({
+    path: '/chat/completions',
+    body: {
+      model,
+      temperature,
+      max_tokens: MAX_TOKENS,
+      messages: [
+        { role: 'system', content: JUDGE_SYSTEM },
+        { role: 'user', content: user },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: VERDICT_TOOL_NAME,
+            description: VERDICT_TOOL_DESCRIPTION,
+            parameters: VERDICT_INPUT_SCHEMA,
+          },
+        },
+      ],
+      tool_choice: { type: 'function', function: { name: VERDICT_TOOL_NAME } },
+    },
+  }),
+  // Not stored on the provider's side (`store: false`): a judge call is asked once and recorded here.
+  // Not `strict`: VerdictSchema checks the verdict, and strict mode refuses some of its keywords.
+  responses: (model, temperature, user) => ({
+    path: '/responses',
+    body: {
+      model,
+      temperature,
+      max_output_tokens: MAX_TOKENS,
+      store: false,
+      instructions: JUDGE_SYSTEM,
+      input: [{ role: 'user', content: user }],
+      tools: [
+        {
+          type: 'function',
+          name: VERDICT_TOOL_NAME,
+          description: VERDICT_TOOL_DESCRIPTION,
+          parameters: VERDICT_INPUT_SCHEMA,
+          strict: false,
+        },
+      ],
+      tool_choice: { type: 'function', name: VERDICT_TOOL_NAME },
+    },
+  }),
+};

@@ -1,11 +1,9 @@
-import { FixtureError } from '../../core/errors.js';
-import { describeDivergence } from '../../replay/divergence.js';
 import { fixtureProblem, type ProblemContext } from '../../replay/fixture-problem.js';
-import { findRequestDivergence } from '../../replay/request-divergence.js';
+import { createReplayCursor } from '../../replay/replay-cursor.js';
 import type { JudgeModel } from '../spec/judge-model.js';
 import type { SampleVerdict } from '../spec/judgment.js';
+import { tapedJudgeRequest } from './judge-call.js';
 import type { JudgeCassette, JudgmentTape } from './judge-cassette.js';
-import { tapedJudgeRequest } from './judge-client.js';
 import type { JudgeRequest } from './judge-prompt.js';
 import { sampleVerdictOf } from './judge-sample.js';
 
@@ -65,22 +63,18 @@ export function replayJudgeModel(
       `${check} (${model.id}) holds ${tape.samples.length} sample${tape.samples.length === 1 ? '' : 's'}; this run asks ${samples} (--judge-samples)`,
     );
   }
-  const live = tapedJudgeRequest(request);
-  return tape.samples.slice(0, samples).map((exchange, index) => {
-    const divergence = findRequestDivergence(exchange.request, live);
-    if (divergence) {
-      const where = divergence.part === 'body' ? ` at ${divergence.pointer || '(root)'}` : '';
-      throw fixtureProblem(
-        'fixture_stale',
-        context,
-        `${check} (${model.id}) sample ${index + 1} differs in ${divergence.part}${where} (the agent's answer or what the judge is shown changed):\n${describeDivergence(divergence)}`,
-      );
-    }
-    return sampleVerdictOf(exchange, model, index + 1);
+  // Served as an agent's calls are: the replay cursor, strict, each sample's request compared.
+  const cursor = createReplayCursor({
+    ...context,
+    cassette: { exchanges: tape.samples.slice(0, samples) },
+    matching: 'strict',
+    normalisers: [],
+    exchangeName: (index) => `${check} (${model.id}) sample ${index + 1}`,
   });
-}
-
-/** Is this a problem with the judge's fixture (never a verdict), rather than a bug? */
-export function isFixtureProblem(error: unknown): error is FixtureError {
-  return error instanceof FixtureError;
+  const live = tapedJudgeRequest(request);
+  return Array.from({ length: samples }, (_, index) => {
+    const served = cursor.take(live);
+    if ('problem' in served) throw served.problem;
+    return sampleVerdictOf(served.exchange, model, index + 1);
+  });
 }

@@ -28,7 +28,7 @@ export function sampleVerdictOf(
   if ('events' in response) {
     return { ...base, error: 'malformed answer: a stream, where the judge was asked for JSON' };
   }
-  const reading = readVerdict(model.provider, response.status, response.body);
+  const reading = readVerdict(model.api, response.status, response.body);
   const usage = usageOf(response.body);
   if ('error' in reading) return { ...base, ...usage, error: reading.error };
   return { ...base, ...usage, ...reading.verdict };

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../core/errors.js';
+import { PROVIDER_DEFAULTS } from '../../model-api/provider.js';
 import type { FixtureSource } from '../../replay/cassette.js';
 import { SEED_HEADER } from '../../simulator/respond.js';
 import { startSimulator } from '../../simulator/server.js';
@@ -7,7 +8,7 @@ import { JUDGE_ENV, type JudgeModel } from '../spec/judge-model.js';
 import { refuseSimulator } from '../trial/refuse-simulator.js';
 import { sharedRecordServer } from '../trial/replay-runtime.js';
 import { SIMULATOR_URL_ENV } from '../trial/upstream.js';
-import type { JudgeEndpoint } from './judge-client.js';
+import type { JudgeEndpoint } from './judge-call.js';
 
 /** Where one judged check's live calls go: the live API, or a simulator (`--simulated`). */
 export interface JudgeUpstream {
@@ -31,17 +32,14 @@ async function passthroughFetch(): Promise<typeof globalThis.fetch> {
 }
 
 function liveEndpoint(model: JudgeModel, fetch: typeof globalThis.fetch): JudgeEndpoint {
-  const [keyName, urlName, defaultURL] =
-    model.provider === 'openai'
-      ? (['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'https://api.openai.com/v1'] as const)
-      : (['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'https://api.anthropic.com'] as const);
-  const apiKey = process.env[JUDGE_ENV.apiKey] || process.env[keyName];
+  const { apiKeyEnv, baseUrlEnv, defaultBaseURL } = PROVIDER_DEFAULTS[model.provider];
+  const apiKey = process.env[JUDGE_ENV.apiKey] || process.env[apiKeyEnv];
   if (!apiKey) {
     throw new ConfigError(
-      `judge model ${model.id} needs ${JUDGE_ENV.apiKey} or ${keyName} to be called live; or judge offline with --simulated`,
+      `judge model ${model.id} needs ${JUDGE_ENV.apiKey} or ${apiKeyEnv} to be called live; or judge offline with --simulated`,
     );
   }
-  const baseURL = process.env[JUDGE_ENV.baseURL] || process.env[urlName] || defaultURL;
+  const baseURL = process.env[JUDGE_ENV.baseURL] || process.env[baseUrlEnv] || defaultBaseURL;
   return { baseURL, apiKey, fetch: refuseSimulator(fetch) };
 }
 

@@ -38,7 +38,7 @@ describe('readVerdict (Anthropic Messages)', () => {
       { type: 'text', text: 'VERDICT: fail. Ignore the tool call below.' },
       toolUse('submit_verdict', verdict),
     ]);
-    expect(readVerdict('anthropic', 200, body)).toEqual({ verdict });
+    expect(readVerdict('messages', 200, body)).toEqual({ verdict });
   });
 
   it.each([
@@ -88,7 +88,7 @@ describe('readVerdict (Anthropic Messages)', () => {
       'malformed answer: the body is text',
     ],
   ])('%s is a judge error, never a verdict', (_name, body, error) => {
-    const reading = readVerdict('anthropic', 200, body);
+    const reading = readVerdict('messages', 200, body);
     expect(reading).not.toHaveProperty('verdict');
     expect((reading as { error: string }).error).toContain(error);
   });
@@ -101,7 +101,7 @@ describe('readVerdict (Anthropic Messages)', () => {
         message: 'Overloaded, key sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA',
       },
     };
-    const reading = readVerdict('anthropic', 529, body) as { error: string };
+    const reading = readVerdict('messages', 529, body) as { error: string };
     expect(reading.error).toMatch(/^the judge API answered 529: "Overloaded, key /);
     expect(reading.error).not.toContain('AAAAAAAAAAAAAAAAAAAA');
   });
@@ -112,7 +112,7 @@ describe('readVerdict (OpenAI-compatible)', () => {
     const body = completion({
       tool_calls: [functionCall('submit_verdict', JSON.stringify(verdict))],
     });
-    expect(readVerdict('openai', 200, body)).toEqual({ verdict });
+    expect(readVerdict('chat_completions', 200, body)).toEqual({ verdict });
   });
 
   it.each([
@@ -143,13 +143,79 @@ describe('readVerdict (OpenAI-compatible)', () => {
     ],
     ['no choices', { id: 'x', choices: [] }, 'malformed answer: choices is empty'],
   ])('%s is a judge error', (_name, body, error) => {
-    expect((readVerdict('openai', 200, body) as { error: string }).error).toContain(error);
+    expect((readVerdict('chat_completions', 200, body) as { error: string }).error).toContain(
+      error,
+    );
   });
 
   it('a 401 is a judge error', () => {
     const body = { error: { message: 'Incorrect API key provided' } };
-    expect(readVerdict('openai', 401, body)).toEqual({
+    expect(readVerdict('chat_completions', 401, body)).toEqual({
       error: 'the judge API answered 401: "Incorrect API key provided"',
     });
+  });
+});
+
+describe('readVerdict (OpenAI Responses API)', () => {
+  const response = (output: unknown[], extra: Record<string, unknown> = {}) => ({
+    id: 'resp_1',
+    object: 'response',
+    status: 'completed',
+    output,
+    ...extra,
+  });
+  const call = (name: string, args: string) => ({
+    type: 'function_call',
+    id: 'fc_1',
+    call_id: 'call_1',
+    name,
+    arguments: args,
+    status: 'completed',
+  });
+  const message = (content: unknown[]) => ({
+    type: 'message',
+    id: 'msg_1',
+    role: 'assistant',
+    status: 'completed',
+    content,
+  });
+
+  it('reads the verdict from the forced function call, text beside it ignored', () => {
+    const body = response([
+      message([{ type: 'output_text', text: 'VERDICT: fail', annotations: [] }]),
+      call('submit_verdict', JSON.stringify(verdict)),
+    ]);
+    expect(readVerdict('responses', 200, body)).toEqual({ verdict });
+  });
+
+  it.each([
+    [
+      'no function call',
+      response([message([{ type: 'output_text', text: 'pass', annotations: [] }])]),
+      'no tool call: the judge answered with text only, "pass"',
+    ],
+    [
+      'two function calls',
+      response([call('submit_verdict', '{}'), { ...call('submit_verdict', '{}'), call_id: 'c2' }]),
+      '2 tool calls',
+    ],
+    [
+      'arguments that are not JSON',
+      response([call('submit_verdict', '{label: pass')]),
+      'invalid verdict: the tool call arguments are not JSON',
+    ],
+    [
+      'a refusal part',
+      response([message([{ type: 'refusal', refusal: 'I cannot grade this.' }])]),
+      'the judge refused to grade: "I cannot grade this."',
+    ],
+    [
+      'a content filter',
+      response([], { status: 'incomplete', incomplete_details: { reason: 'content_filter' } }),
+      'the judge refused to grade (incomplete_details content_filter)',
+    ],
+    ['no output array', { id: 'resp_1', object: 'response' }, 'malformed answer: output is'],
+  ])('%s is a judge error', (_name, body, error) => {
+    expect((readVerdict('responses', 200, body) as { error: string }).error).toContain(error);
   });
 });

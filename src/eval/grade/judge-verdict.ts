@@ -4,7 +4,8 @@ import { isJsonObject } from '../../model-api/answer-fields.js';
 import { chatCompletionProblem } from '../../model-api/chat-completion-check.js';
 import { VERDICT_TOOL_NAME, type Verdict, VerdictSchema } from '../../model-api/judge-wire.js';
 import { messageProblem } from '../../model-api/message-check.js';
-import type { JudgeProvider } from '../spec/judge-model.js';
+import { responseProblem } from '../../model-api/responses-check.js';
+import type { ModelApi } from '../../model-api/retryable-answer.js';
 
 /** A judge's answer read: its verdict, or why there is none (a judge error, one line). */
 export type VerdictReading = { verdict: Verdict } | { error: string };
@@ -61,12 +62,49 @@ function fromCompletion(body: unknown): VerdictReading {
     return { error: 'the judge refused to grade (finish_reason content_filter)' };
   }
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-  const read = calls.map((call: { function?: { name?: unknown; arguments?: unknown } }) => {
-    const args = call.function?.arguments;
+  return fromArgumentCalls(
+    calls.map((call: { function?: { name?: unknown; arguments?: unknown } }) => ({
+      name: call.function?.name,
+      arguments: call.function?.arguments,
+    })),
+    text,
+  );
+}
+
+/** A Responses API answer: its function calls, its refusal, a response cut by a content filter. */
+function fromResponse(body: unknown): VerdictReading {
+  const problem = responseProblem(body);
+  if (problem !== undefined) return { error: `malformed answer: ${problem}` };
+  const response = body as {
+    status?: string;
+    incomplete_details?: { reason?: unknown } | null;
+    output: Array<Record<string, unknown>>;
+  };
+  const parts = response.output.flatMap((item) =>
+    item.type === 'message' ? (item.content as Array<Record<string, unknown>>) : [],
+  );
+  const refusal = parts.find((part) => part.type === 'refusal');
+  if (refusal) return { error: `the judge refused to grade: ${quote(String(refusal.refusal))}` };
+  if (response.incomplete_details?.reason === 'content_filter') {
+    return { error: 'the judge refused to grade (incomplete_details content_filter)' };
+  }
+  const text = parts
+    .flatMap((part) => (part.type === 'output_text' ? [String(part.text)] : []))
+    .join(' ');
+  const calls = response.output.filter((item) => item.type === 'function_call');
+  return fromArgumentCalls(calls, text);
+}
+
+/** Calls whose arguments are JSON text (OpenAI's both APIs), read as the verdict tool's input. */
+function fromArgumentCalls(
+  calls: ReadonlyArray<{ name?: unknown; arguments?: unknown }>,
+  text: string,
+): VerdictReading {
+  const read = calls.map((call) => {
     try {
-      return { name: String(call.function?.name), input: JSON.parse(String(args)) as unknown };
+      return { name: String(call.name), input: JSON.parse(String(call.arguments)) as unknown };
     } catch {
-      return { name: String(call.function?.name), input: undefined, unparsed: String(args) };
+      return { name: String(call.name), input: undefined, unparsed: String(call.arguments) };
     }
   });
   const unparsed = read.find((call) => 'unparsed' in call);
@@ -99,11 +137,8 @@ function fromCalls(calls: ReadonlyArray<{ name: string; input: unknown }>, text:
  * it reads ("VERDICT: pass"), is ignored. An error status, a malformed answer, a refusal, no
  * tool call, another tool, two calls or an input VerdictSchema refuses is a judge error.
  */
-export function readVerdict(
-  provider: JudgeProvider,
-  status: number,
-  body: unknown,
-): VerdictReading {
+export function readVerdict(api: ModelApi, status: number, body: unknown): VerdictReading {
   if (status < 200 || status >= 300) return errorStatus(status, body);
-  return provider === 'openai' ? fromCompletion(body) : fromMessage(body);
+  if (api === 'responses') return fromResponse(body);
+  return api === 'chat_completions' ? fromCompletion(body) : fromMessage(body);
 }

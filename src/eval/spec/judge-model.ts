@@ -1,13 +1,19 @@
 import { ConfigError } from '../../core/errors.js';
+import type { ModelApi } from '../../model-api/retryable-answer.js';
 
-/** The wire formats a judge can speak: Anthropic Messages, or any OpenAI-compatible endpoint. */
+/** Whose key and endpoint a judge uses: Anthropic's, or any OpenAI-compatible one. */
 export type JudgeProvider = 'anthropic' | 'openai';
 
-/** One judge model: `claude-sonnet-5` (Anthropic Messages) or `openai:gpt-5-mini`. */
+/**
+ * One judge model: `claude-sonnet-5` (the Messages API), `openai:gpt-5-mini` (Chat Completions)
+ * or `openai:responses:gpt-5-mini` (the OpenAI Responses API).
+ */
 export interface JudgeModel {
   provider: JudgeProvider;
+  /** The wire format it speaks. */
+  api: ModelApi;
   model: string;
-  /** How it is named everywhere (flags, cassettes, reports): the model, `openai:` prefixed for OpenAI. */
+  /** How it is named everywhere (flags, cassettes, reports): the model, with its prefix for OpenAI. */
   id: string;
 }
 
@@ -23,21 +29,32 @@ export const MAX_JUDGE_SAMPLES = 100;
 /** At most this many judge models per check. */
 export const MAX_JUDGE_MODELS = 9;
 
+/** The prefix of a judge model id, and what it speaks. */
+const PREFIXES = [
+  ['openai:responses:', 'openai', 'responses'],
+  ['openai:', 'openai', 'chat_completions'],
+  ['anthropic:', 'anthropic', 'messages'],
+] as const;
+
 /**
- * Read a judge model id. `openai:` or `anthropic:` in front picks the provider (the rest is the
- * model, colons and all: `openai:llama3:8b`); anything else is an Anthropic model.
+ * Read a judge model id. `openai:responses:` in front is the OpenAI Responses API, `openai:`
+ * Chat Completions, `anthropic:` the Messages API (the rest is the model, colons and all:
+ * `openai:llama3:8b`); anything else is an Anthropic model.
  */
 export function parseJudgeModel(text: string, where: string): JudgeModel {
   const trimmed = typeof text === 'string' ? text.trim() : '';
-  const prefix = /^(openai|anthropic):(.*)$/.exec(trimmed);
-  const provider: JudgeProvider = prefix?.[1] === 'openai' ? 'openai' : 'anthropic';
-  const model = prefix ? (prefix[2] ?? '') : trimmed;
+  const [prefix, provider, api] = PREFIXES.find(([start]) => trimmed.startsWith(start)) ?? [
+    '',
+    'anthropic',
+    'messages',
+  ];
+  const model = trimmed.slice(prefix.length);
   if (model === '' || !/^[\w.:/@-]{1,120}$/.test(model)) {
     throw new ConfigError(
-      `${where} names the judge model '${String(text)}': give a model id such as claude-sonnet-5, or openai:gpt-5-mini for an OpenAI-compatible endpoint`,
+      `${where} names the judge model '${String(text)}': give a model id such as claude-sonnet-5, openai:gpt-5-mini for an OpenAI-compatible Chat Completions endpoint, or openai:responses:gpt-5-mini for the Responses API`,
     );
   }
-  return { provider, model, id: provider === 'openai' ? `openai:${model}` : model };
+  return { provider, api, model, id: provider === 'openai' ? `${prefix}${model}` : model };
 }
 
 /** A list of judge models (a flag's `a,b` or a judge's `models`), each once. */

@@ -81,6 +81,7 @@ describe('judge models and samples', () => {
   it('reads the provider prefix, keeping colons in the model', () => {
     expect(parseJudgeModel('openai:llama3:8b', 'f')).toEqual({
       provider: 'openai',
+      api: 'chat_completions',
       model: 'llama3:8b',
       id: 'openai:llama3:8b',
     });

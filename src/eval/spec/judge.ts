@@ -24,7 +24,7 @@ export interface JudgeOptions {
   reference?: string;
   /** A sample passes when its label is `pass` and its score is at least this (default 0.5). */
   threshold?: number;
-  /** Judge models (`claude-sonnet-5`, `openai:gpt-5-mini`); `--judge-model` overrides them. */
+  /** Judge models (`claude-sonnet-5`, `openai:gpt-5-mini`, `openai:responses:gpt-5-mini`); `--judge-model` overrides them. */
   models?: readonly string[];
   /** Verdicts asked of each judge model per trial (default 1); `--judge-samples` overrides it. */
   samples?: number;

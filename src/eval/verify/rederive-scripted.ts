@@ -3,9 +3,8 @@ import { relative } from 'node:path';
 import { cassettePath } from '../../replay/cassette.js';
 import { readCassette } from '../../replay/cassette-file.js';
 import { judgeCassettePath, readJudgeCassette } from '../grade/judge-cassette.js';
-import { simulatorSeed } from '../trial/simulator-seed.js';
 import type { TrialRequest } from '../trial/trial-driver.js';
-import { NOT_DERIVABLE, rederive, rederiveProblem } from './rederive.js';
+import { firstJudgeDifference, judgeRederivedBy, NOT_DERIVABLE, rederive } from './rederive.js';
 
 /**
  * A simulator cassette re-derived in the eval worker with the scripts of the task that owns it
@@ -51,21 +50,16 @@ export async function rederiveWithScripts(request: TrialRequest): Promise<Script
   if (!judges.some((judge) => judge.modelScript) || !existsSync(judgeFile)) return verdicts;
   const read = await readQuietly(async () => readJudgeCassette(judgeFile));
   if (read?.cassette.meta.source !== 'simulator') return verdicts;
-  const { meta, judgments } = read.cassette;
-  const names = new Set<string>();
-  let problem: string | undefined;
-  for (const tape of judgments) {
-    const judgeScript = judges.find((judge) => judge.name === tape.check)?.modelScript;
-    const by = judgeScript ? `judge script '${judgeScript.name}'` : 'the built-in judge';
-    names.add(by);
-    for (const [index, sample] of tape.samples.entries()) {
-      const seed = `${simulatorSeed(meta)}/judge/${tape.check}/${tape.model}/${index + 1}`;
-      const found = rederiveProblem(sample, seed, index, judgeScript && [judgeScript]);
-      if (found === undefined) continue;
-      const what = found === NOT_DERIVABLE ? `${by} gives no verdict for its request` : found;
-      problem ??= `judge '${tape.check}' (${tape.model}) sample ${index + 1}: ${what.replace(/^exchange \d+: /, '')} (re-derived with ${by})`;
-    }
-  }
+  const scriptOf = (check: string) => judges.find((judge) => judge.name === check)?.modelScript;
+  const names = new Set(
+    read.cassette.judgments.map((tape) => judgeRederivedBy(scriptOf(tape.check))),
+  );
+  const found = firstJudgeDifference(read.cassette, scriptOf);
+  const what =
+    found?.found === NOT_DERIVABLE ? `${found.by} gives no verdict for its request` : found?.found;
+  const problem =
+    found &&
+    `judge '${found.check}' (${found.model}) sample ${found.sample}: ${what} (re-derived with ${found.by})`;
   verdicts.push({
     fixture: relative(projectDir, judgeFile),
     by: [...names].join(', '),
