@@ -88,12 +88,16 @@ describe('lazy loading (issue 35: start-up at the floor)', () => {
     expect(loaded(main)).toEqual([]);
   });
 
-  it('the eval command loads no renderer before its run starts', () => {
+  it('the eval command loads no renderer, statistics or zod before its run starts', () => {
     const run = loadsOf(importing('cli/eval.js'));
     expect(run.output).toBe('');
     const [main = []] = run.threads;
     expect(main.some((url) => url.endsWith('/dist/eval/run/run-evals.js'))).toBe(true);
     expect(loaded(main)).toEqual([]);
+    // The worker starts once this thread has loaded the command: the report side (the
+    // statistics, the schemas and zod's ~95 modules) loads while the trials run.
+    const early = main.filter((url) => /\/node_modules\/zod\/|\/dist\/eval\/stats\//.test(url));
+    expect(early).toEqual([]);
   });
 
   it('a replay of a task without judges loads the SDK in the worker for its trials, but no judge stack, verify simulator or renderer', () => {
