@@ -1,10 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { judgeCassettePath, readJudgeCassette } from '../src/eval/grade/judge-cassette.js';
 import { readCassette } from '../src/replay/cassette-file.js';
-import { removeScratchDir } from './scratch.js';
+import { removeScratchDir, scratchDir } from './scratch.js';
 import { createBenchProject } from './workload.js';
 
 // The bench's project failed its own eval on a clean clone: each copied cassette had its trial
@@ -49,5 +49,21 @@ describe('createBenchProject', () => {
     }
     expect(cases).toBeGreaterThan(0);
     expect(judged).toBeGreaterThan(0);
+  });
+
+  // --baseline-ref 1264a15 failed: its reader refuses a contentHash key ("Unrecognized key"),
+  // and every copy was sealed with one by this build's writer.
+  it("copies a cassette recorded before content hashes (a baseline build's) without one", () => {
+    const project = scratchDir('harness-bench-old-');
+    made.push(project);
+    const recorded = join(root, 'fixtures/T2/upgraded/trial-1.json');
+    const { contentHash: _hash, ...unsealed } = JSON.parse(readFileSync(recorded, 'utf8'));
+    mkdirSync(join(project, 'fixtures/T2/upgraded'), { recursive: true });
+    writeFileSync(join(project, 'fixtures/T2/upgraded/trial-1.json'), JSON.stringify(unsealed));
+    const dir = createBenchProject({ projectDir: project, trials: 2 });
+    made.push(dir);
+    const copy = JSON.parse(readFileSync(join(dir, 'fixtures/T2/upgraded/trial-2.json'), 'utf8'));
+    expect(copy.meta.trial).toBe(2);
+    expect(copy).not.toHaveProperty('contentHash');
   });
 });

@@ -75,17 +75,28 @@ function copyTrials(folder: {
     const cassette = JSON.parse(
       readFileSync(cassettePath(source, task, variant, from, testCase), 'utf8'),
     ) as Cassette & { contentHash?: string };
-    const { contentHash: _recorded, ...content } = cassette;
+    const { contentHash: sealed, ...content } = cassette;
+    const copy = { ...content, meta: { ...content.meta, trial } };
     writeFileSync(
       cassettePath(target, task, variant, trial, testCase),
-      serializeCassette({ ...content, meta: { ...content.meta, trial } }),
+      sealedLike(sealed, copy, serializeCassette),
     );
     const judgeFile = judgeCassettePath(source, task, variant, from, testCase);
     if (!existsSync(judgeFile)) continue;
-    const { contentHash: _judged, ...judge } = JSON.parse(readFileSync(judgeFile, 'utf8'));
+    const { contentHash: judged, ...judge } = JSON.parse(readFileSync(judgeFile, 'utf8'));
+    const judgeCopy = { ...judge, meta: { ...judge.meta, trial } };
     writeFileSync(
       judgeCassettePath(target, task, variant, trial, testCase),
-      serializeJudgeCassette({ ...judge, meta: { ...judge.meta, trial } }),
+      sealedLike(judged, judgeCopy, serializeJudgeCassette),
     );
   }
+}
+
+/**
+ * Sealed with a content hash when the recorded file was: a cassette from before content hashes
+ * (a `--baseline-ref` build's own fixtures, e.g. 1264a15's) stays without one, as its reader
+ * refuses the key.
+ */
+function sealedLike<T>(hash: unknown, copy: T, serialize: (value: T) => string): string {
+  return hash === undefined ? `${JSON.stringify(copy, null, 2)}\n` : serialize(copy);
 }

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { addUsage, anthropicUsage, emptyUsage } from '../model-api/token-usage.js';
 import { runAdapterTool, systemOf } from './run-adapter-tool.js';
 import type { AdapterTool, AgentAdapter, AgentContext, AgentToolCall } from './types.js';
@@ -23,6 +23,8 @@ export interface AnthropicToolLoopOptions {
 export function createAnthropicToolLoop(options: AnthropicToolLoopOptions): AgentAdapter {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   return async (context) => {
+    // Loaded by the first run, not by importing the package (a replay of other agents never needs it).
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({
       apiKey: context.apiKey,
       baseURL: context.baseURL,

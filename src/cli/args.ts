@@ -2,7 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { isVariantName } from '../eval/spec/agent-spec.js';
 import { isCaseId } from '../eval/spec/cases.js';
-import { TASK_ID } from '../eval/task/task-declaration.js';
+import { TASK_ID } from '../eval/spec/task-id.js';
 
 /** A positive whole number flag, or a ConfigError naming the flag. */
 export function positiveInteger(

@@ -13,7 +13,7 @@ import { inTrialScope, STRAY_TIMER_WAIT_MS, settleStrayTimers } from './trial/st
 import type { TrialRequest } from './trial/trial-driver.js';
 import { runTrial } from './trial/trial-runner.js';
 import { inventoryFixtures } from './verify/fixture-inventory.js';
-import { rederiveWithScripts, type ScriptedVerdict } from './verify/rederive-scripted.js';
+import type { ScriptedVerdict } from './verify/rederive-scripted.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -79,6 +79,12 @@ export function defineTask(task: TaskDefinition): TaskDefinition {
   });
   // Refused before a test is declared: each trial is a test vitest holds until the run ends.
   if (cases) checkTaskTrials(task, runs.length, plan);
+  if (
+    task.agent.createHarness &&
+    settings.mode !== 'verify' &&
+    plan.some((row) => row.trials.length > 0)
+  )
+    preloadSdk();
   describe(task.agent.suite, () => {
     describe.concurrent(`${task.id} ${task.title}`, () => {
       // Vitest ends its worker right after the last test: what a timer a trial left throws
@@ -114,6 +120,8 @@ function trialTest(request: TrialRequest): (context: TestContext) => Promise<voi
   const { task, variant, trial, settings, testCase } = request;
   return async (context) => {
     if (settings.mode === 'verify') {
+      // record --verify only: the simulator's policies load for it, not for a replay.
+      const { rederiveWithScripts } = await import('./verify/rederive-scripted.js');
       context.task.meta.scripted = await rederiveWithScripts(request);
       return;
     }
@@ -162,6 +170,16 @@ function recordedTrialNumbers(fixturesDir: string, task: string, variant: string
   );
   const highest = Math.max(1, ...[...found.values()].flat());
   return Array.from({ length: highest }, (_, index) => index + 1);
+}
+
+/**
+ * A harness agent's trials call the model through the SDK, which the package does not load on
+ * import (a run of other agents never needs it). Its ~270 modules start loading here, when a
+ * declared task will run such trials, while vitest collects the other eval files; the trials
+ * await the same import. A failure surfaces there, as the trial's error.
+ */
+function preloadSdk(): void {
+  import('@anthropic-ai/sdk').catch(() => {});
 }
 
 /** The eval file vitest is collecting, when defineTask runs inside a collection. */

@@ -1,4 +1,12 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+// The SDK's error classes alone: the client (and its ~270 modules) loads only when a client is built.
+import {
+  AnthropicError,
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+} from '@anthropic-ai/sdk/core/error';
 import type { Clock } from '../core/clock.js';
 import { errorMessage, HarnessError, ModelApiError } from '../core/errors.js';
 import { shownUrl } from '../core/shown-url.js';
@@ -119,7 +127,7 @@ function callError(
   stream: boolean,
   apiKey: string,
 ): ModelApiError {
-  if (error instanceof ModelApiError || error instanceof Anthropic.APIError) {
+  if (error instanceof ModelApiError || error instanceof APIError) {
     return toModelApiError(error, baseURL, apiKey);
   }
   const cut = cutCause(error);
@@ -133,7 +141,7 @@ function callError(
     );
   }
   // What the SDK's stream assembler throws: events out of order, a stream without message_stop.
-  if (stream && (error instanceof Anthropic.AnthropicError || error instanceof TypeError)) {
+  if (stream && (error instanceof AnthropicError || error instanceof TypeError)) {
     return malformedAnswer(
       MESSAGES_API,
       baseURL,
@@ -151,7 +159,7 @@ function callError(
  */
 export function toModelApiError(error: unknown, baseURL: string, apiKey = ''): ModelApiError {
   if (error instanceof ModelApiError) return error;
-  if (error instanceof Anthropic.AuthenticationError) {
+  if (error instanceof AuthenticationError) {
     return new ModelApiError(
       `authentication failed (401) at ${shownUrl(baseURL)}: check ANTHROPIC_API_KEY`,
       {
@@ -160,16 +168,16 @@ export function toModelApiError(error: unknown, baseURL: string, apiKey = ''): M
       },
     );
   }
-  if (error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     // Our own fetch wrapper refused the response (e.g. a simulator met while recording live): say that.
     const ours = harnessCause(error);
     if (ours) return new ModelApiError(ours.message, { cause: error });
     return unreachableApi(MESSAGES_API, baseURL, error);
   }
-  if (error instanceof Anthropic.APIUserAbortError) {
+  if (error instanceof APIUserAbortError) {
     return new ModelApiError(`the model call was cancelled: ${error.message}`, { cause: error });
   }
-  if (error instanceof Anthropic.APIError) {
+  if (error instanceof APIError) {
     const body = error.error as { error?: { type?: string; message?: string } } | undefined;
     const detail = serverText(body?.error?.message ?? error.message, apiKey);
     const type = body?.error?.type;

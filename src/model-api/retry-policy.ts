@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
+// The SDK's error classes alone: the client (and its ~270 modules) loads only when a client is built.
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import { errorMessage, ModelApiError } from '../core/errors.js';
 import { isRetryableErrorAnswer } from './retryable-answer.js';
 
@@ -25,11 +26,10 @@ export function classifyFailure(error: unknown, now: number): FailureInfo {
   const status = api?.status ?? ours?.status;
   const headers = api?.headers ?? ours?.headers;
   const message = errorMessage(error);
-  const aborted = hasCause(error, (cause) => cause instanceof Anthropic.APIUserAbortError);
+  const aborted = hasCause(error, (cause) => cause instanceof APIUserAbortError);
   const connection =
     status === undefined &&
-    (ours?.kind !== undefined ||
-      hasCause(error, (cause) => cause instanceof Anthropic.APIConnectionError));
+    (ours?.kind !== undefined || hasCause(error, (cause) => cause instanceof APIConnectionError));
   const should = headers?.get('x-should-retry');
   const retryable =
     !aborted &&
@@ -73,10 +73,10 @@ export function backoffMs(attempt: number, options: BackoffOptions): number {
   return Math.round(base * (1 - 0.25 * options.random()));
 }
 
-function apiErrorOf(error: unknown): InstanceType<typeof Anthropic.APIError> | undefined {
+function apiErrorOf(error: unknown): APIError | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if (current instanceof Anthropic.APIError && current.status !== undefined) return current;
+    if (current instanceof APIError && current.status !== undefined) return current;
     current = current.cause;
   }
   return undefined;

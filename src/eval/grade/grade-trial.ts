@@ -10,7 +10,7 @@ import { judgeRerecordCommand } from '../trial/rerecord.js';
 import { simulatorSeed } from '../trial/simulator-seed.js';
 import { promptOf } from '../trial/trial-driver.js';
 import { judgeCassettePath } from './judge-cassette.js';
-import { type JudgeMode, type JudgeTrialResult, judgeTrial } from './judge-trial.js';
+import type { JudgeMode, JudgeTrialResult } from './judge-trial.js';
 import { type CheckVerdict, runCheck } from './run-check.js';
 
 export interface GradeInput {
@@ -51,6 +51,8 @@ async function runJudges(input: GradeInput): Promise<JudgeTrialResult> {
   const { task, variant, trial, settings, run, testCase } = input;
   const judges = task.judges ?? [];
   if (judges.length === 0) return { judgments: [] };
+  // Loaded when a task judges: a run without judges never loads the judge stack.
+  const { judgeTrial } = await import('./judge-trial.js');
   const caseId = testCase?.id;
   const file = judgeCassettePath(settings.fixturesDir, task.id, variant, trial, caseId);
   return judgeTrial(

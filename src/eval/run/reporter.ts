@@ -1,8 +1,9 @@
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestSuite } from 'vitest/node';
-import { keyOf } from '../report/compare.js';
 import type { TrialTranscript } from '../report/load-transcripts.js';
 import { redactForReport } from '../report/redact.js';
+// From spec/: report/compare.js would load the statistics (and zod) before the worker starts.
+import { keyOf } from '../spec/selection.js';
 import type { Floor, TrialRecord } from '../spec/trial-record.js';
 import type { ScriptedVerdict } from '../verify/rederive-scripted.js';
 

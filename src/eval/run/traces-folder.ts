@@ -8,7 +8,7 @@ import { kindOf } from '../../core/regular-file.js';
 import { isVariantName } from '../spec/agent-spec.js';
 import { selectionFilter } from '../spec/selection.js';
 import { evalRunsDir } from '../spec/settings.js';
-import { TASK_ID } from '../task/task-declaration.js';
+import { TASK_ID } from '../spec/task-id.js';
 import { inventoryFixtures } from '../verify/fixture-inventory.js';
 
 /** What a run selects, as far as it is known before the eval files load. */

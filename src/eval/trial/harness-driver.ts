@@ -1,4 +1,3 @@
-import Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../../core/clock.js';
 import {
   createAnthropicModel,
@@ -35,7 +34,7 @@ export function harnessDriver(request: TrialRequest, harness: Harness): TrialDri
     async drive(options) {
       if (!options.latencies) {
         // Replay: one SDK client per worker, routed to this trial's cassette by a header.
-        const { client, headers, release } = replayClientFor(options.fetch);
+        const { client, headers, release } = await replayClientFor(options.fetch);
         try {
           return await run(
             createAnthropicModel({ client, headers, stream: options.stream === true }),
@@ -47,6 +46,7 @@ export function harnessDriver(request: TrialRequest, harness: Harness): TrialDri
       }
       // Checked once at start-up by the record CLI; a bad value never gets this far there.
       const timeoutMs = modelTimeoutFrom(process.env);
+      const { default: Anthropic } = await import('@anthropic-ai/sdk');
       const client = new Anthropic({
         apiKey: options.apiKey,
         baseURL: options.baseURL,

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { createRealClock } from '../../core/clock.js';
 import {
   type ConcurrencyLimit,
@@ -61,13 +61,15 @@ export function sharedLiveLimit(max: number): ConcurrencyLimit {
  * One SDK client for every replayed trial of this worker (building one costs more than a
  * replayed model call). Each trial's requests carry its session id in a header that is
  * never taped or compared, and go to that trial's own fetch, so trials never share a
- * cassette. Call the returned `release` when the trial is over.
+ * cassette. Call the returned `release` when the trial is over. The SDK is loaded here, by the
+ * first trial that calls the model, not when the package is imported.
  */
-export function replayClientFor(fetch: typeof globalThis.fetch): {
+export async function replayClientFor(fetch: typeof globalThis.fetch): Promise<{
   client: Anthropic;
   headers: Record<string, string>;
   release: () => void;
-} {
+}> {
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
   replayClient ??= new Anthropic({
     apiKey: 'replay-without-key',
     baseURL: REPLAY_BASE_URL,
