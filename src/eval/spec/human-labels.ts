@@ -4,6 +4,7 @@ import { TaskInputError } from '../../core/errors.js';
 import { describeZodIssues } from '../../core/parse.js';
 import { cassettePath } from '../../replay/cassette.js';
 import { CONTENT_HASH } from '../../replay/cassette-hash.js';
+import type { JudgmentRecord } from './judgment.js';
 import { readTaskFile } from './task-files.js';
 
 /**
@@ -137,4 +138,25 @@ export function humanLabelOf(
   if (cassetteHash !== undefined && labelStanding(entry, cassetteHash) === 'stale')
     return undefined;
   return entry.label;
+}
+
+/**
+ * The trial's judgments with a human label dropped where the judge's labels file keys it to
+ * another cassette than the one the trial ran on (it was re-recorded since): a stale label
+ * describes an answer this trial no longer gives, so calibration must not compare it.
+ */
+export function withoutStaleLabels(
+  judgments: readonly JudgmentRecord[],
+  judges: ReadonlyArray<{ name: string; humanLabels?: Pick<HumanLabels, 'labels'> | undefined }>,
+  trial: { variant: string; trial: number; cassetteHash?: string | undefined },
+): JudgmentRecord[] {
+  return judgments.map((judgment) => {
+    if (judgment.human === undefined || trial.cassetteHash === undefined) return judgment;
+    const labels = judges.find((judge) => judge.name === judgment.check)?.humanLabels;
+    if (humanLabelOf(labels, trial.variant, trial.trial, trial.cassetteHash) !== undefined) {
+      return judgment;
+    }
+    const { human: _stale, ...rest } = judgment;
+    return rest;
+  });
 }
