@@ -147,4 +147,19 @@ describe('view --label', () => {
       calibration: { labelled: 1, compared: 1, agree: 1, accuracy: 1 },
     });
   });
+
+  it('saves labels posted at the same moment one after another, losing none', async () => {
+    const trials = [3, 4, 5];
+    const responses = await Promise.all(
+      trials.map((trial) =>
+        post(JSON.stringify(request({ trial, cassette: project.hashes.get(`baseline/${trial}`) }))),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200]);
+    const file = JSON.parse(readFileSync(project.labels, 'utf8'));
+    const baseline = file.labels
+      .filter((label: { variant: string }) => label.variant === 'baseline')
+      .map((label: { trial: number }) => label.trial);
+    expect(baseline).toEqual(expect.arrayContaining(trials));
+  });
 });

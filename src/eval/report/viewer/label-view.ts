@@ -92,6 +92,9 @@ function itemPanel(
   );
 }
 
+const RUN_SECTION_NOTE =
+  "Recomputed on each save; the report's own judges section shows the run's labels until the next npm run eval.";
+
 const NOTHING_TO_LABEL =
   'No judged trial here has a human-labels file: give its judge humanLabels (docs/judges.md).';
 
@@ -148,6 +151,7 @@ export function labelView(root: HTMLElement, api: string): LabelView {
   function draw(): void {
     clear(body).append(
       el('h3', { text: 'Calibration against these labels' }),
+      el('p', { cls: 'muted small', text: RUN_SECTION_NOTE }),
       calibrationTable(state),
     );
     if (!state.items[at]) {

@@ -71,7 +71,7 @@ function renderNav(): void {
   }
   const keys =
     'keys: j/k next/previous trial \u00b7 / filter \u00b7 c compare variants \u00b7 Esc end comparison';
-  nav.appendChild(el('span', { cls: 'muted keys', text: keys }));
+  nav.appendChild(el('span', { cls: 'muted keys', 'data-testid': 'nav-keys', text: keys }));
 }
 
 /** The state a hash asks for; a trial it names that this report lacks is kept to be said. */
@@ -106,6 +106,8 @@ function show(): void {
     a.className = a.getAttribute('data-view') === state.view ? 'current' : '';
   }
   document.body.setAttribute('data-view', state.view);
+  // The labelling view lists its own keys.
+  document.querySelector<HTMLElement>('#nav .keys')!.hidden = state.view === 'label';
   for (const view of VIEWS) {
     const root = rendered[view.name];
     if (root) root.hidden = view.name !== state.view;
