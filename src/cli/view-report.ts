@@ -5,6 +5,29 @@ import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/errors.js';
 import { readRegularFile } from '../core/regular-file.js';
+import { type createLabelApi, LABELS_PATH } from './view-label.js';
+
+type LabelApi = ReturnType<typeof createLabelApi>;
+
+/** The name of the meta element that turns the viewer's labelling view on. */
+export const LABEL_META = 'harness-label';
+
+/**
+ * The report as `view --label` serves it: its policy also lets the page reach its own origin
+ * (the labelling API), and a meta element tells the viewer to offer the labelling view. The
+ * file on disk, and every other way of opening it, keeps `default-src 'none'`.
+ */
+export function labelPage(html: string): string {
+  const policy = /(<meta http-equiv="Content-Security-Policy" content=")default-src 'none';/;
+  if (!policy.test(html)) {
+    throw new ConfigError(
+      'this file is not an HTML report written by npm run eval (no report policy): run npm run eval and label reports/latest.html',
+    );
+  }
+  return html
+    .replace(policy, "$1default-src 'none'; connect-src 'self';")
+    .replace('<title>', `<meta name="${LABEL_META}" content="${LABELS_PATH}">\n<title>`);
+}
 
 /** Where `npm run eval` writes the HTML report. */
 export const LATEST_HTML = 'reports/latest.html';
@@ -22,6 +45,17 @@ export function resolveReport(projectDir: string, given?: string): string {
     );
   }
   return file;
+}
+
+/** The run's JSON report beside an HTML one (reports/latest.json): what labelling reads. */
+export function reportJsonOf(html: string): string {
+  const json = `${html.replace(/\.html?$/i, '')}.json`;
+  if (!existsSync(json)) {
+    throw new ConfigError(
+      `${json} does not exist: --label reads the run's JSON report beside the HTML one; run npm run eval (it writes both)`,
+    );
+  }
+  return json;
 }
 
 export function reportUrl(file: string): string {
@@ -64,9 +98,20 @@ export async function serveReport(options: {
   file: string;
   port?: number;
   allowHosts?: readonly string[];
+  /** `view --label`: the labelling API at LABELS_PATH, and the page told it may reach it. */
+  label?: LabelApi;
 }): Promise<{ url: string; close: () => Promise<void> }> {
   const names = [...LOOPBACK_HOSTS, ...(options.allowHosts ?? []).map(allowedHostName)];
+  const { label } = options;
   const server = createServer((request, response) => {
+    if (
+      label &&
+      request.url?.split('?')[0] === LABELS_PATH &&
+      hostAllowed(request.headers.host, names)
+    ) {
+      label.handle(request, response, request.headers.host!);
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -81,18 +126,20 @@ export async function serveReport(options: {
         );
       return;
     }
-    readRegularFile(options.file).then(
-      (body) => {
-        response.writeHead(200, {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'no-store',
-        });
-        response.end(request.method === 'HEAD' ? undefined : body);
-      },
-      (error: Error) => {
-        response.writeHead(500, { 'content-type': 'text/plain' }).end(error.message);
-      },
-    );
+    readRegularFile(options.file)
+      .then((body) => (label ? labelPage(body.toString('utf8')) : body))
+      .then(
+        (body) => {
+          response.writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'cache-control': 'no-store',
+          });
+          response.end(request.method === 'HEAD' ? undefined : body);
+        },
+        (error: Error) => {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end(error.message);
+        },
+      );
   });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);

@@ -1,14 +1,25 @@
 import { spawn } from 'node:child_process';
 import { errorMessage } from '../core/errors.js';
 import { parseCliArgs, positiveInteger } from './args.js';
-import { allowedHostName, reportUrl, resolveReport, serveReport } from './view-report.js';
+import { createLabelApi } from './view-label.js';
+import {
+  allowedHostName,
+  reportJsonOf,
+  reportUrl,
+  resolveReport,
+  serveReport,
+} from './view-report.js';
 
-const USAGE = `usage: npm run view -- [FILE] [--serve [--port N] [--allow-host NAME]] [--no-open]
+const USAGE = `usage: npm run view -- [FILE] [--serve | --label] [--port N] [--allow-host NAME] [--no-open]
 
 Shows the HTML eval report (default reports/latest.html, written by npm run eval).
   FILE        another report, e.g. a CI artifact you downloaded
   --serve     serve it on 127.0.0.1 and print the URL (until Ctrl-C)
-  --port N    the port for --serve (default: any free port)
+  --label     serve it as --serve does, with a labelling view: go through the judged trials
+              with the keyboard (j/k move, p/f pass/fail, s score, n note) and save each label
+              to the judge's human-labels file; the calibration is recomputed as you go.
+              Reads the run's JSON report beside FILE (reports/latest.json).
+  --port N    the port for --serve or --label (default: any free port)
   --allow-host NAME
               also answer requests for NAME (a cloud IDE's forwarding address);
               --serve answers 127.0.0.1, localhost and [::1] only. Repeatable.
@@ -37,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       serve: { type: 'boolean' },
+      label: { type: 'boolean' },
       port: { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
       'no-open': { type: 'boolean' },
@@ -52,21 +64,26 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const allowHosts = (values['allow-host'] ?? []).map(allowedHostName);
-  if (allowHosts.length > 0 && !values.serve) {
-    console.error(`view: --allow-host is for --serve\n\n${USAGE}`);
+  const serve = values.serve || values.label;
+  if (allowHosts.length > 0 && !serve) {
+    console.error(`view: --allow-host is for --serve (or --label)\n\n${USAGE}`);
     return 2;
   }
   const file = resolveReport(process.cwd(), positionals[0]);
-  if (!values.serve) {
+  if (!serve) {
     const url = reportUrl(file);
     console.log(url);
     if (!values['no-open']) open(url);
     return 0;
   }
   const port = values.port === undefined ? 0 : positiveInteger('--port', values.port, 0, 65535);
-  const server = await serveReport({ file, port, allowHosts });
-  console.log(`serving ${file} at ${server.url} (Ctrl-C to stop)`);
-  if (!values['no-open']) open(server.url);
+  const label = values.label
+    ? createLabelApi({ projectDir: process.cwd(), reportFile: reportJsonOf(file) })
+    : undefined;
+  const server = await serveReport({ file, port, allowHosts, ...(label && { label }) });
+  const what = label ? 'labelling' : 'serving';
+  console.log(`${what} ${file} at ${server.url}${label ? '#label' : ''} (Ctrl-C to stop)`);
+  if (!values['no-open']) open(`${server.url}${label ? '#label' : ''}`);
   process.once('SIGINT', () => void server.close());
   process.once('SIGTERM', () => void server.close());
   return 0;

@@ -35,6 +35,7 @@ export const ISOLATED_TEST_FILES = [
   'src/eval/base/reference-from.test.ts',
   'src/cli/record-secrets.test.ts',
   'src/eval/grade/judged-eval.test.ts',
+  'src/eval/grade/stale-labels.test.ts',
   'src/eval/grade/judged-dataset.test.ts',
   'src/eval/grade/judged-responses.test.ts',
   'src/cli/record-model-script.test.ts',

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { RunResult } from '../../runtime/run-agent.js';
 import type { EvalCase } from '../spec/cases.js';
+import { withoutStaleLabels } from '../spec/human-labels.js';
 import { type JudgmentRecord, reasoningOf } from '../spec/judgment.js';
 import type { ScoreRecord } from '../spec/score.js';
 import type { EvalSettings } from '../spec/settings.js';
@@ -146,6 +147,8 @@ export async function gradeTrial(input: GradeInput): Promise<Graded> {
   const scores: ScoreRecord[] = [];
   const checked = await runCheck(input, scores);
   const judged = await runJudges(input);
+  // A label keyed to a cassette this trial did not run on is stale: not compared.
+  judged.judgments = withoutStaleLabels(judged.judgments, input.task.judges ?? [], input.record);
   const allScores = [...scores, ...judgeScores(judged.judgments)];
   const judgeCassetteHash =
     judged.judgments.length === 0 ? undefined : (judged.hash ?? UNRECORDED_JUDGE);

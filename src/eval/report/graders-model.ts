@@ -54,7 +54,7 @@ function kappaText(kappa: JudgeSummary['kappa']): string {
   return `${method} ${kappa.value.toFixed(2)}${interval} (${kappa.trials} trials)`;
 }
 
-function calibrationText(calibration: JudgeSummary['calibration']): string {
+export function calibrationText(calibration: JudgeSummary['calibration']): string {
   if (!calibration) return `${NONE} (no human labels)`;
   if (calibration.compared === 0)
     return `${NONE} (${calibration.file} labels none of these trials)`;

@@ -54,6 +54,9 @@ pre.error { border-color: var(--fail); }
 .user { background: #eef5ff; border-radius: 6px; padding: 6px 10px; white-space: pre-wrap; }
 .text { white-space: pre-wrap; margin: 4px 0; }
 .bar { display: inline-block; height: 10px; background: var(--accent); vertical-align: middle; }
+.label-grid { display: grid; grid-template-columns: minmax(280px, 380px) 1fr; gap: 16px; }
+.label-list { font-size: 12px; max-height: 60vh; overflow: auto; margin: 0; padding-left: 28px; }
+.label-list li.current { background: var(--select); font-weight: 600; }
 .md { display: grid; grid-template-columns: minmax(300px, 400px) 1fr; height: 100%; }
 .master { display: flex; flex-direction: column; border-right: 1px solid var(--line); min-height: 0; }
 .master input { margin: 8px 8px 2px; }

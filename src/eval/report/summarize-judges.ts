@@ -60,9 +60,24 @@ function calibrationOf(judgments: readonly JudgmentRecord[]): Calibration | null
   const file = judgments.find((judgment) => judgment.labels !== undefined)?.labels;
   if (file === undefined) return null;
   const labelled = judgments.filter((judgment) => judgment.human !== undefined);
+  return calibrationFrom(
+    file,
+    labelled.map((judgment) => ({ verdict: judgment.verdict, human: judgment.human! })),
+  );
+}
+
+/**
+ * The judge's verdicts against the human labels of the same trials (`labelled`: one entry per
+ * labelled trial): agreement with its Wilson interval, and Cohen's κ with a bootstrap interval.
+ * A trial whose judge erred is labelled but not compared.
+ */
+export function calibrationFrom(
+  file: string,
+  labelled: ReadonlyArray<{ verdict: 'pass' | 'fail' | 'error'; human: 'pass' | 'fail' }>,
+): Calibration {
   const pairs = canonical(
-    labelled.flatMap((judgment) =>
-      judgment.verdict === 'error' ? [] : [[judgment.verdict, judgment.human!] as const],
+    labelled.flatMap(({ verdict, human }) =>
+      verdict === 'error' ? [] : [[verdict, human] as const],
     ),
   );
   const agree = pairs.filter(([judge, human]) => judge === human).length;

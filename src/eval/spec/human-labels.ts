@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { TaskInputError } from '../../core/errors.js';
 import { describeZodIssues } from '../../core/parse.js';
 import { cassettePath } from '../../replay/cassette.js';
+import { CONTENT_HASH } from '../../replay/cassette-hash.js';
+import type { JudgmentRecord } from './judgment.js';
 import { readTaskFile } from './task-files.js';
 
 /**
@@ -25,7 +27,14 @@ export const HumanLabelsSchema = z
             variant: z.string().min(1),
             trial: z.number().int().min(1),
             label: z.enum(['pass', 'fail']),
+            /** The human's score in 0..1, beside the label (the viewer's labelling mode writes it). */
+            score: z.number().min(0).max(1).optional(),
             note: z.string().optional(),
+            /**
+             * The content hash of the cassette the human read (`sha256:...`): a label whose trial
+             * was re-recorded since is stale, shown but not compared. Hand-written labels may leave it out.
+             */
+            cassette: z.string().regex(CONTENT_HASH).optional(),
           })
           .strict(),
       )
@@ -98,11 +107,56 @@ export function checkLabelledTrials(
   }
 }
 
-/** The human label of one trial, if the file has one. */
+/** One entry of a human-labels file. */
+export type HumanLabel = HumanLabels['labels'][number];
+
+/**
+ * Whether a label still describes its trial: `current` when it names the cassette the trial
+ * replays now, `stale` when it names another (the trial was re-recorded), `unkeyed` when it
+ * names none (hand-written; applied by variant and trial, as before labels were keyed).
+ */
+export function labelStanding(
+  entry: Pick<HumanLabel, 'cassette'>,
+  cassetteHash: string | undefined,
+): 'current' | 'stale' | 'unkeyed' {
+  if (entry.cassette === undefined) return 'unkeyed';
+  return entry.cassette === cassetteHash ? 'current' : 'stale';
+}
+
+/**
+ * The human label of one trial, if the file has one that still describes it. Given the
+ * trial's cassette hash, a label keyed to another cassette is stale and left out.
+ */
 export function humanLabelOf(
-  labels: HumanLabels | undefined,
+  labels: Pick<HumanLabels, 'labels'> | undefined,
   variant: string,
   trial: number,
+  cassetteHash?: string,
 ): 'pass' | 'fail' | undefined {
-  return labels?.labels.find((entry) => entry.variant === variant && entry.trial === trial)?.label;
+  const entry = labels?.labels.find((label) => label.variant === variant && label.trial === trial);
+  if (entry === undefined) return undefined;
+  if (cassetteHash !== undefined && labelStanding(entry, cassetteHash) === 'stale')
+    return undefined;
+  return entry.label;
+}
+
+/**
+ * The trial's judgments with a human label dropped where the judge's labels file keys it to
+ * another cassette than the one the trial ran on (it was re-recorded since): a stale label
+ * describes an answer this trial no longer gives, so calibration must not compare it.
+ */
+export function withoutStaleLabels(
+  judgments: readonly JudgmentRecord[],
+  judges: ReadonlyArray<{ name: string; humanLabels?: Pick<HumanLabels, 'labels'> | undefined }>,
+  trial: { variant: string; trial: number; cassetteHash?: string | undefined },
+): JudgmentRecord[] {
+  return judgments.map((judgment) => {
+    if (judgment.human === undefined || trial.cassetteHash === undefined) return judgment;
+    const labels = judges.find((judge) => judge.name === judgment.check)?.humanLabels;
+    if (humanLabelOf(labels, trial.variant, trial.trial, trial.cassetteHash) !== undefined) {
+      return judgment;
+    }
+    const { human: _stale, ...rest } = judgment;
+    return rest;
+  });
 }

@@ -1,5 +1,7 @@
 import { el } from './dom.js';
 import { renderHeader } from './header.js';
+import { labelApi } from './label-api.js';
+import { type LabelView, labelView } from './label-view.js';
 import { byKey, type ScoreRow, trials } from './page-data.js';
 import { plotsView } from './plots-view.js';
 import { scoresView } from './scores-view.js';
@@ -14,7 +16,7 @@ import { type TrialsState, type TrialsView, trialHash, trialsView } from './tria
  * or an attribute value, never as HTML.
  */
 
-type ViewName = 'scores' | 'plots' | 'trials';
+type ViewName = 'scores' | 'plots' | 'trials' | 'label';
 
 const state: TrialsState & { view: ViewName } = {
   view: 'scores',
@@ -25,6 +27,7 @@ const state: TrialsState & { view: ViewName } = {
 const viewRoot = document.getElementById('view')!;
 const rendered: Partial<Record<ViewName, HTMLElement>> = {};
 let trialsShown: TrialsView | null = null;
+let labelShown: LabelView | null = null;
 
 /**
  * The views, in the nav's order (#<name> opens one): each draws itself into its root once, when
@@ -40,6 +43,18 @@ const VIEWS: ReadonlyArray<{ name: ViewName; title: string; draw: (root: HTMLEle
       trialsShown = trialsView(root, state, remember);
     },
   },
+  // Only in the page `view --label` serves: the one that may reach its server.
+  ...(labelApi === null
+    ? []
+    : [
+        {
+          name: 'label' as const,
+          title: 'Label',
+          draw: (root: HTMLElement) => {
+            labelShown = labelView(root, labelApi!);
+          },
+        },
+      ]),
 ];
 
 function renderNav(): void {
@@ -56,7 +71,7 @@ function renderNav(): void {
   }
   const keys =
     'keys: j/k next/previous trial \u00b7 / filter \u00b7 c compare variants \u00b7 Esc end comparison';
-  nav.appendChild(el('span', { cls: 'muted keys', text: keys }));
+  nav.appendChild(el('span', { cls: 'muted keys', 'data-testid': 'nav-keys', text: keys }));
 }
 
 /** The state a hash asks for; a trial it names that this report lacks is kept to be said. */
@@ -91,6 +106,8 @@ function show(): void {
     a.className = a.getAttribute('data-view') === state.view ? 'current' : '';
   }
   document.body.setAttribute('data-view', state.view);
+  // The labelling view lists its own keys.
+  document.querySelector<HTMLElement>('#nav .keys')!.hidden = state.view === 'label';
   for (const view of VIEWS) {
     const root = rendered[view.name];
     if (root) root.hidden = view.name !== state.view;
@@ -139,6 +156,7 @@ function onKey(event: KeyboardEvent): void {
     (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')
   )
     return;
+  if (state.view === 'label' && labelShown?.onKey(event)) return;
   const key = event.key;
   if (key === '/' || key === 'j' || key === 'k') {
     event.preventDefault();
