@@ -71,7 +71,7 @@ describe('npm run record -- --verify', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ fixtures/T2/upgraded/trial-2.json (simulator)');
     expect(result.stdout).toMatch(
-      /cassettes checked \(0 simulator re-derived, \d+ re-derived with the task's own scripts, 0 from model scripts no task declares, Chat Completions or Responses: schema and secrets only, 0 live hash-checked\): 1 does not match, 1 live not checked/,
+      /cassettes checked \(0 simulator re-derived, \d+ re-derived with the task's own scripts, 0 from model scripts no task declares, 0 live hash-checked\): 1 does not match, 1 live not checked/,
     );
     expect(result.stdout).not.toContain('trial-1.json');
     expect(result.stdout).toContain(

@@ -88,7 +88,7 @@ function summary(
     counts.loadErrors > 0 &&
       `${counts.loadErrors} eval ${counts.loadErrors === 1 ? 'file' : 'files'} did not load`,
   ].filter(Boolean);
-  return `${verdicts.length} cassettes checked (${simulator} simulator re-derived, ${scripted} re-derived with the task's own scripts, ${unscripted} from model scripts no task declares, Chat Completions or Responses: schema and secrets only, ${live - counts.unchecked} live hash-checked): ${verdict.join(', ') || 'all match'}`;
+  return `${verdicts.length} cassettes checked (${simulator} simulator re-derived, ${scripted} re-derived with the task's own scripts, ${unscripted} from model scripts no task declares, ${live - counts.unchecked} live hash-checked): ${verdict.join(', ') || 'all match'}`;
 }
 
 /** The commands that make verify pass: re-record what does not match, or update the reference. */
