@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from './dispatch.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const DOCS = ['README.md', ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const scripts = Object.keys(
   (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: object }).scripts,
 );
