@@ -18,15 +18,25 @@ const dist = join(root, 'dist');
 let scratch: string;
 let register: string;
 
-// A loader hook that writes every module URL a thread loads to its own file (one per thread:
-// `--import` runs again in each vitest worker thread). It logs; it changes nothing it loads.
+// A loader hook that writes every module URL a thread loads to its own file, and each import
+// (importer, then imported) to another (one pair per thread: `--import` runs again in each
+// vitest worker thread). It logs; it changes nothing it loads.
 const REGISTER = `import { register } from 'node:module';
 import { threadId } from 'node:worker_threads';
 register('./hooks.mjs', import.meta.url, { data: { threadId, dir: process.env.LOAD_LOG_DIR } });
 `;
 const HOOKS = `import { appendFileSync } from 'node:fs';
 let file;
-export function initialize({ threadId, dir }) { file = dir + '/thread-' + threadId + '.txt'; }
+let edges;
+export function initialize({ threadId, dir }) {
+  file = dir + '/thread-' + threadId + '.txt';
+  edges = dir + '/edges-' + threadId + '.txt';
+}
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (context.parentURL) appendFileSync(edges, context.parentURL + ' ' + resolved.url + '\\n');
+  return resolved;
+}
 export async function load(url, context, next) {
   appendFileSync(file, url + '\\n');
   return next(url, context);
@@ -45,7 +55,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function loadsOf(
   args: string[],
   cwd = root,
-): { status: number | null; output: string; threads: string[][] } {
+): { status: number | null; output: string; threads: string[][]; edges: string[] } {
   const logs = mkdtempSync(join(scratch, 'logs-'));
   const run = spawnSync(process.execPath, args, {
     cwd,
@@ -53,10 +63,36 @@ function loadsOf(
     timeout: 120_000,
     env: { ...process.env, LOAD_LOG_DIR: logs, NODE_OPTIONS: `--import ${register}` },
   });
-  const threads = readdirSync(logs)
-    .sort()
-    .map((name) => readFileSync(join(logs, name), 'utf8').trim().split('\n'));
-  return { status: run.status, output: `${run.stdout}${run.stderr}`, threads };
+  const lines = (prefix: string) =>
+    readdirSync(logs)
+      .filter((name) => name.startsWith(prefix))
+      .sort()
+      .map((name) => readFileSync(join(logs, name), 'utf8').trim().split('\n'));
+  return {
+    status: run.status,
+    output: `${run.stdout}${run.stderr}`,
+    threads: lines('thread-'),
+    edges: lines('edges-').flat(),
+  };
+}
+
+/** Whether `to` is reached by the imports from `from`, leaving out importers `skip` matches. */
+function reaches(edges: readonly string[], from: string, to: string, skip: RegExp): boolean {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) {
+    const [importer = '', imported = ''] = edge.split(' ');
+    if (!skip.test(importer)) next.set(importer, [...(next.get(importer) ?? []), imported]);
+  }
+  const seen = new Set<string>();
+  const queue = [...next.keys()].filter((url) => url.endsWith(from));
+  while (queue.length > 0) {
+    const url = queue.shift()!;
+    if (url.endsWith(to)) return true;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    queue.push(...(next.get(url) ?? []));
+  }
+  return false;
 }
 
 const importing = (...files: string[]) => [
@@ -128,8 +164,25 @@ describe('lazy loading (issue 35: start-up at the floor)', () => {
     expect(worker, 'no worker thread loaded the package').toBeDefined();
     // T2's agent declares the refund desk's policy as its model script, and that policy is
     // written on the public simulator entry (harness-evals/simulator), so the simulator loads
-    // with the agent file: a project's own model script (defineModelScript) loads no simulator.
+    // with the agent file; the package's own code never reaches it in a replay.
     expect(loaded(worker ?? [])).toEqual(['the SDK client', "record --verify's simulator"]);
+    expect(
+      reaches(
+        run.edges,
+        '/dist/eval/define-task.js',
+        LAZY["record --verify's simulator"],
+        /\/dist\/refund-desk\//,
+      ),
+    ).toBe(false);
+    // …and it does, through the demo's policy (else the check above would pass on nothing).
+    expect(
+      reaches(
+        run.edges,
+        '/dist/refund-desk/simulator-policy.js',
+        LAZY["record --verify's simulator"],
+        /^$/,
+      ),
+    ).toBe(true);
     // The report side loads in the main thread, once the trials start (run-evals.ts).
     expect(loaded(main)).toContain('the HTML renderer');
   });

@@ -1,4 +1,3 @@
-import { showInvisible } from '../../core/terminal-text.js';
 import { trialLabel } from './format.js';
 import type { GradersModel } from './graders-model.js';
 import {
@@ -9,31 +8,22 @@ import {
   SCORES_NOTE,
   scoreTable,
 } from './graders-text.js';
-import { redactForReport } from './redact.js';
-
-/** Text as inert HTML: redacted like every recorded text, bidi controls shown, markup escaped. */
-function text(value: string): string {
-  return showInvisible(redactForReport(value))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
+import { htmlText } from './html-text.js';
 
 function htmlTable(
   head: readonly string[],
   cells: ReadonlyArray<readonly string[]>,
   testId: string,
 ) {
-  const header = `<tr>${head.map((cell) => `<th>${text(cell)}</th>`).join('')}</tr>`;
+  const header = `<tr>${head.map((cell) => `<th>${htmlText(cell)}</th>`).join('')}</tr>`;
   const rows = cells.map(
-    (row) => `<tr>${row.map((cell) => `<td>${text(cell)}</td>`).join('')}</tr>`,
+    (row) => `<tr>${row.map((cell) => `<td>${htmlText(cell)}</td>`).join('')}</tr>`,
   );
   return `<table data-testid="${testId}">${header}${rows.join('')}</table>`;
 }
 
 function list(lines: readonly string[]): string {
-  return `<ul>${lines.map((line) => `<li>${text(line)}</li>`).join('')}</ul>`;
+  return `<ul>${lines.map((line) => `<li>${htmlText(line)}</li>`).join('')}</ul>`;
 }
 
 /**
@@ -56,7 +46,7 @@ function gradersBody(graders: GradersModel): string {
     const { head, cells } = scoreTable(graders);
     parts.push(
       '<h2>Scores in 0..1</h2>',
-      `<p class="muted">${text(SCORES_NOTE)}</p>`,
+      `<p class="muted">${htmlText(SCORES_NOTE)}</p>`,
       htmlTable(head, cells, 'score-means'),
     );
   }
@@ -64,7 +54,7 @@ function gradersBody(graders: GradersModel): string {
     const { head, cells } = judgeTable(graders.judges);
     parts.push(
       '<h2>Judges</h2>',
-      `<p class="muted">${text(JUDGES_NOTE)}</p>`,
+      `<p class="muted">${htmlText(JUDGES_NOTE)}</p>`,
       htmlTable(head, cells, 'judges'),
       list(judgeCallLines(graders.judges)),
     );

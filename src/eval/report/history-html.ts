@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
-import { showInvisible } from '../../core/terminal-text.js';
 import { formatRate } from './format.js';
 import { formatInterval } from './format-interval.js';
 import { HISTORY_RULE, renderHistoryMarkdown } from './history-markdown.js';
 import type { History, HistoryMark, HistorySeries } from './history-model.js';
-import { redactForReport } from './redact.js';
-
-/** Text as inert HTML: redacted like every report text, bidi controls shown, markup escaped. */
-function text(value: string): string {
-  return showInvisible(redactForReport(value))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
+import { htmlText } from './html-text.js';
 
 const WIDTH = 260;
 const HEIGHT = 96;
@@ -66,18 +56,18 @@ export function historySvg(history: History, series: HistorySeries): string {
     line.push(`${f(x(at))},${f(y(value.rate))}`);
     parts.push(
       `<line class="ci" x1="${f(x(at))}" y1="${f(y(value.interval.upper))}" x2="${f(x(at))}" y2="${f(y(value.interval.lower))}"/>`,
-      `<circle class="point" cx="${f(x(at))}" cy="${f(y(value.rate))}" r="2.2" data-at="${at}" data-commit="${text(point.id)}" data-rate="${Number(value.rate.toFixed(4))}"><title>${text(`${point.label}: ${value.passed}/${value.n} = ${formatRate(value.rate)} ${formatInterval(value.interval)}`)}</title></circle>`,
+      `<circle class="point" cx="${f(x(at))}" cy="${f(y(value.rate))}" r="2.2" data-at="${at}" data-commit="${htmlText(point.id)}" data-rate="${Number(value.rate.toFixed(4))}"><title>${htmlText(`${point.label}: ${value.passed}/${value.n} = ${formatRate(value.rate)} ${formatInterval(value.interval)}`)}</title></circle>`,
     );
   }
   parts.splice(3, 0, `<polyline class="line" points="${line.join(' ')}"/>`);
   for (const change of series.changes) {
     const point = history.points[change.at]!;
     parts.push(
-      `<text class="mark ${change.mark}" x="${f(x(change.at))}" y="${PAD.top - 3}" data-mark="${change.mark}" data-commit="${text(point.id)}">${GLYPHS[change.mark]}<title>${text(`${change.mark} at ${point.label}`)}</title></text>`,
+      `<text class="mark ${change.mark}" x="${f(x(change.at))}" y="${PAD.top - 3}" data-mark="${change.mark}" data-commit="${htmlText(point.id)}">${GLYPHS[change.mark]}<title>${htmlText(`${change.mark} at ${point.label}`)}</title></text>`,
     );
   }
   const name = `${series.suite} ${series.task} ${series.variant}`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${text(`pass@1 of ${name}`)}">${parts.join('')}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${htmlText(`pass@1 of ${name}`)}">${parts.join('')}</svg>`;
 }
 
 /**
@@ -88,19 +78,19 @@ export function historySvg(history: History, series: HistorySeries): string {
 export function renderHistoryHtml(history: History): string {
   const figures = history.series.map(
     (series) =>
-      `<figure data-row="${text(`${series.suite}/${series.task}/${series.variant}`)}">${historySvg(history, series)}<figcaption>${text(`${series.suite} ${series.task} ${series.variant}`)}</figcaption></figure>`,
+      `<figure data-row="${htmlText(`${series.suite}/${series.task}/${series.variant}`)}">${historySvg(history, series)}<figcaption>${htmlText(`${series.suite} ${series.task} ${series.variant}`)}</figcaption></figure>`,
   );
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${HISTORY_CSP}">`,
-    `<title>${text(`History of ${history.source}`)}</title>`,
+    `<title>${htmlText(`History of ${history.source}`)}</title>`,
     `<style>${HISTORY_STYLE}</style>`,
     '</head><body>',
-    `<section id="history"><h1>${text(`History of ${history.source}`)}</h1>`,
-    `<p>${text(`${history.points.length} reports, oldest on the left. ▼ regressed, ▲ recovered, △ improved, ◆ flaky. ${HISTORY_RULE}`)}</p>`,
+    `<section id="history"><h1>${htmlText(`History of ${history.source}`)}</h1>`,
+    `<p>${htmlText(`${history.points.length} reports, oldest on the left. ▼ regressed, ▲ recovered, △ improved, ◆ flaky. ${HISTORY_RULE}`)}</p>`,
     `<div class="multiples">${figures.join('')}</div>`,
-    `<pre>${text(renderHistoryMarkdown(history))}</pre></section>`,
+    `<pre>${htmlText(renderHistoryMarkdown(history))}</pre></section>`,
     '</body></html>',
     '',
   ].join('\n');

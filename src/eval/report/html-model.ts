@@ -5,7 +5,7 @@ import type { ReportModel, SummaryRow } from './report-model.js';
 import type { SuiteDelta, VariantDelta } from './report-schema.js';
 
 /** A Δ as the page shows it: the markdown's text ("+0.33 [−0.29, +0.79] ~"), and the numbers the forest plot draws. */
-interface ShownDelta {
+export interface ShownDelta {
   against: string;
   text: string;
   value: number | null;

@@ -1,16 +1,10 @@
+import type { ShownDelta } from '../html-model.js';
 import { el, svg } from './dom.js';
 import { unique } from './format.js';
 import { model, type ScoreRow, variantClass, variants } from './page-data.js';
 import { line, plotFrame, scale, svgText } from './plot-svg.js';
 
-type Delta = {
-  against: string;
-  text: string;
-  value: number | null;
-  lower: number | null;
-  upper: number | null;
-  distinguishable: boolean | null;
-};
+type Delta = ShownDelta;
 type ForestRow = { text: string; delta: Delta; suite?: boolean };
 
 /** The forest plot's rows: each suite's Δ, then its tasks'. */
