@@ -1,34 +1,19 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeExport, startOtlpReceiver } from '../eval/report/testing/otlp-receiver.js';
+import { repositoryCopy } from '../eval/testing/judged-project.js';
 import { runEvalCli } from './eval.js';
 import { captureCli } from './testing/cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 // Fake keys of the real shape: the configured key, and a collector token in the OTLP headers.
 const FAKE_KEY = 'sk-ant-api03-FAKEcliKEYnotREAL0123456789abcdefABCDEF-xyzXYZ012345AA';
 const FAKE_TOKEN = 'sk-ant-api03-FAKEcollectorTOKEN0123456789abcdefABCDEF-xyz0123';
 let project: string;
 
-/** A throwaway copy of the project (sources and fixtures linked), so reports land there. */
+/** A throwaway copy of the repository's evals, so reports land there. */
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'eval-otel-'));
-  for (const name of ['src', 'dist', 'node_modules', 'fixtures']) {
-    symlinkSync(join(root, name), join(project, name));
-  }
-  for (const name of [
-    'evals',
-    'package.json',
-    'tsconfig.json',
-    'vitest.evals.config.ts',
-    'AGENTS.md',
-  ]) {
-    cpSync(join(root, name), join(project, name), { recursive: true });
-  }
-  mkdirSync(join(project, 'reports'));
+  project = repositoryCopy('eval-otel-');
   vi.spyOn(process, 'cwd').mockReturnValue(project);
   vi.stubEnv('CI', '1');
   vi.stubEnv('GITHUB_STEP_SUMMARY', '');

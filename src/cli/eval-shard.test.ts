@@ -1,38 +1,15 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { repositoryCopy } from '../eval/testing/judged-project.js';
 import { runEvalCli } from './eval.js';
 import { captureCli } from './testing/cli.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let project: string;
 
-/** A throwaway copy of the project (sources and fixtures linked), so reports land there. */
+/** A throwaway copy of the repository's evals, so reports land there. */
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'eval-shard-'));
-  for (const name of ['src', 'dist', 'node_modules', 'fixtures']) {
-    symlinkSync(join(root, name), join(project, name));
-  }
-  for (const name of [
-    'evals',
-    'package.json',
-    'tsconfig.json',
-    'vitest.evals.config.ts',
-    'AGENTS.md',
-  ]) {
-    cpSync(join(root, name), join(project, name), { recursive: true });
-  }
-  mkdirSync(join(project, 'reports'));
+  project = repositoryCopy('eval-shard-');
   // `npm run eval` in process (each call starts its own vitest), as if run from the copy in CI.
   vi.spyOn(process, 'cwd').mockReturnValue(project);
   vi.stubEnv('CI', '1');

@@ -8,6 +8,29 @@ import { captureCli } from '../../cli/testing/cli.js';
 import { REPOSITORY_ROOT } from './hostile-eval-project.js';
 
 /**
+ * A throwaway copy of this repository's own evals, to run `npm run eval` in: src/, dist/,
+ * node_modules/ and fixtures/ linked, the evals and the files they read copied, and reports/
+ * its own. Remove it in afterAll.
+ */
+export function repositoryCopy(prefix: string): string {
+  const project = mkdtempSync(join(tmpdir(), prefix));
+  for (const name of ['src', 'dist', 'node_modules', 'fixtures']) {
+    symlinkSync(join(REPOSITORY_ROOT, name), join(project, name));
+  }
+  for (const name of [
+    'evals',
+    'package.json',
+    'tsconfig.json',
+    'vitest.evals.config.ts',
+    'AGENTS.md',
+  ]) {
+    cpSync(join(REPOSITORY_ROOT, name), join(project, name), { recursive: true });
+  }
+  mkdirSync(join(project, 'reports'));
+  return project;
+}
+
+/**
  * A throwaway project run in process: this repository's dist/ and node_modules/ linked,
  * `copied` files of the repository copied (package.json and the evals config always), and
  * `files` (path in the project -> text) written. Remove it in afterAll.
