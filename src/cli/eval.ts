@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, errorMessage, TaskInputError } from '../core/errors.js';
+import { gateLine } from '../eval/report/gate-line.js';
 import type { GateResult } from '../eval/report/report-schema.js';
 import { type RunEvalsOptions, runEvals } from '../eval/run/run-evals.js';
 import { isVariantName } from '../eval/spec/agent-spec.js';
@@ -376,11 +377,7 @@ async function replay(otel: OtelTarget | undefined, options: RunEvalsOptions): P
 /** The gate's verdict; exit 2 when the reports CI reads could not be written, whatever it says. */
 function printGate(gate: GateResult, writeError?: string): number {
   // The reasons are listed under the report header above.
-  console.log(
-    gate.passed
-      ? 'gate: passed'
-      : `gate: FAILED (${gate.reasons.length} reason${gate.reasons.length === 1 ? '' : 's'} above)`,
-  );
+  console.log(gateLine(gate));
   if (writeError) {
     console.error(`eval: ${writeError}`);
     return 2;

@@ -4,6 +4,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { ConfigError, errorMessage, TaskInputError } from '../../core/errors.js';
 import { maskConfiguredKeys } from '../../core/secret-values.js';
 import { modelTimeoutFrom } from '../../model-api/call-deadline.js';
+import { gateLine } from '../report/gate-line.js';
 import { ASSERTION_VALUE_CHARS } from '../spec/assertion-text.js';
 import { PRICES_FILE } from '../spec/price-table.js';
 import { checkSelection } from '../spec/selection.js';
@@ -76,7 +77,7 @@ export async function watchEvals(options: WatchEvalsOptions): Promise<number> {
         finished.terminal,
         ...finished.notes.map((note) => `note: ${note}\n`),
         `${state.records.length} trials; wrote ${finished.written.join(', ') || 'nothing'}${finished.writeError ? ` (${finished.writeError})` : ''}`,
-        gateLine(finished.report.gate.passed, finished.report.gate.reasons.length),
+        gateLine(finished.report.gate),
         WATCHING,
       ]
         .filter(Boolean)
@@ -163,10 +164,6 @@ async function startWatch(vitest: Vitest): Promise<void> {
     throw error;
   }
 }
-
-/** As the CLI's gate line (eval.ts printGate). */
-const gateLine = (passed: boolean, reasons: number) =>
-  passed ? 'gate: passed' : `gate: FAILED (${reasons} reason${reasons === 1 ? '' : 's'} above)`;
 
 /** The report's input from every file's latest trials, and the latest run's problems. */
 function inputOf(projectDir: string, options: WatchEvalsOptions, state: WatchState) {
